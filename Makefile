@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# edm: top-level Makefile.
+#   make          build edm.ko (for KDIR) and edmctl
+#   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
+#   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
+#   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
+#
+# edm.ko is built in build/<release>/, a tree of links to the sources, so
+# builds for several kernels never share objects. The in-tree way,
+# make -C $(KDIR) M=$(PWD), works too.
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KREL ?= $(shell $(TOP)/scripts/krel.sh)
+KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
+BUILD := $(TOP)/build/$(KREL)
+MODULE_SRCS := Kbuild VERSION include kernel drivers net mm
+
+.PHONY: all module edmctl selftests unit check demo deps clean help
+
+all: module edmctl
+
+help:
+	@sed -n 's/^#   //p' $(TOP)/Makefile
+
+deps:
+	$(TOP)/scripts/deps.sh
+
+# W=1, C=1 or C=2 given on the command line pass through to Kbuild.
+module:
+	@mkdir -p $(BUILD)
+	@cd $(TOP) && find $(MODULE_SRCS) \( -name '*.[ch]' -o -name Kbuild -o -name VERSION \) \
+		2>/dev/null | while read -r f; do \
+		mkdir -p $(BUILD)/$$(dirname $$f) && ln -sf $(TOP)/$$f $(BUILD)/$$f; done
+	$(MAKE) -C $(KDIR) M=$(BUILD) modules
+	@ln -sf $(BUILD)/edm.ko $(TOP)/edm.ko
+
+edmctl:
+	$(MAKE) -C $(TOP)/tools/edmctl
+
+selftests: edmctl
+	$(MAKE) -C $(TOP)/selftests/edm
+
+unit:
+	$(MAKE) -C $(TOP)/selftests/unit run
+
+check:
+	$(TOP)/scripts/check.sh
+
+demo:
+	$(TOP)/scripts/demo.sh
+
+clean:
+	rm -rf $(TOP)/build $(TOP)/edm.ko
+	$(MAKE) -C $(TOP)/tools/edmctl clean
+	$(MAKE) -C $(TOP)/selftests/edm clean
+	$(MAKE) -C $(TOP)/selftests/unit clean

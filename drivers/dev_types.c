@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device types, one line each: a new kind of device adds its ops here.
+ * The null type carries no traffic; it exists so the registry, the netlink
+ * API and the tools can be exercised on their own. Constant: no locking.
+ */
+#include "edm/dev.h"
+
+static int edm_null_create(struct edm_dev *dev, struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+static void edm_null_destroy(struct edm_dev *dev)
+{
+}
+
+static const struct edm_dev_type_ops edm_null_dev_type = {
+	.name = "null",
+	.create = edm_null_create,
+	.destroy = edm_null_destroy,
+};
+
+static const struct edm_dev_type_ops * const edm_dev_types[__EDM_DEV_TYPE_CNT] = {
+	[EDM_DEV_TYPE_NULL] = &edm_null_dev_type,
+};
+
+const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type)
+{
+	if (type <= EDM_DEV_TYPE_UNSPEC || type > EDM_DEV_TYPE_MAX)
+		return NULL;
+	return edm_dev_types[type];
+}

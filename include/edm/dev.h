@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Devices: the registry of edm devices in each network namespace, the device
+ * types and the backends that run them.
+ *
+ * Every device belongs to one netns and is found there by ID or by name.
+ * A device's type says what it is (a null device today; hosts, switches,
+ * NetDIMMs later) and its backend says what runs it: the soft-emulated
+ * backend whenever no hardware is present.
+ */
+#ifndef _EDM_DEV_H
+#define _EDM_DEV_H
+
+#include <linux/mutex.h>
+#include <net/netlink.h>
+#include <linux/xarray.h>
+#include <net/net_namespace.h>
+#include <uapi/linux/edm.h>
+
+struct edm_dev;
+
+/* What a backend does for a device it runs. */
+struct edm_backend_ops {
+	enum edm_backend id;
+	const char *name;
+	/* Can this backend run a device of @type on this machine? */
+	bool (*probe)(enum edm_dev_type type);
+	int (*dev_init)(struct edm_dev *dev, struct netlink_ext_ack *extack);
+	void (*dev_uninit)(struct edm_dev *dev);
+};
+
+/* What a device type does at creation and destruction. */
+struct edm_dev_type_ops {
+	const char *name;
+	int (*create)(struct edm_dev *dev, struct netlink_ext_ack *extack);
+	void (*destroy)(struct edm_dev *dev);
+};
+
+struct edm_dev {
+	u32 id;
+	char name[EDM_NAME_LEN];
+	enum edm_dev_type type;
+	const struct edm_dev_type_ops *type_ops;
+	const struct edm_backend_ops *backend;
+	struct net *net;		/* not counted: the netns owns us */
+	void *backend_priv;
+	void *type_priv;
+};
+
+/* Per network namespace state. */
+struct edm_net {
+	struct net *net;
+	struct mutex lock;		/* protects devs, ndevs and gen */
+	struct xarray devs;		/* ID -> struct edm_dev */
+	u32 ndevs;
+	u32 next_id;			/* cursor for cyclic ID allocation */
+	unsigned int gen;		/* bumped on each change, for dumps */
+};
+
+/* Devices per netns, a bound on what one user can make the kernel hold. */
+#define EDM_DEVS_PER_NET_MAX	4096
+
+struct edm_net *edm_net(const struct net *net);
+
+struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
+			     const struct nlattr *name, struct netlink_ext_ack *extack);
+struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,
+			       enum edm_backend backend, struct netlink_ext_ack *extack);
+void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev);
+
+const struct edm_backend_ops *edm_backend_pick(enum edm_dev_type type, enum edm_backend want,
+					       struct netlink_ext_ack *extack);
+const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type);
+
+extern const struct edm_backend_ops edm_soft_backend;
+
+#endif /* _EDM_DEV_H */

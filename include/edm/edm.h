@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * edm.ko's internal interfaces between its parts: the subsystem table,
+ * object accounting and the debugfs root.
+ */
+#ifndef _EDM_EDM_H
+#define _EDM_EDM_H
+
+#include <linux/atomic.h>
+#include <linux/dcache.h>
+
+/*
+ * A part of the module with module-lifetime state. kernel/main.c calls every
+ * init in table order and unwinds with the exits in reverse.
+ */
+struct edm_subsys {
+	const char *name;
+	int (*init)(void);
+	void (*exit)(void);
+};
+
+/* Kinds of objects whose live count is audited (debugfs "objects"). */
+enum edm_obj_kind {
+	EDM_OBJ_DEV,
+
+	__EDM_OBJ_CNT
+};
+
+void edm_obj_get(enum edm_obj_kind kind);
+void edm_obj_put(enum edm_obj_kind kind);
+
+/* Fault injection: true when the next creation of @kind must fail. */
+bool edm_fault_should_fail(enum edm_obj_kind kind);
+
+/* The module's debugfs directory, or an error pointer if debugfs is off. */
+extern struct dentry *edm_debugfs_root;
+
+int edm_objects_init(void);
+void edm_objects_exit(void);
+int edm_registry_init(void);
+void edm_registry_exit(void);
+int edm_genl_init(void);
+void edm_genl_exit(void);
+
+#endif /* _EDM_EDM_H */

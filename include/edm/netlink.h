@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generic netlink family "edm": shared helpers for the parts that own
+ * commands. Command handlers run under genl_mutex (no parallel_ops), so
+ * they are serialized against each other; objects they touch still take
+ * their own locks, since netns teardown runs without genl_mutex.
+ */
+#ifndef _EDM_NETLINK_H
+#define _EDM_NETLINK_H
+
+#include <net/genetlink.h>
+
+extern struct genl_family edm_genl_family;
+
+enum edm_mcgrp {
+	EDM_MCGRP_EVENTS_IDX,
+};
+
+/*
+ * edm_nl_require() - fail with a message when a required attribute is absent.
+ * Evaluates to 0 when @attr is present, else -EINVAL with extack naming the
+ * missing attribute. A macro because NL_SET_ERR_MSG takes a literal.
+ */
+#define edm_nl_require(info, attr, msg) ({				\
+	struct genl_info *__info = (info);				\
+	int __err = 0;							\
+									\
+	if (!__info->attrs[attr]) {					\
+		NL_SET_ERR_MSG(__info->extack, msg);			\
+		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, attr);	\
+		__err = -EINVAL;					\
+	}								\
+	__err;								\
+})
+
+/* Send @skb, a complete message, to the events group of @net. */
+void edm_nl_notify(struct net *net, struct sk_buff *skb);
+
+/* Device commands, in kernel/dev_nl.c. */
+int edm_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_dev_get_policy[];
+extern const struct nla_policy edm_dev_new_policy[];
+extern const struct nla_policy edm_dev_del_policy[];
+
+#endif /* _EDM_NETLINK_H */

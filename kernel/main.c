@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edm.ko's entry points. Each part of the module has one line in
+ * edm_subsystems[]: init runs them in order and unwinds in reverse on error,
+ * exit runs them in reverse. Order matters: the netlink family goes last, so
+ * no request reaches a part before it is ready, and leaves first at exit.
+ */
+#include <linux/module.h>
+
+#include "edm/edm.h"
+
+static const struct edm_subsys edm_subsystems[] = {
+	{ "objects", edm_objects_init, edm_objects_exit },
+	{ "registry", edm_registry_init, edm_registry_exit },
+	{ "netlink", edm_genl_init, edm_genl_exit },
+};
+
+static void edm_subsys_unwind(int count)
+{
+	while (count--)
+		edm_subsystems[count].exit();
+}
+
+static int __init edm_init(void)
+{
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(edm_subsystems); i++) {
+		err = edm_subsystems[i].init();
+		if (err) {
+			pr_err("%s init failed: %d\n", edm_subsystems[i].name, err);
+			edm_subsys_unwind(i);
+			return err;
+		}
+	}
+	pr_info("version %s loaded\n", EDM_VERSION);
+	return 0;
+}
+
+static void __exit edm_exit(void)
+{
+	edm_subsys_unwind(ARRAY_SIZE(edm_subsystems));
+	pr_info("unloaded\n");
+}
+
+module_init(edm_init);
+module_exit(edm_exit);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The edm developers");
+MODULE_DESCRIPTION("EDM, NetDIMM, DFabric and Cowbird: memory disaggregation, soft-emulated");
+MODULE_VERSION(EDM_VERSION);

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "edm": its command table, the version command
+ * and the helpers every command uses.
+ *
+ * Policies are per command (ethtool style), each over that message's own
+ * attribute space, and strict: resv_start_op stays 0, unknown and
+ * reply-only attributes are rejected with a message. Mutating commands
+ * carry GENL_ADMIN_PERM, checked against the caller's netns. Handlers run
+ * serialized under genl_mutex.
+ */
+#include <linux/module.h>
+#include <linux/utsname.h>
+
+#include "edm/dev.h"
+#include "edm/edm.h"
+#include "edm/netlink.h"
+
+void edm_nl_notify(struct net *net, struct sk_buff *skb)
+{
+	genlmsg_multicast_netns(&edm_genl_family, net, skb, 0, EDM_MCGRP_EVENTS_IDX, GFP_KERNEL);
+}
+
+static const struct nla_policy edm_version_policy[EDM_A_INFO_MAX + 1] = {
+	[EDM_A_INFO_VERSION] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" },
+	[EDM_A_INFO_ABI_VERSION] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" },
+	[EDM_A_INFO_KERNEL_RELEASE] = { .type = NLA_REJECT,
+					.reject_message = "reply-only attribute" },
+	[EDM_A_INFO_DEV_COUNT] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" },
+};
+
+static int edm_nl_version_fill(struct sk_buff *msg, struct net *net)
+{
+	struct edm_net *en = edm_net(net);
+	u32 ndevs;
+
+	mutex_lock(&en->lock);
+	ndevs = en->ndevs;
+	mutex_unlock(&en->lock);
+
+	if (nla_put_string(msg, EDM_A_INFO_VERSION, EDM_VERSION) ||
+	    nla_put_u32(msg, EDM_A_INFO_ABI_VERSION, EDM_GENL_VERSION) ||
+	    nla_put_string(msg, EDM_A_INFO_KERNEL_RELEASE, init_utsname()->release) ||
+	    nla_put_u32(msg, EDM_A_INFO_DEV_COUNT, ndevs))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int edm_nl_version_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, EDM_CMD_VERSION_GET);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+	err = edm_nl_version_fill(msg, genl_info_net(info));
+	if (err)
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
+
+static const struct genl_ops edm_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_VERSION_GET,
+		.doit = edm_nl_version_doit,
+		.policy = edm_version_policy,
+		.maxattr = EDM_A_INFO_MAX,
+	},
+	{
+		.cmd = EDM_CMD_DEV_GET,
+		.doit = edm_nl_dev_get_doit,
+		.dumpit = edm_nl_dev_get_dumpit,
+		.policy = edm_dev_get_policy,
+		.maxattr = EDM_A_DEV_MAX,
+	},
+	{
+		.cmd = EDM_CMD_DEV_NEW,
+		.doit = edm_nl_dev_new_doit,
+		.policy = edm_dev_new_policy,
+		.maxattr = EDM_A_DEV_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_DEV_DEL,
+		.doit = edm_nl_dev_del_doit,
+		.policy = edm_dev_del_policy,
+		.maxattr = EDM_A_DEV_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group edm_genl_mcgrps[] = {
+	[EDM_MCGRP_EVENTS_IDX] = { .name = EDM_MCGRP_EVENTS },
+};
+
+struct genl_family edm_genl_family __ro_after_init = {
+	.name = EDM_GENL_NAME,
+	.version = EDM_GENL_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = edm_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_genl_ops),
+	.mcgrps = edm_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(edm_genl_mcgrps),
+};
+
+int edm_genl_init(void)
+{
+	return genl_register_family(&edm_genl_family);
+}
+
+void edm_genl_exit(void)
+{
+	genl_unregister_family(&edm_genl_family);
+}
+
+MODULE_ALIAS_GENL_FAMILY(EDM_GENL_NAME);

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Install, when missing, every Debian package that building, testing and the
+# demo need. Runs `apt-get update` once, only when something is missing.
+set -euo pipefail
+
+pkgs=(
+	# the kernel the VM boots and the headers edm.ko builds against
+	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	# builds and checks
+	build-essential kmod sparse dkms pkg-config libnl-3-dev libnl-genl-3-dev
+	clang llvm xz-utils cpio
+	# the VM runner
+	qemu-system-x86 busybox-static
+	# tests, the spec check and the apps tests run
+	python3 python3-yaml jq util-linux iproute2 ethtool iperf3 sockperf
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages: ${missing[*]}; run this script as root" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
