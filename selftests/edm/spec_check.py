@@ -28,6 +28,15 @@ def c_name(*parts):
     return "_".join(p for p in parts if p).upper().replace("-", "_")
 
 
+def numbered(items):
+    """(value, item) pairs: an item's "value" key, else one past the last."""
+    val = 0
+    for item in items:
+        val = item.get("value", val)
+        yield val, item
+        val += 1
+
+
 def spec_enums(spec):
     """{C enum-constant name: value} the spec implies, grouped by block."""
     fam = spec["name"]
@@ -39,19 +48,11 @@ def spec_enums(spec):
         names = [e if isinstance(e, str) else e["name"] for e in d["entries"]]
         blocks[f"enum {d['name']}"] = [(c_name(prefix + n), i) for i, n in enumerate(names)]
     for aset in spec["attribute-sets"]:
-        val, out = 0, []
-        for a in aset["attributes"]:
-            val = a.get("value", val)
-            out.append((c_name(aset["name-prefix"] + a["name"]), val))
-            val += 1
-        blocks[f"attribute-set {aset['name']}"] = out
+        blocks[f"attribute-set {aset['name']}"] = [
+            (c_name(aset["name-prefix"] + a["name"]), v) for v, a in numbered(aset["attributes"])]
     ops = spec["operations"]
-    val, out = 0, []
-    for op in ops["list"]:
-        val = op.get("value", val)
-        out.append((c_name(ops["name-prefix"] + op["name"]), val))
-        val += 1
-    blocks["operations"] = out
+    blocks["operations"] = [(c_name(ops["name-prefix"] + op["name"]), v)
+                            for v, op in numbered(ops["list"])]
     return blocks
 
 
@@ -124,6 +125,7 @@ def check_header(spec, tap):
 
 # --- the kernel side: generic netlink controller queries ------------------
 
+NETLINK_GENERIC = 16
 GENL_ID_CTRL = 0x10
 CTRL_CMD_GETFAMILY, CTRL_CMD_GETPOLICY = 3, 10
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
@@ -163,7 +165,7 @@ def attr(typ, data):
 
 
 def ctrl_query(cmd, name, dump):
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_GENERIC)
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     payload = struct.pack("BBH", cmd, 1, 0) + attr(CTRL_ATTR_FAMILY_NAME, name.encode() + b"\0")
     flags = NLM_F_REQUEST | (NLM_F_DUMP if dump else NLM_F_ACK)
     s.send(struct.pack("IHHII", 16 + len(payload), GENL_ID_CTRL, flags, 1, 0) + payload)
@@ -234,20 +236,17 @@ def check_kernel(spec, tap):
     fam = spec["name"]
     ops, groups = kernel_ops(fam)
     op_pol, pols = kernel_policies(fam)
-    sets = {s["name"]: {a["name"]: (i, a) for i, a in enumerate(s["attributes"])}
+    sets = {s["name"]: {a["name"]: (i, a) for i, a in numbered(s["attributes"])}
             for s in spec["attribute-sets"]}
-    cmd = 0
     spec_cmds = set()
-    for op in spec["operations"]["list"]:
-        cmd = op.get("value", cmd)
+    mask = GENL_ADMIN_PERM | GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP
+    for cmd, op in numbered(spec["operations"]["list"]):
         if cmd == 0:
-            cmd += 1
             continue
         spec_cmds.add(cmd)
         errs = []
         want = (GENL_ADMIN_PERM if "admin-perm" in op.get("flags", []) else 0) | \
                (GENL_CMD_CAP_DO if "do" in op else 0) | (GENL_CMD_CAP_DUMP if "dump" in op else 0)
-        mask = GENL_ADMIN_PERM | GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP
         if cmd not in ops:
             errs.append("command missing from the running family")
         elif ops[cmd] & mask != want:

@@ -1,0 +1,91 @@
+#!/bin/bash
+# make check: the whole suite, in order. Each gate and test prints TAP; the
+# last line counts them all: "N passed, N failed[, N skipped]". Exits non-zero
+# on any failure. Installs what it needs (scripts/deps.sh).
+#   deps -> edm.ko with W=1 + sparse -> edmctl -> dkms build -> make unit
+#   -> spec vs uapi header -> VM suite in the Debian kernel
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+out=$top/build/check
+tap=$out/tap.txt
+py=/usr/bin/python3
+
+mkdir -p "$out"
+: >"$tap"
+
+# gate NAME CMD...: run CMD with its output in $out/NAME.log; one TAP line.
+gate() {
+	local name=$1 log=$out/$1.log
+
+	shift
+	echo "== $name"
+	if "$@" >"$log" 2>&1; then
+		echo "ok - gate: $name" | tee -a "$tap"
+	else
+		echo "not ok - gate: $name" | tee -a "$tap"
+		tail -n 40 "$log" | sed 's/^/# /' | tee -a "$tap"
+		return 1
+	fi
+}
+
+# Compiler and sparse diagnostics are errors here.
+build_module_clean() {
+	rm -rf "$top/build/$krel"
+	make -C "$top" module KREL="$krel" W=1 C=1 || return 1
+	! grep -E '(warning|error):' "$out/module-W1-sparse.log"
+}
+
+build_edmctl() {
+	make -C tools/edmctl clean && make -C tools/edmctl
+}
+
+# suite NAME CMD...: run a TAP-printing suite, show and keep its TAP.
+suite() {
+	local name=$1
+
+	shift
+	echo "== $name"
+	"$@" 2>&1 | tee "$out/$name.log" | tee -a "$tap"
+	return "${PIPESTATUS[0]}"
+}
+
+summary() {
+	local pass fail skip line
+
+	skip=$(grep -cE '^ok .*# SKIP' "$tap")
+	pass=$(grep -E '^ok ' "$tap" | grep -cv '# SKIP')
+	fail=$(grep -cE '^not ok ' "$tap")
+	line="$pass passed, $fail failed"
+	[ "$skip" -gt 0 ] && line="$line, $skip skipped"
+	echo
+	grep -E '^not ok ' "$tap" | sed 's/^/FAILED: /'
+	echo "$line"
+	[ "$fail" -eq 0 ]
+}
+
+start=$SECONDS
+if ! gate deps scripts/deps.sh; then
+	summary
+	exit 1
+fi
+krel=$(scripts/krel.sh --vm)
+echo "== kernel: $krel"
+
+gate module-W1-sparse build_module_clean
+gate edmctl build_edmctl
+gate dkms-build scripts/dkms-check.sh "$krel"
+gate selftests-build make -C selftests/edm
+suite unit make -s unit
+suite spec-header "$py" selftests/edm/spec_check.py header
+if [ -e "build/$krel/edm.ko" ] && [ -x tools/edmctl/edmctl ] && [ -x selftests/edm/genl_test ]; then
+	suite "vm-$krel" selftests/vm/run --kernel-release "$krel" --out "$out/vm-$krel" \
+		-- selftests/edm/run.sh
+	[ $? -eq 0 ] || grep -q '^not ok' "$out/vm-$krel.log" ||
+		echo "not ok - vm: the VM run failed (see $out/vm-$krel)" | tee -a "$tap"
+else
+	echo "not ok - vm: not run, a build gate failed" | tee -a "$tap"
+fi
+echo "# make check took $((SECONDS - start)) s"
+summary

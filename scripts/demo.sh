@@ -1,0 +1,13 @@
+#!/bin/bash
+# make demo: build everything, boot the Debian kernel under QEMU, and show
+# edm.ko working inside it. Installs what it needs (scripts/deps.sh).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+scripts/deps.sh
+krel=$(scripts/krel.sh --vm)
+make -s module KREL="$krel"
+make -s edmctl
+echo "== booting $krel under QEMU"
+selftests/vm/run --kernel-release "$krel" -- scripts/demo-guest.sh

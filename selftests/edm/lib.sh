@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the edm shell selftests: paths, TAP output and polling helpers.
+# A test script defines one function per case and calls `run_case fn "what"`
+# for each; every case runs in a subshell with `set -e` and its output is
+# shown, as TAP comments, only when it fails.
+
+EDM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+EDMCTL=$EDM_TOP/tools/edmctl/edmctl
+EDM_KO=${EDM_KO:-$EDM_TOP/build/$(uname -r)/edm.ko}
+EDM_DEBUGFS=/sys/kernel/debug/edm
+KSFT_SKIP=4
+
+tap_n=0
+tap_failed=0
+
+echo "TAP version 13"
+
+run_case() {
+	local fn=$1 what=$2 out rc
+
+	tap_n=$((tap_n + 1))
+	out=$( (set -e; "$fn") 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "ok $tap_n $what"
+	else
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_n $what"
+		printf '%s\n' "$out" | sed 's/^/# /'
+	fi
+}
+
+tap_done() {
+	echo "1..$tap_n"
+	[ $tap_failed -eq 0 ]
+}
+
+# Echo a command, then run it (for readable failure logs).
+x() {
+	echo "+ $*" >&2
+	"$@"
+}
+
+# poll SECONDS CMD...: retry CMD every 0.1 s until it succeeds or time is up.
+poll() {
+	local deadline=$((SECONDS + $1))
+
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || { echo "timed out waiting for: $*"; return 1; }
+		sleep 0.1
+	done
+}
+
+# expect_error "MSG" CMD...: CMD must fail and print exactly "Error: MSG." on stderr.
+expect_error() {
+	local want=$1 err
+
+	shift
+	echo "+ $* (must fail: $want)"
+	if err=$("$@" 2>&1 >/dev/null); then
+		echo "succeeded, expected: $want"
+		return 1
+	fi
+	[ "$err" = "Error: $want." ] || { echo "stderr was: $err"; return 1; }
+}
+
+edm_loaded() {
+	[ -d /sys/module/edm ]
+}
+
+edm_load() {
+	edm_loaded || insmod "$EDM_KO"
+}
+
+# The live count of objects of kind $1 (dev, ...).
+edm_objects() {
+	awk -v k="$1" '$1 == k { print $2 }' "$EDM_DEBUGFS/objects"
+}
+
+edm_no_objects() {
+	! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$EDM_DEBUGFS/objects"
+}
