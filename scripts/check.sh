@@ -2,8 +2,8 @@
 # make check: the whole suite, in order. Each gate and test prints TAP; the
 # last line counts them all: "N passed, N failed[, N skipped]". Exits non-zero
 # on any failure. Installs what it needs (scripts/deps.sh).
-#   deps -> edm.ko with W=1 + sparse -> edmctl -> dkms build -> make unit
-#   -> spec vs uapi header -> VM suite in the Debian kernel
+#   deps -> edm.ko with W=1 + sparse -> edmctl and its host tests -> dkms build
+#   -> make unit -> spec vs uapi header -> VM suite in the Debian kernel
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,6 +75,7 @@ echo "== kernel: $krel"
 
 gate module-W1-sparse build_module_clean
 gate edmctl build_edmctl
+gate edmctl-host-tests make -C tools/edmctl check
 gate dkms-build scripts/dkms-check.sh "$krel"
 gate selftests-build make -C selftests/edm
 suite unit make -s unit
