@@ -5,6 +5,7 @@
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
 #   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
 #   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
+#   make fuzz     each libFuzzer target for FUZZ_SECONDS (default 60)
 #
 # edm.ko is built in build/<release>/, a tree of links to the sources, so
 # builds for several kernels never share objects. The in-tree way,
@@ -16,7 +17,9 @@ KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
 BUILD := $(TOP)/build/$(KREL)
 MODULE_SRCS := Kbuild VERSION include kernel drivers net mm
 
-.PHONY: all module edmctl selftests unit check demo deps clean help
+FUZZ_SECONDS ?= 60
+
+.PHONY: all module edmctl selftests unit fuzz check demo deps clean help
 
 all: module edmctl
 
@@ -43,6 +46,9 @@ selftests: edmctl
 
 unit:
 	$(MAKE) -C $(TOP)/selftests/unit run
+
+fuzz:
+	$(MAKE) -C $(TOP)/selftests/unit fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 check:
 	$(TOP)/scripts/check.sh

@@ -3,7 +3,8 @@
 # last line counts them all: "N passed, N failed[, N skipped]". Exits non-zero
 # on any failure. Installs what it needs (scripts/deps.sh).
 #   deps -> edm.ko with W=1 + sparse -> edmctl and its host tests -> dkms build
-#   -> make unit -> spec vs uapi header -> VM suite in the Debian kernel
+#   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
+#   -> VM suite in the Debian kernel
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,6 +80,7 @@ gate edmctl-host-tests make -C tools/edmctl check
 gate dkms-build scripts/dkms-check.sh "$krel"
 gate selftests-build make -C selftests/edm
 suite unit make -s unit
+suite fuzz make -s fuzz FUZZ_SECONDS=5
 suite spec-header "$py" selftests/edm/spec_check.py header
 if [ -e "build/$krel/edm.ko" ] && [ -x tools/edmctl/edmctl ] && [ -x selftests/edm/genl_test ]; then
 	suite "vm-$krel" selftests/vm/run --kernel-release "$krel" --out "$out/vm-$krel" \

@@ -4,7 +4,7 @@
 # network namespaces at unload, leaving no module reference or object behind.
 source "$(dirname "$0")/lib.sh"
 
-CYCLES=${EDM_LOAD_CYCLES:-50}
+CYCLES=$(scaled 50)
 
 cycles() {
 	local i loads0 unloads0
