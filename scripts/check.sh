@@ -75,6 +75,7 @@ krel=$(scripts/krel.sh --vm)
 echo "== kernel: $krel"
 
 gate module-W1-sparse build_module_clean
+gate checkpatch scripts/checkpatch.sh
 gate edmctl build_edmctl
 gate edmctl-host-tests make -C tools/edmctl check
 gate dkms-build scripts/dkms-check.sh "$krel"

@@ -23,11 +23,11 @@ enum edm_mcgrp {
  */
 #define edm_nl_require(info, attr, msg) ({				\
 	struct genl_info *__info = (info);				\
-	int __err = 0;							\
+	int __attr = (attr), __err = 0;					\
 									\
-	if (!__info->attrs[attr]) {					\
+	if (!__info->attrs[__attr]) {					\
 		NL_SET_ERR_MSG(__info->extack, msg);			\
-		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, attr);	\
+		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, __attr);	\
 		__err = -EINVAL;					\
 	}								\
 	__err;								\
