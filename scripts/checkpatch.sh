@@ -20,8 +20,11 @@ for f in $(git ls-files 'kernel/*.[ch]' 'drivers/*.[ch]' 'net/*.[ch]' 'mm/*.[ch]
 		'include/edm/*.h' 'include/uapi/linux/*.h'); do
 	ignore=
 	[ "$f" = include/edm/core.h ] && ignore=--ignore=PREFER_KERNEL_TYPES
-	perl "$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-		--max-line-length=100 $ignore -f "$f" | grep -v '^total: 0 errors, 0 warnings, 0 checks' &&
+	if ! perl "$dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+		--max-line-length=100 $ignore -f "$f" >"$dir/out" 2>&1 ||
+		grep -qv '^total: 0 errors, 0 warnings, 0 checks' "$dir/out"; then
+		cat "$dir/out"
 		rc=1
+	fi
 done
 exit $rc
