@@ -10,9 +10,9 @@ pkgs=(
 	build-essential kmod sparse dkms pkg-config libnl-3-dev libnl-genl-3-dev
 	clang llvm xz-utils cpio
 	# the VM runner
-	qemu-system-x86 busybox-static
+	qemu-system-x86 busybox-static binutils
 	# tests, the spec check and the apps tests run
-	python3 python3-yaml jq util-linux iproute2 ethtool iperf3 sockperf
+	python3 python3-yaml jq util-linux iproute2 iputils-ping ethtool iperf3 sockperf
 )
 
 missing=()
