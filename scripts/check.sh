@@ -4,7 +4,8 @@
 # on any failure. Installs what it needs (scripts/deps.sh).
 #   deps -> edm.ko with W=1 + sparse -> edmctl and its host tests -> dkms build
 #   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
-#   -> VM suite in the Debian kernel
+#   -> VM suite in the Debian kernel -> debug kernel (built once, cached),
+#   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,13 +84,47 @@ gate selftests-build make -C selftests/edm
 suite unit make -s unit
 suite fuzz make -s fuzz FUZZ_SECONDS=5
 suite spec-header "$py" selftests/edm/spec_check.py header
-if [ -e "build/$krel/edm.ko" ] && [ -x tools/edmctl/edmctl ] && [ -x selftests/edm/genl_test ]; then
-	suite "vm-$krel" selftests/vm/run --kernel-release "$krel" --out "$out/vm-$krel" \
-		-- selftests/edm/run.sh
-	[ $? -eq 0 ] || grep -q '^not ok' "$out/vm-$krel.log" ||
-		echo "not ok - vm: the VM run failed (see $out/vm-$krel)" | tee -a "$tap"
-else
-	echo "not ok - vm: not run, a build gate failed" | tee -a "$tap"
+# vm_suite LANE RELEASE RUNNER-ARGS...: the kselftest suite in one kernel.
+vm_suite() {
+	local lane=$1 rel=$2 log
+
+	shift 2
+	log=$out/vm-$lane.log
+	if ! [ -e "build/$rel/edm.ko" ] || ! [ -x tools/edmctl/edmctl ] ||
+	   ! [ -x selftests/edm/genl_test ]; then
+		echo "not ok - vm-$lane: not run, a build gate failed" | tee -a "$tap"
+		return 1
+	fi
+	suite "vm-$lane" selftests/vm/run "$@" --out "$out/vm-$lane" -- selftests/edm/run.sh
+	[ $? -eq 0 ] || grep -q '^not ok' "$log" ||
+		echo "not ok - vm-$lane: the VM run failed (see $out/vm-$lane)" | tee -a "$tap"
+}
+
+vm_suite debian "$krel" --kernel-release "$krel"
+
+# Two guests joined by a QEMU socket link; their lines carry "[gN] ".
+two_guests() {
+	selftests/vm/run --kernel-release "$krel" --guests 2 --out "$out/vm-two-guests" \
+		-- selftests/edm/two_guests.sh | sed -u 's/^\[g[0-9]*\] //'
+	return "${PIPESTATUS[0]}"
+}
+suite vm-two-guests two_guests ||
+	grep -q '^not ok' "$out/vm-two-guests.log" ||
+	echo "not ok - vm-two-guests: the VM run failed (see $out/vm-two-guests)" | tee -a "$tap"
+
+# The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
+# outside the clone; edm.ko built against it with W=1 and no warning.
+build_module_debug() {
+	make -C "$top" module KREL="$dkrel" KDIR="$(scripts/debug-kernel.sh kdir)" W=1 || return 1
+	! grep -E '(warning|error):' "$out/module-debug-W1.log"
+}
+
+if gate debug-kernel scripts/debug-kernel.sh build; then
+	dkrel=$(scripts/debug-kernel.sh release)
+	echo "== debug kernel: $dkrel"
+	gate module-debug-W1 build_module_debug
+	vm_suite debug "$dkrel" --kernel "$(scripts/debug-kernel.sh image)" \
+		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5
 fi
 echo "# make check took $((SECONDS - start)) s"
 summary

@@ -21,8 +21,6 @@ scaled() {
 	echo $((n > 0 ? n : 1))
 }
 
-echo "TAP version 13"
-
 # note MSG...: a TAP comment that is shown whether the case passes or not.
 exec 3>&1
 note() {
@@ -32,6 +30,7 @@ note() {
 run_case() {
 	local fn=$1 what=$2 out rc
 
+	[ $tap_n -gt 0 ] || echo "TAP version 13"
 	tap_n=$((tap_n + 1))
 	out=$( (set -e; "$fn") 2>&1)
 	rc=$?

@@ -5,7 +5,7 @@
 # fails without reporting a failed case is reported as one. Last, the module
 # must unload with no object alive. Usage: run.sh [TEST...]
 cd "$(dirname "$0")" || exit 1
-source ./lib.sh >/dev/null
+source ./lib.sh
 
 krel=$(uname -r)
 tag() {
