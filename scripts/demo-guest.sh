@@ -3,7 +3,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-edmctl=$top/tools/edmctl/edmctl
+export PATH=$top/tools/edmctl:$PATH
+cd "$top"
 
 step() {
 	echo
@@ -12,11 +13,11 @@ step() {
 }
 
 echo "guest kernel: $(uname -r)"
-step insmod "$top/build/$(uname -r)/edm.ko"
-step "$edmctl" version
-step "$edmctl" dev add name demo0 type null
-step "$edmctl" -j dev show
-step "$edmctl" dev del name demo0
+step insmod "build/$(uname -r)/edm.ko"
+step edmctl version
+step edmctl dev add name demo0 type null
+step edmctl -j dev show
+step edmctl dev del name demo0
 step rmmod edm
 echo
 echo "demo done: edm.ko loaded, answered, and unloaded cleanly"
