@@ -14,6 +14,8 @@
 #   scripts/debug-kernel.sh cmdline   print the kernel command-line words the
 #                                     runner must add when booting it
 #   scripts/debug-kernel.sh key       print the cache key (no build)
+#   scripts/debug-kernel.sh checkconfig  only configure and verify the
+#                                     fragment (~30 s; for editing it)
 #   scripts/debug-kernel.sh clean     remove cached builds of other keys
 #
 # kdir, image, release and moddir build first when needed.  Progress goes to
@@ -50,7 +52,7 @@ die() { log "error: $*"; exit 1; }
 
 usage() {
 	sed -n '2,/^$/{s/^# \{0,1\}//;p}' "$SELF" >&2
-	exit 2
+	exit "${1:-2}"
 }
 
 src_version() {
@@ -81,7 +83,7 @@ init_paths() {
 }
 
 # A complete tree: renamed into place only after everything succeeded.
-complete() { [[ -f $DIR/.complete && -f $SRC/.complete ]]; }
+complete() { [[ -f $DIR/.complete ]]; }
 
 # Extract the tarball into $SRC (once per package version).
 extract_source() {
@@ -158,11 +160,39 @@ EOF
 		die "hello.ko vermagic '$vermagic' does not match release $rel"
 }
 
+# Write $1/.config (an O= tree): tinyconfig, kvm_guest.config and the
+# fragment merged, olddefconfig; then check that no option was dropped.
+configure_tree() {
+	local out=$1 blog=$2
+	local mk=(make -C "$SRC" O="$out" "${MAKE_ARGS[@]}")
+	log "configuring: tinyconfig + kvm_guest.config + ${FRAGMENT#"$TOP"/}"
+	cp "$FRAGMENT" "$out/config.fragment"
+	if ! {
+		"${mk[@]}" tinyconfig &&
+			(cd "$out" && ARCH=x86_64 "$SRC/scripts/kconfig/merge_config.sh" \
+				-m -O "$out" "$out/.config" \
+				"$SRC/kernel/configs/kvm_guest.config" \
+				"$out/config.fragment") &&
+			"${mk[@]}" olddefconfig
+	} >"$blog" 2>&1; then
+		tail -n 40 "$blog" | sed 's/^/  | /' >&2
+		rm -rf "$out"
+		die "configuration failed"
+	fi
+	log "verifying that the final .config has every option of the fragment"
+	if ! verify_config "$out"; then
+		cp -f "$out/.config" "$DIR.failed.config"
+		rm -rf "$out"
+		die "${FRAGMENT#"$TOP"/} is not fully applied: a Kconfig dependency is missing (final config: $DIR.failed.config)"
+	fi
+}
+
 build_tree() {
 	local tmp t0=$SECONDS rel jobs
 	jobs=$(nproc)
 	tmp=$(mktemp -d "$DIR.tmp.XXXXXX")
 	TMP_TREE=$tmp
+	chmod 755 "$tmp"
 	local mk=(make -C "$SRC" O="$tmp" "${MAKE_ARGS[@]}")
 	local blog=$tmp/build.log
 	fail() {
@@ -172,24 +202,9 @@ build_tree() {
 		die "$1 (log: $DIR.failed.log)"
 	}
 
-	log "configuring: tinyconfig + kvm_guest.config + ${FRAGMENT#"$TOP"/}"
-	cp "$FRAGMENT" "$tmp/config.fragment"
-	{
-		"${mk[@]}" tinyconfig &&
-			(cd "$tmp" && ARCH=x86_64 "$SRC/scripts/kconfig/merge_config.sh" \
-				-m -O "$tmp" "$tmp/.config" \
-				"$SRC/kernel/configs/kvm_guest.config" \
-				"$tmp/config.fragment") &&
-			"${mk[@]}" olddefconfig
-	} >"$blog" 2>&1 || fail "configuration failed"
-	log "verifying that the final .config has every option of the fragment"
-	if ! verify_config "$tmp"; then
-		cp -f "$tmp/.config" "$DIR.failed.config"
-		rm -rf "$tmp"
-		die "${FRAGMENT#"$TOP"/} is not fully applied: a Kconfig dependency is missing (final config: $DIR.failed.config)"
-	fi
+	configure_tree "$tmp" "$blog"
 
-	log "building bzImage and modules (make -j$jobs; ~5 min on 2 cores)"
+	log "building bzImage and modules (make -j$jobs; 10-15 min on 2 cores)"
 	"${mk[@]}" -j"$jobs" bzImage modules >>"$blog" 2>&1 ||
 		fail "kernel build failed"
 	log "modules_prepare, modules_install"
@@ -217,8 +232,10 @@ build_tree() {
 		"bzImage $(du -h "$DIR/arch/x86/boot/bzImage" | cut -f1))"
 }
 
+# The build tree and the source it was built from (an O= tree needs it to
+# build external modules; it is re-extracted if someone removed it).
 ensure_built() {
-	complete && return 0
+	complete && [[ -f $SRC/.complete ]] && return 0
 	mkdir -p "$CACHE"
 	exec 9>>"$LOCK"
 	if ! flock -n 9; then
@@ -244,13 +261,22 @@ main() {
 		echo "$CMDLINE"
 		return
 		;;
-	build | kdir | image | release | moddir | key | clean) ;;
-	-h | --help | help) usage ;;
+	build | kdir | image | release | moddir | key | clean | checkconfig) ;;
+	-h | --help | help) usage 0 ;;
 	*) usage ;;
 	esac
 	init_paths
 	case $1 in
 	key) echo "$KEY" ;;
+	checkconfig)
+		mkdir -p "$CACHE"
+		exec 9>>"$LOCK"
+		flock 9
+		extract_source
+		exec 9>&-
+		TMP_TREE=$(mktemp -d "$DIR.check.XXXXXX")
+		configure_tree "$TMP_TREE" "$TMP_TREE/config.log"
+		;;
 	build) ensure_built ;;
 	kdir) ensure_built && echo "$DIR" ;;
 	image) ensure_built && echo "$DIR/arch/x86/boot/bzImage" ;;
