@@ -9,6 +9,8 @@ pkgs=(
 	# builds and checks
 	build-essential kmod sparse dkms pkg-config libnl-3-dev libnl-genl-3-dev
 	clang llvm xz-utils cpio
+	# the debug kernel (scripts/debug-kernel.sh)
+	flex bison bc libelf-dev libssl-dev
 	# the VM runner
 	qemu-system-x86 busybox-static binutils
 	# tests, the spec check and the apps tests run
