@@ -17,14 +17,24 @@ py=/usr/bin/python3
 mkdir -p "$out"
 : >"$tap"
 
+# timed CMD...: run CMD, then say on stderr how long it took.
+timed() {
+	local t0=$SECONDS rc
+
+	"$@"
+	rc=$?
+	echo "# took $((SECONDS - t0)) s" >&2
+	return $rc
+}
+
 # gate NAME CMD...: run CMD with its output in $out/NAME.log; one TAP line.
 gate() {
-	local name=$1 log=$out/$1.log
+	local name=$1 log=$out/$1.log t0=$SECONDS
 
 	shift
 	echo "== $name"
 	if "$@" >"$log" 2>&1; then
-		echo "ok - gate: $name" | tee -a "$tap"
+		echo "ok - gate: $name ($((SECONDS - t0)) s)" | tee -a "$tap"
 	else
 		echo "not ok - gate: $name" | tee -a "$tap"
 		tail -n 40 "$log" | sed 's/^/# /' | tee -a "$tap"
@@ -49,7 +59,7 @@ suite() {
 
 	shift
 	echo "== $name"
-	"$@" 2>&1 | tee "$out/$name.log" | tee -a "$tap"
+	timed "$@" 2>&1 | tee "$out/$name.log" | tee -a "$tap"
 	return "${PIPESTATUS[0]}"
 }
 
