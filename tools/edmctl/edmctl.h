@@ -84,5 +84,13 @@ void enum_join(char *buf, size_t len, const char *const *names,
 /* "Error: unknown <what> "<word>", expected one of: a, b." Returns -1. */
 int enum_bad_word(const char *what, const char *word,
 		  const char *const *names, unsigned int n);
+/*
+ * "keyword WORD" where WORD names an enum value: checks that WORD is there,
+ * that the keyword was not given before (*seen), and that WORD is known.
+ * 0 with *v set and *seen true, or -1 after printing why.
+ */
+int parse_enum_arg(int argc, char **argv, const char *what,
+		   const char *const *names, unsigned int n, bool *seen,
+		   uint32_t *v);
 
 #endif /* EDMCTL_H */

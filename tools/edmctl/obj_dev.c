@@ -272,30 +272,14 @@ static int dev_add(int argc, char **argv)
 			if (n < 0)
 				return 1;
 		} else if (!strcmp(*argv, "type")) {
-			if (need_arg(argc, argv))
+			if (parse_enum_arg(argc, argv, "device type", dev_type_names,
+					   ARRAY_SIZE(dev_type_names), &has_type, &type))
 				return 1;
-			if (has_type)
-				return dup_arg("type"), 1;
-			if (enum_from_word(dev_type_names,
-					   ARRAY_SIZE(dev_type_names),
-					   argv[1], &type))
-				return enum_bad_word("device type", argv[1],
-						     dev_type_names,
-						     ARRAY_SIZE(dev_type_names)), 1;
-			has_type = true;
 			n = 2;
 		} else if (!strcmp(*argv, "backend")) {
-			if (need_arg(argc, argv))
+			if (parse_enum_arg(argc, argv, "backend", backend_names,
+					   ARRAY_SIZE(backend_names), &has_backend, &backend))
 				return 1;
-			if (has_backend)
-				return dup_arg("backend"), 1;
-			if (enum_from_word(backend_names,
-					   ARRAY_SIZE(backend_names),
-					   argv[1], &backend))
-				return enum_bad_word("backend", argv[1],
-						     backend_names,
-						     ARRAY_SIZE(backend_names)), 1;
-			has_backend = true;
 			n = 2;
 		} else {
 			return unknown_arg("dev", *argv), 1;

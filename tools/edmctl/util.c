@@ -136,3 +136,17 @@ int enum_bad_word(const char *what, const char *word,
 	return edm_err("unknown %s \"%s\", expected one of: %s",
 		       what, word, list);
 }
+
+int parse_enum_arg(int argc, char **argv, const char *what,
+		   const char *const *names, unsigned int n, bool *seen,
+		   uint32_t *v)
+{
+	if (need_arg(argc, argv))
+		return -1;
+	if (*seen)
+		return dup_arg(argv[0]);
+	if (enum_from_word(names, n, argv[1], v))
+		return enum_bad_word(what, argv[1], names, n);
+	*seen = true;
+	return 0;
+}
