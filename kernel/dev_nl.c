@@ -2,8 +2,8 @@
 /*
  * Netlink commands on devices: DEV_GET (do and dump), DEV_NEW, DEV_DEL, and
  * the events they send. Each handler takes its netns's registry lock around
- * lookup and change; replies are allocated before anything changes, so a
- * request either fully happens or leaves nothing behind.
+ * lookup and change, and a request either fully happens or leaves nothing
+ * behind: a creation whose reply cannot be built is undone.
  */
 #include <net/sock.h>
 
@@ -11,10 +11,8 @@
 #include "edm/name.h"
 #include "edm/netlink.h"
 
-#define EDM_REPLY_ONLY(attr) \
-	[attr] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" }
-
-const struct nla_policy edm_dev_get_policy[EDM_A_DEV_MAX + 1] = {
+/* DEV_GET and DEV_DEL select a device by ID or by name. */
+const struct nla_policy edm_dev_sel_policy[EDM_A_DEV_MAX + 1] = {
 	[EDM_A_DEV_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EDM_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
 	EDM_REPLY_ONLY(EDM_A_DEV_TYPE),
@@ -27,13 +25,6 @@ const struct nla_policy edm_dev_new_policy[EDM_A_DEV_MAX + 1] = {
 	[EDM_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
 	[EDM_A_DEV_TYPE] = NLA_POLICY_RANGE(NLA_U32, EDM_DEV_TYPE_NULL, EDM_DEV_TYPE_MAX),
 	[EDM_A_DEV_BACKEND] = NLA_POLICY_RANGE(NLA_U32, EDM_BACKEND_SOFT, EDM_BACKEND_MAX),
-};
-
-const struct nla_policy edm_dev_del_policy[EDM_A_DEV_MAX + 1] = {
-	[EDM_A_DEV_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
-	EDM_REPLY_ONLY(EDM_A_DEV_TYPE),
-	EDM_REPLY_ONLY(EDM_A_DEV_BACKEND),
 };
 
 static int edm_dev_fill_attrs(struct sk_buff *msg, const struct edm_dev *dev)

@@ -22,11 +22,10 @@ void edm_nl_notify(struct net *net, struct sk_buff *skb)
 }
 
 static const struct nla_policy edm_version_policy[EDM_A_INFO_MAX + 1] = {
-	[EDM_A_INFO_VERSION] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" },
-	[EDM_A_INFO_ABI_VERSION] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" },
-	[EDM_A_INFO_KERNEL_RELEASE] = { .type = NLA_REJECT,
-					.reject_message = "reply-only attribute" },
-	[EDM_A_INFO_DEV_COUNT] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" },
+	EDM_REPLY_ONLY(EDM_A_INFO_VERSION),
+	EDM_REPLY_ONLY(EDM_A_INFO_ABI_VERSION),
+	EDM_REPLY_ONLY(EDM_A_INFO_KERNEL_RELEASE),
+	EDM_REPLY_ONLY(EDM_A_INFO_DEV_COUNT),
 };
 
 static int edm_nl_version_fill(struct sk_buff *msg, struct net *net)
@@ -82,7 +81,7 @@ static const struct genl_ops edm_genl_ops[] = {
 		.cmd = EDM_CMD_DEV_GET,
 		.doit = edm_nl_dev_get_doit,
 		.dumpit = edm_nl_dev_get_dumpit,
-		.policy = edm_dev_get_policy,
+		.policy = edm_dev_sel_policy,
 		.maxattr = EDM_A_DEV_MAX,
 	},
 	{
@@ -95,7 +94,7 @@ static const struct genl_ops edm_genl_ops[] = {
 	{
 		.cmd = EDM_CMD_DEV_DEL,
 		.doit = edm_nl_dev_del_doit,
-		.policy = edm_dev_del_policy,
+		.policy = edm_dev_sel_policy,
 		.maxattr = EDM_A_DEV_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},

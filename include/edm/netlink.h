@@ -16,6 +16,10 @@ enum edm_mcgrp {
 	EDM_MCGRP_EVENTS_IDX,
 };
 
+/* A policy entry for an attribute that only replies carry. */
+#define EDM_REPLY_ONLY(attr) \
+	[attr] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" }
+
 /*
  * edm_nl_require() - fail with a message when a required attribute is absent.
  * Evaluates to 0 when @attr is present, else -EINVAL with extack naming the
@@ -41,8 +45,7 @@ int edm_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_dev_get_policy[];
+extern const struct nla_policy edm_dev_sel_policy[];
 extern const struct nla_policy edm_dev_new_policy[];
-extern const struct nla_policy edm_dev_del_policy[];
 
 #endif /* _EDM_NETLINK_H */
