@@ -53,14 +53,20 @@ build_edmctl() {
 	make -C tools/edmctl clean && make -C tools/edmctl
 }
 
-# suite NAME CMD...: run a TAP-printing suite, show and keep its TAP.
+# suite NAME CMD...: run a TAP-printing suite, show and keep its TAP. A
+# suite that fails without a "not ok" of its own (it did not build, its VM
+# crashed, ...) gets one, so no failure goes uncounted.
 suite() {
-	local name=$1
+	local name=$1 rc
 
 	shift
 	echo "== $name"
 	timed "$@" 2>&1 | tee "$out/$name.log" | tee -a "$tap"
-	return "${PIPESTATUS[0]}"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$name.log"; then
+		echo "not ok - $name: exited $rc (see $out/$name.log)" | tee -a "$tap"
+	fi
+	return "$rc"
 }
 
 summary() {
@@ -96,18 +102,15 @@ suite fuzz make -s fuzz FUZZ_SECONDS=5
 suite spec-header "$py" selftests/edm/spec_check.py header
 # vm_suite LANE RELEASE RUNNER-ARGS...: the kselftest suite in one kernel.
 vm_suite() {
-	local lane=$1 rel=$2 log
+	local lane=$1 rel=$2
 
 	shift 2
-	log=$out/vm-$lane.log
 	if ! [ -e "build/$rel/edm.ko" ] || ! [ -x tools/edmctl/edmctl ] ||
 	   ! [ -x selftests/edm/genl_test ]; then
 		echo "not ok - vm-$lane: not run, a build gate failed" | tee -a "$tap"
 		return 1
 	fi
 	suite "vm-$lane" selftests/vm/run "$@" --out "$out/vm-$lane" -- selftests/edm/run.sh
-	[ $? -eq 0 ] || grep -q '^not ok' "$log" ||
-		echo "not ok - vm-$lane: the VM run failed (see $out/vm-$lane)" | tee -a "$tap"
 }
 
 vm_suite debian "$krel" --kernel-release "$krel"
@@ -118,9 +121,7 @@ two_guests() {
 		-- selftests/edm/two_guests.sh | sed -u 's/^\[g[0-9]*\] //'
 	return "${PIPESTATUS[0]}"
 }
-suite vm-two-guests two_guests ||
-	grep -q '^not ok' "$out/vm-two-guests.log" ||
-	echo "not ok - vm-two-guests: the VM run failed (see $out/vm-two-guests)" | tee -a "$tap"
+suite vm-two-guests two_guests
 
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.
