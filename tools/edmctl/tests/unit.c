@@ -154,7 +154,8 @@ static void test_dev_forward_compat(void)
 	expect("unknown enums text", show_one(msg, false, false),
 	       "4: name y type unknown(77) backend unknown(4294967295)\n");
 	expect("unknown enums json", show_one(msg, true, false),
-	       "[{\"id\":4,\"name\":\"y\",\"type\":\"unknown(77)\",\"backend\":\"unknown(4294967295)\"}]\n");
+	       "[{\"id\":4,\"name\":\"y\",\"type\":\"unknown(77)\","
+	       "\"backend\":\"unknown(4294967295)\"}]\n");
 	nlmsg_free(msg);
 
 	/* Wrong sizes and an unterminated string are treated as absent. */
@@ -220,7 +221,8 @@ static void test_json_escape(void)
 	       "{\"q\":\"a\\\"b\\\\c/d\","
 	       "\"ctl\":\"\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f\","
 	       "\"utf8\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
-	       "\"bad\":\"\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffdx\","
+	       "\"bad\":\"\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+	       "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffdx\","
 	       "\"k\\\"ey\":\"\","
 	       "\"null\":null,"
 	       "\"u\":4294967295,"
@@ -271,7 +273,8 @@ static void test_monitor(void)
 	expect("monitor new text", monitor_one(msg, false),
 	       "dev new 1: name dev0 type null backend soft\n");
 	expect("monitor new json", monitor_one(msg, true),
-	       "{\"object\":\"dev\",\"event\":\"new\",\"id\":1,\"name\":\"dev0\",\"type\":\"null\",\"backend\":\"soft\"}\n");
+	       "{\"object\":\"dev\",\"event\":\"new\",\"id\":1,\"name\":\"dev0\","
+	       "\"type\":\"null\",\"backend\":\"soft\"}\n");
 	nlmsg_free(msg);
 
 	msg = dev_msg(EDM_CMD_DEV_DEL);
