@@ -28,11 +28,5 @@ cycles() {
 	! dmesg | grep 'edm: .*leaked'
 }
 
-load_for_next_tests() {
-	x insmod "$EDM_KO"
-	x "$EDMCTL" version
-}
-
 run_case cycles "load, make devices in two netns, unload: $CYCLES times, nothing leaked"
-run_case load_for_next_tests "load for the next tests"
 tap_done
