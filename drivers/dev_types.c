@@ -2,11 +2,12 @@
 /*
  * The device types, one line each: a new kind of device adds its ops here.
  * The null type carries no traffic; it exists so the registry, the netlink
- * API and the tools can be exercised on their own. Constant: no locking.
+ * API and the tools can be exercised on their own. NetDIMMs are in net/. Constant: no locking.
  */
 #include "edm/dev.h"
+#include "edm/ndimm.h"
 
-static int edm_null_create(struct edm_dev *dev, struct netlink_ext_ack *extack)
+static int edm_null_create(struct edm_dev *dev, const void *cfg, struct netlink_ext_ack *extack)
 {
 	return 0;
 }
@@ -23,6 +24,7 @@ static const struct edm_dev_type_ops edm_null_dev_type = {
 
 static const struct edm_dev_type_ops * const edm_dev_types[__EDM_DEV_TYPE_CNT] = {
 	[EDM_DEV_TYPE_NULL] = &edm_null_dev_type,
+	[EDM_DEV_TYPE_NETDIMM] = &edm_netdimm_dev_type,
 };
 
 const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type)

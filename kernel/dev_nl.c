@@ -176,7 +176,7 @@ int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&en->lock);
 	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_DEV_NAME]),
-			     nla_get_u32(info->attrs[EDM_A_DEV_TYPE]), backend, info->extack);
+			     nla_get_u32(info->attrs[EDM_A_DEV_TYPE]), backend, NULL, info->extack);
 	if (IS_ERR(dev)) {
 		mutex_unlock(&en->lock);
 		return PTR_ERR(dev);
@@ -195,7 +195,7 @@ int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
 int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *event;
+	struct sk_buff *event, *peer_event = NULL;
 	struct edm_dev *dev;
 
 	mutex_lock(&en->lock);
@@ -206,9 +206,13 @@ int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(dev);
 	}
 	event = edm_dev_msg(dev, NULL, EDM_CMD_DEV_DEL);
+	if (dev->peer)	/* a pair goes together */
+		peer_event = edm_dev_msg(dev->peer, NULL, EDM_CMD_DEV_DEL);
 	edm_dev_destroy(en, dev);
 	mutex_unlock(&en->lock);
 	if (event)
 		edm_nl_notify(genl_info_net(info), event);
+	if (peer_event)
+		edm_nl_notify(genl_info_net(info), peer_event);
 	return 0;
 }

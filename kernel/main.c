@@ -8,10 +8,12 @@
 #include <linux/module.h>
 
 #include "edm/edm.h"
+#include "edm/ndimm.h"
 
 static const struct edm_subsys edm_subsystems[] = {
 	{ "objects", edm_objects_init, edm_objects_exit },
 	{ "registry", edm_registry_init, edm_registry_exit },
+	{ "ndimm", edm_ndimm_notifier_init, edm_ndimm_notifier_exit },
 	{ "netlink", edm_genl_init, edm_genl_exit },
 };
 

@@ -98,6 +98,27 @@ static const struct genl_ops edm_genl_ops[] = {
 		.maxattr = EDM_A_DEV_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = EDM_CMD_NETDIMM_GET,
+		.doit = edm_nl_netdimm_get_doit,
+		.dumpit = edm_nl_netdimm_get_dumpit,
+		.policy = edm_netdimm_sel_policy,
+		.maxattr = EDM_A_NETDIMM_MAX,
+	},
+	{
+		.cmd = EDM_CMD_NETDIMM_NEW,
+		.doit = edm_nl_netdimm_new_doit,
+		.policy = edm_netdimm_new_policy,
+		.maxattr = EDM_A_NETDIMM_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_NETDIMM_DEL,
+		.doit = edm_nl_netdimm_del_doit,
+		.policy = edm_netdimm_sel_policy,
+		.maxattr = EDM_A_NETDIMM_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

@@ -72,7 +72,8 @@ static int edm_dev_chk_create(struct edm_net *en, const char *name,
 }
 
 struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,
-			       enum edm_backend backend, struct netlink_ext_ack *extack)
+			       enum edm_backend backend, const void *cfg,
+			       struct netlink_ext_ack *extack)
 {
 	const struct edm_dev_type_ops *type_ops;
 	struct edm_dev *dev;
@@ -108,7 +109,7 @@ struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_de
 	err = dev->backend->dev_init(dev, extack);
 	if (err)
 		goto err_free;
-	err = type_ops->create(dev, extack);
+	err = type_ops->create(dev, cfg, extack);
 	if (err)
 		goto err_backend;
 	/* Publish last: lookups never see a half-made device. */
@@ -132,9 +133,16 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/* Destroys @dev and, if it is one end of a pair, the other end too. */
 void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev)
 {
+	struct edm_dev *peer = dev->peer;
+
 	lockdep_assert_held(&en->lock);
+	if (peer) {
+		peer->peer = NULL;
+		dev->peer = NULL;
+	}
 	xa_erase(&en->devs, dev->id);
 	en->ndevs--;
 	en->gen++;
@@ -143,6 +151,8 @@ void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev)
 	pr_debug("dev %u (%s) destroyed\n", dev->id, dev->name);
 	kfree(dev);
 	edm_obj_put(EDM_OBJ_DEV);
+	if (peer)
+		edm_dev_destroy(en, peer);
 }
 
 static int __net_init edm_net_init(struct net *net)

@@ -32,7 +32,8 @@ struct edm_backend_ops {
 /* What a device type does at creation and destruction. */
 struct edm_dev_type_ops {
 	const char *name;
-	int (*create)(struct edm_dev *dev, struct netlink_ext_ack *extack);
+	/* @cfg: the type's own creation parameters, NULL from DEV_NEW */
+	int (*create)(struct edm_dev *dev, const void *cfg, struct netlink_ext_ack *extack);
 	void (*destroy)(struct edm_dev *dev);
 };
 
@@ -45,6 +46,7 @@ struct edm_dev {
 	struct net *net;		/* not counted: the netns owns us */
 	void *backend_priv;
 	void *type_priv;
+	struct edm_dev *peer;		/* the other end of a pair, same netns */
 };
 
 /* Per network namespace state. */
@@ -65,7 +67,8 @@ struct edm_net *edm_net(const struct net *net);
 struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
 			     const struct nlattr *name, struct netlink_ext_ack *extack);
 struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,
-			       enum edm_backend backend, struct netlink_ext_ack *extack);
+			       enum edm_backend backend, const void *cfg,
+			       struct netlink_ext_ack *extack);
 void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev);
 
 const struct edm_backend_ops *edm_backend_pick(enum edm_dev_type type, enum edm_backend want,

@@ -48,4 +48,12 @@ int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy edm_dev_sel_policy[];
 extern const struct nla_policy edm_dev_new_policy[];
 
+/* NetDIMM commands, in kernel/netdimm_nl.c. */
+int edm_nl_netdimm_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_netdimm_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_netdimm_new_policy[];
+extern const struct nla_policy edm_netdimm_sel_policy[];
+
 #endif /* _EDM_NETLINK_H */

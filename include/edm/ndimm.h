@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ndimm netdev: a soft-emulated NetDIMM (NetDIMM paper, section 4.2.2,
+ * Algorithm 1) whose descriptor rings and packet buffers live in its NETi
+ * zone. Two devices are joined by an emulated wire (peer mode, like veth)
+ * or one rides on a real netdev (lower mode) so two machines can talk.
+ *
+ * The emulated NIC moves a packet over the wire when it is posted, inside
+ * the sender's xmit (its "DMA": a copy into buffers of the receiver's
+ * zone). The polling agent, NAPI driven by an hrtimer every poll_us, or
+ * kicked by the sender in interrupt mode, cleans transmitted descriptors
+ * and builds received skbs.
+ *
+ * Locking: the TX ring has one producer (xmit, under the TX queue lock)
+ * and one consumer (NAPI). The RX ring has many producers (the peer's xmit
+ * or the lower device's receive path), serialized by rx.lock, and one
+ * consumer (NAPI). Indices are published with release/acquire. The peer
+ * pointer is RCU, changed under RTNL; the lower device is set under RTNL.
+ */
+#ifndef _EDM_NDIMM_H
+#define _EDM_NDIMM_H
+
+#include <linux/hrtimer.h>
+#include <linux/miscdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rhashtable-types.h>
+#include <linux/sizes.h>
+#include <linux/virtio_net.h>
+
+#include "edm/dev.h"
+#include "edm/neti.h"
+
+enum {
+	EDM_NDIMM_RING = 256,		/* descriptors per ring */
+	EDM_NDIMM_SEGS = MAX_SKB_FRAGS + 2,	/* buffers per descriptor */
+	EDM_NDIMM_INLINE = 128,		/* header bytes a TX descriptor holds */
+	EDM_NDIMM_HDR_LINE = 64,	/* RX bytes copied to the skb head (nCache) */
+	EDM_NDIMM_MTU_MAX = 9000,
+	EDM_NDIMM_ETHERTYPE = 0x88B6,	/* IEEE local experimental 2 */
+	EDM_NDIMM_SOCKS_MAX = 4096,	/* sockets remembered per device */
+	EDM_NDIMM_SOCK_AGE_MS = 10000,
+};
+
+#define EDM_NETDIMM_SIZE_MIN		SZ_4M
+#define EDM_NETDIMM_SIZE_MAX		(64ULL << 30)
+#define EDM_NETDIMM_POLL_US_MAX		100000
+#define EDM_NETDIMM_WIRE_MBPS_MAX	400000
+#define EDM_NETDIMM_WIRE_DELAY_MAX	10000000
+#define EDM_NETDIMM_NODE_MAX		1023
+
+/* A buffer of a descriptor. */
+struct edm_ndimm_seg {
+	struct page *page;
+	u32 off, len;
+};
+
+enum {
+	EDM_NDIMM_D_FOREIGN = BIT(0),	/* segments hold outside references */
+};
+
+/*
+ * A descriptor, in zone memory. The emulation keeps struct page pointers
+ * where hardware would keep bus addresses.
+ */
+struct edm_ndimm_desc {
+	u64 due_ns;			/* RX: when the wire delivers it */
+	u32 len;
+	u16 nseg, flags;
+	struct virtio_net_hdr vh;	/* GSO and checksum state, as virtio */
+	u8 inline_len;
+	u8 hdr[EDM_NDIMM_INLINE];	/* TX fast path: the headers */
+	struct edm_ndimm_seg seg[EDM_NDIMM_SEGS];
+};
+
+struct edm_ndimm_ring {
+	struct edm_ndimm_desc *desc;	/* EDM_NDIMM_RING entries in the zone */
+	struct page *pages;
+	unsigned int order;
+	u32 prod;			/* next to fill; written by producers */
+	u32 cons;			/* next to take; written by the consumer */
+	spinlock_t lock;		/* serializes RX producers */
+};
+
+struct edm_ndimm_cdev;
+
+struct edm_ndimm {
+	struct edm_dev *edev;
+	struct net_device *netdev;
+	struct edm_neti_zone *zone;
+	struct edm_ndimm __rcu *peer;
+	struct net_device *lower;	/* RTNL; holds a reference */
+	struct packet_type ptype;	/* lower mode receive */
+	netdevice_tracker lower_tracker;
+	struct list_head lower_node;	/* RTNL; on the bound-lowers list */
+	u32 lower_ifindex;		/* for reports; 0: none */
+
+	u32 poll_us, wire_mbps, wire_delay_ns;
+	enum edm_netdimm_rx_mode rx_mode;
+	u64 wire_free_ns;		/* next time the wire is idle; under rx.lock of the peer */
+	u64 rx_cursor;			/* spreads RX buffers over sub-arrays */
+
+	struct edm_ndimm_ring tx, rx;
+	struct napi_struct napi;
+	struct hrtimer poll_timer;	/* the polling agent */
+	struct hrtimer wire_timer;	/* interrupt mode: a delayed delivery */
+
+	struct rhashtable socks;	/* socket cookie -> its zone hint */
+	atomic_t nsocks;
+	struct delayed_work sock_gc;
+
+	struct edm_ndimm_cdev *cdev;	/* /dev/ndimm<i> */
+	struct edm_ndstats __percpu *ctrs;
+};
+
+struct edm_netdimm_cfg {
+	u64 size;
+	const char *peer_name;
+	struct net_device *lower;	/* referenced by the caller */
+	u32 poll_us, wire_mbps, wire_delay_ns;
+	enum edm_netdimm_rx_mode rx_mode;
+	int nid;
+	struct edm_neti_geom geom;
+};
+
+extern const struct edm_dev_type_ops edm_netdimm_dev_type;
+
+static inline struct edm_ndimm *edm_ndimm_of(const struct edm_dev *dev)
+{
+	return dev->type_priv;
+}
+
+/* ndimm_dev.c */
+void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum);
+void edm_ndimm_pair(struct edm_dev *a, struct edm_dev *b);
+
+/* ndimm_ring.c */
+int edm_ndimm_ring_init(struct edm_ndimm *nd, struct edm_ndimm_ring *r);
+void edm_ndimm_ring_fini(struct edm_ndimm *nd, struct edm_ndimm_ring *r);
+void edm_ndimm_desc_release(struct edm_ndimm *nd, struct edm_ndimm_desc *d);
+
+static inline struct edm_ndimm_desc *edm_ndimm_slot(struct edm_ndimm_ring *r, u32 i)
+{
+	return &r->desc[i & (EDM_NDIMM_RING - 1)];
+}
+
+/* ndimm_tx.c */
+netdev_tx_t edm_ndimm_xmit(struct sk_buff *skb, struct net_device *dev);
+int edm_ndimm_tx_clean(struct edm_ndimm *nd);
+bool edm_ndimm_can_send(struct edm_ndimm *nd);
+netdev_features_t edm_ndimm_features_check(struct sk_buff *skb, struct net_device *dev,
+					   netdev_features_t features);
+
+/* ndimm_rx.c */
+int edm_ndimm_poll(struct napi_struct *napi, int budget);
+enum hrtimer_restart edm_ndimm_poll_timer(struct hrtimer *t);
+enum hrtimer_restart edm_ndimm_wire_timer(struct hrtimer *t);
+int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *src,
+			   const struct sk_buff *skb, u32 skb_off, u32 len,
+			   const struct virtio_net_hdr *vh, u64 due_ns);
+void edm_ndimm_kick(struct edm_ndimm *nd);
+
+/* ndimm_lower.c */
+int edm_ndimm_lower_attach(struct edm_ndimm *nd, struct net_device *lower);
+void edm_ndimm_lower_detach(struct edm_ndimm *nd);
+int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d);
+int edm_ndimm_notifier_init(void);
+void edm_ndimm_notifier_exit(void);
+
+/* ndimm_sock.c */
+int edm_ndimm_socks_init(struct edm_ndimm *nd);
+void edm_ndimm_socks_fini(struct edm_ndimm *nd);
+s64 edm_ndimm_sock_hint(struct edm_ndimm *nd, struct sock *sk);
+void edm_ndimm_sock_remember(struct edm_ndimm *nd, struct sock *sk, s64 off);
+
+/* ndimm_cdev.c */
+int edm_ndimm_cdev_create(struct edm_ndimm *nd);
+void edm_ndimm_cdev_destroy(struct edm_ndimm *nd);
+
+/* ndimm_ethtool.c */
+extern const struct ethtool_ops edm_ndimm_ethtool_ops;
+
+#endif /* _EDM_NDIMM_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NETi zones: the memory of one NetDIMM, its sub-array aware allocator, the
+ * allocCache and the in-memory clone engine (NetDIMM paper, section 4.2.1).
+ *
+ * A zone is addressed by zone offset, the DIMM's own address space, to
+ * which its DRAM geometry applies. In emulation it is built from 2 MiB
+ * blocks of the page allocator, split into order-0 pages so that each page
+ * has its own reference count: the zone holds one reference on every page
+ * for its whole life, and a page it hands to the network stack or to a
+ * user mapping is "lent" until its count falls back to one. genalloc does
+ * the allocation; the geometry core picks the sub-array.
+ */
+#ifndef _EDM_NETI_H
+#define _EDM_NETI_H
+
+#include <linux/genalloc.h>
+#include <linux/mm_types.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/netlink.h>
+#include <uapi/linux/edm.h>
+
+#include "edm/neti_geom.h"
+
+enum {
+	EDM_NETI_CHUNK_ORDER = 9,	/* 2 MiB blocks: huge-page sized, easy to find */
+	EDM_NETI_CHUNK_SHIFT = EDM_NETI_CHUNK_ORDER + PAGE_SHIFT,
+	EDM_NETI_CACHE_WAYS = 2,	/* allocCache pages per sub-array (paper) */
+	EDM_NETI_WORK_MS = 20,		/* background refill and reclaim period */
+};
+
+/* Counters, indexed like the EDM_A_NDSTAT_* attributes that report them. */
+struct edm_ndstats {
+	u64 v[__EDM_A_NDSTAT_CNT];
+};
+
+#define edm_ndstat_inc(ctrs, attr)	this_cpu_inc((ctrs)->v[attr])
+#define edm_ndstat_add(ctrs, attr, n)	this_cpu_add((ctrs)->v[attr], n)
+void edm_ndstats_sum(struct edm_ndstats __percpu *ctrs, struct edm_ndstats *sum);
+
+struct edm_neti_zone;
+
+/* One 2 MiB block of a zone, found from any of its pages' pfn. */
+struct edm_neti_chunk {
+	struct edm_neti_zone *zone;
+	struct page *first;
+	u32 idx;
+};
+
+/* allocCache entries of one sub-array: zone page numbers. */
+struct edm_neti_slot {
+	u32 pg[EDM_NETI_CACHE_WAYS];
+	u8 n;
+};
+
+struct edm_neti_zone {
+	u32 index;			/* the i of NET<i> */
+	char name[12];
+	int nid;
+	u64 size;
+	u64 npages;
+	u32 nchunks;
+	struct edm_neti_geom geom;
+	struct gen_pool *pool;		/* addresses: zone offset + PAGE_SIZE */
+	struct edm_neti_chunk *chunks;
+
+	spinlock_t lock;		/* protects lent, nlent, cache, low, ncached */
+	unsigned long *lent;		/* pages lent out, by zone page number */
+	u64 nlent;
+	struct edm_neti_slot *cache;	/* the allocCache, by sub-array ID */
+	unsigned long *low;		/* sub-arrays whose slot needs a refill */
+	u64 nslots, ncached;
+
+	struct delayed_work work;	/* refill and reclaim */
+	struct edm_ndstats __percpu *ctrs;
+};
+
+struct edm_neti_zone *edm_neti_zone_create(u64 size, int nid, const struct edm_neti_geom *geom,
+					   struct netlink_ext_ack *extack);
+void edm_neti_zone_destroy(struct edm_neti_zone *z);
+
+struct page *edm_alloc_neti_pages(struct edm_neti_zone *z, s64 hint, unsigned int order);
+void edm_free_neti_pages(struct edm_neti_zone *z, struct page *page, unsigned int order);
+void edm_neti_lend(struct edm_neti_zone *z, struct page *page);
+bool edm_neti_owns(const struct edm_neti_zone *z, const struct page *page);
+s64 edm_neti_page_off(const struct edm_neti_zone *z, const struct page *page);
+void edm_neti_kick(struct edm_neti_zone *z);
+
+void edm_neti_clone(struct edm_neti_zone *z, struct page *dst, u32 doff, struct page *src,
+		    u32 soff, u32 len);
+
+
+#endif /* _EDM_NETI_H */

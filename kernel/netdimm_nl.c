@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink commands on NetDIMMs: NETDIMM_NEW (a device, or a pair joined by
+ * an emulated wire), NETDIMM_GET (do and dump, with zone and counters) and
+ * NETDIMM_DEL. Each runs under its netns's registry lock, as the device
+ * commands do; a creation whose reply cannot be built is undone.
+ */
+#include <linux/netdevice.h>
+#include <linux/sizes.h>
+#include <net/sock.h>
+
+#include "edm/dev.h"
+#include "edm/name.h"
+#include "edm/ndimm.h"
+#include "edm/netlink.h"
+
+/* Powers of two, checked when the geometry is built. */
+static const struct nla_policy edm_geom_policy[EDM_A_GEOM_MAX + 1] = {
+	[EDM_A_GEOM_ROW_BYTES] = NLA_POLICY_RANGE(NLA_U32, 256, 16384),
+	[EDM_A_GEOM_DEVICES] = NLA_POLICY_RANGE(NLA_U32, 1, 64),
+	[EDM_A_GEOM_BANKS] = NLA_POLICY_RANGE(NLA_U32, 1, 256),
+	[EDM_A_GEOM_SUBARRAYS] = NLA_POLICY_RANGE(NLA_U32, 1, 16384),
+	[EDM_A_GEOM_ROWS] = NLA_POLICY_RANGE(NLA_U32, 1, 16384),
+};
+
+/* Bounds past what an s16 policy bound holds (not const: the 6.1 API). */
+static struct netlink_range_validation edm_netdimm_size_range = {
+	.min = EDM_NETDIMM_SIZE_MIN,
+	.max = EDM_NETDIMM_SIZE_MAX,
+};
+
+static struct netlink_range_validation edm_netdimm_poll_range = {
+	.max = EDM_NETDIMM_POLL_US_MAX,
+};
+
+static struct netlink_range_validation edm_netdimm_mbps_range = {
+	.max = EDM_NETDIMM_WIRE_MBPS_MAX,
+};
+
+static struct netlink_range_validation edm_netdimm_delay_range = {
+	.max = EDM_NETDIMM_WIRE_DELAY_MAX,
+};
+
+const struct nla_policy edm_netdimm_new_policy[EDM_A_NETDIMM_MAX + 1] = {
+	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT,
+			       .reject_message = "device IDs are assigned by the kernel" },
+	[EDM_A_NETDIMM_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range),
+	[EDM_A_NETDIMM_PEER] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_NETDIMM_POLL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_poll_range),
+	[EDM_A_NETDIMM_RX_MODE] = NLA_POLICY_RANGE(NLA_U32, EDM_NETDIMM_RX_ZEROCOPY,
+						   EDM_NETDIMM_RX_MAX),
+	[EDM_A_NETDIMM_WIRE_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &edm_netdimm_mbps_range),
+	[EDM_A_NETDIMM_WIRE_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							      &edm_netdimm_delay_range),
+	[EDM_A_NETDIMM_GEOM] = NLA_POLICY_NESTED(edm_geom_policy),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_IFINDEX),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_ZONE),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_STATS),
+	[EDM_A_NETDIMM_NUMA_NODE] = NLA_POLICY_MAX(NLA_U32, EDM_NETDIMM_NODE_MAX),
+};
+
+/* NETDIMM_GET and NETDIMM_DEL select a device by ID or by name. */
+const struct nla_policy edm_netdimm_sel_policy[EDM_A_NETDIMM_MAX + 1] = {
+	[EDM_A_NETDIMM_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_NETDIMM_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_SIZE),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_PEER),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_LOWER),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_POLL_US),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_RX_MODE),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_WIRE_MBPS),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_WIRE_DELAY_NS),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_GEOM),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_IFINDEX),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_ZONE),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_STATS),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_NUMA_NODE),
+};
+
+static int edm_netdimm_put_geom(struct sk_buff *msg, int attr, const struct edm_neti_geom *g)
+{
+	struct nlattr *nest = nla_nest_start(msg, attr);
+
+	if (!nest ||
+	    nla_put_u32(msg, EDM_A_GEOM_ROW_BYTES, g->row_bytes) ||
+	    nla_put_u32(msg, EDM_A_GEOM_DEVICES, g->devices) ||
+	    nla_put_u32(msg, EDM_A_GEOM_BANKS, g->banks) ||
+	    nla_put_u32(msg, EDM_A_GEOM_SUBARRAYS, g->subarrays) ||
+	    nla_put_u32(msg, EDM_A_GEOM_ROWS, g->rows))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_neti_zone *z)
+{
+	struct nlattr *nest = nla_nest_start(msg, EDM_A_NETDIMM_ZONE);
+	u64 lent, cached;
+
+	spin_lock_bh(&z->lock);
+	lent = z->nlent;
+	cached = z->ncached;
+	spin_unlock_bh(&z->lock);
+	if (!nest ||
+	    nla_put_u32(msg, EDM_A_ZONE_INDEX, z->index) ||
+	    nla_put_string(msg, EDM_A_ZONE_NAME, z->name) ||
+	    nla_put_u64_64bit(msg, EDM_A_ZONE_SIZE, z->size, EDM_A_ZONE_PAD) ||
+	    nla_put_u64_64bit(msg, EDM_A_ZONE_FREE, gen_pool_avail(z->pool), EDM_A_ZONE_PAD) ||
+	    nla_put_u64_64bit(msg, EDM_A_ZONE_LENT, lent, EDM_A_ZONE_PAD) ||
+	    nla_put_u64_64bit(msg, EDM_A_ZONE_CACHED, cached, EDM_A_ZONE_PAD) ||
+	    nla_put_u32(msg, EDM_A_ZONE_SUBARRAYS, z->nslots) ||
+	    nla_put_u32(msg, EDM_A_ZONE_NUMA_NODE, z->nid) ||
+	    edm_netdimm_put_geom(msg, EDM_A_ZONE_GEOM, &z->geom))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_ndimm *nd)
+{
+	struct nlattr *nest = nla_nest_start(msg, EDM_A_NETDIMM_STATS);
+	struct edm_ndstats sum;
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	edm_ndimm_fill_stats(nd, &sum);
+	for (i = EDM_A_NDSTAT_PAD + 1; i < __EDM_A_NDSTAT_CNT; i++)
+		if (nla_put_u64_64bit(msg, i, sum.v[i], EDM_A_NDSTAT_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edm_netdimm_fill(struct sk_buff *msg, const struct edm_dev *dev)
+{
+	struct edm_ndimm *nd = edm_ndimm_of(dev);
+	u32 lower = READ_ONCE(nd->lower_ifindex);
+
+	if (nla_put_u32(msg, EDM_A_NETDIMM_ID, dev->id) ||
+	    nla_put_string(msg, EDM_A_NETDIMM_NAME, dev->name) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_IFINDEX, nd->netdev->ifindex) ||
+	    (dev->peer && nla_put_string(msg, EDM_A_NETDIMM_PEER, dev->peer->name)) ||
+	    (lower && nla_put_u32(msg, EDM_A_NETDIMM_LOWER, lower)) ||
+	    nla_put_u64_64bit(msg, EDM_A_NETDIMM_SIZE, nd->zone->size, EDM_A_NETDIMM_PAD) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_POLL_US, nd->poll_us) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_RX_MODE, nd->rx_mode) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_WIRE_MBPS, nd->wire_mbps) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_WIRE_DELAY_NS, nd->wire_delay_ns) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_NUMA_NODE, nd->zone->nid) ||
+	    edm_netdimm_put_geom(msg, EDM_A_NETDIMM_GEOM, &nd->zone->geom) ||
+	    edm_netdimm_put_zone(msg, nd->zone) ||
+	    edm_netdimm_put_stats(msg, nd))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static struct sk_buff *edm_netdimm_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	if (info)
+		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
+	else
+		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
+	if (!hdr || edm_netdimm_fill(msg, dev)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+static void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd)
+{
+	struct sk_buff *msg = edm_netdimm_msg(dev, NULL, cmd);
+
+	if (msg)
+		edm_nl_notify(dev->net, msg);
+}
+
+/* A NetDIMM by ID or name: any other device is "not a NetDIMM". */
+static struct edm_dev *edm_netdimm_find(struct edm_net *en, struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[EDM_A_NETDIMM_ID], *name = info->attrs[EDM_A_NETDIMM_NAME];
+	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
+
+	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_NETDIMM) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a NetDIMM");
+		return ERR_PTR(-ENODEV);
+	}
+	return dev;
+}
+
+int edm_nl_netdimm_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct sk_buff *msg;
+	struct edm_dev *dev;
+
+	mutex_lock(&en->lock);
+	dev = edm_netdimm_find(en, info);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	msg = edm_netdimm_msg(dev, info, EDM_CMD_NETDIMM_GET);
+	mutex_unlock(&en->lock);
+	if (!msg)
+		return -ENOMEM;
+	return genlmsg_reply(msg, info);
+}
+
+static bool edm_netdimm_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
+{
+	if (dev->type != EDM_DEV_TYPE_NETDIMM)
+		return false;
+	if (attrs[EDM_A_NETDIMM_ID] && nla_get_u32(attrs[EDM_A_NETDIMM_ID]) != dev->id)
+		return false;
+	if (attrs[EDM_A_NETDIMM_NAME] && strcmp(nla_data(attrs[EDM_A_NETDIMM_NAME]), dev->name))
+		return false;
+	return true;
+}
+
+/* Resumes at ID cb->args[0]; the registry generation flags interrupted dumps. */
+int edm_nl_netdimm_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct edm_net *en = edm_net(sock_net(skb->sk));
+	struct edm_dev *dev;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&en->lock);
+	cb->seq = en->gen;
+	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
+		void *hdr;
+
+		if (!edm_netdimm_dump_match(dev, attrs))
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_NETDIMM_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		genl_dump_check_consistent(cb, hdr);
+		if (edm_netdimm_fill(skb, dev)) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&en->lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int edm_netdimm_chk_name(struct genl_info *info, int attr)
+{
+	struct nlattr *name = info->attrs[attr];
+
+	if (!edm_name_valid(nla_data(name), strlen(nla_data(name)), EDM_NAME_LEN - 1)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name,
+				    "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg *cfg)
+{
+	u32 v[EDM_A_GEOM_MAX + 1] = {
+		[EDM_A_GEOM_ROW_BYTES] = EDM_NETI_ROW_BYTES,
+		[EDM_A_GEOM_DEVICES] = EDM_NETI_DEVICES,
+		[EDM_A_GEOM_BANKS] = EDM_NETI_BANKS,
+		[EDM_A_GEOM_SUBARRAYS] = EDM_NETI_SUBARRAYS,
+		[EDM_A_GEOM_ROWS] = EDM_NETI_ROWS,
+	};
+	struct nlattr *tb[EDM_A_GEOM_MAX + 1], *nest = info->attrs[EDM_A_NETDIMM_GEOM];
+	int i, err;
+
+	if (nest) {
+		err = nla_parse_nested(tb, EDM_A_GEOM_MAX, nest, edm_geom_policy, info->extack);
+		if (err)
+			return err;
+		for (i = 1; i <= EDM_A_GEOM_MAX; i++) {
+			if (!tb[i])
+				continue;
+			v[i] = nla_get_u32(tb[i]);
+			if (!is_power_of_2(v[i])) {
+				NL_SET_ERR_MSG_ATTR(info->extack, tb[i], "must be a power of two");
+				return -EINVAL;
+			}
+		}
+	}
+	err = edm_neti_geom_init(&cfg->geom, v[EDM_A_GEOM_ROW_BYTES], v[EDM_A_GEOM_DEVICES],
+				 v[EDM_A_GEOM_BANKS], v[EDM_A_GEOM_SUBARRAYS], v[EDM_A_GEOM_ROWS],
+				 PAGE_SHIFT);
+	if (err)
+		NL_SET_ERR_MSG_ATTR(info->extack, nest,
+				    "a rank row (row bytes x devices) must hold a whole page");
+	return err;
+}
+
+/* Everything about a creation request that can be checked before making anything. */
+static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *cfg)
+{
+	struct nlattr **a = info->attrs;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_NETDIMM_NAME, "missing NetDIMM name") ?:
+	      edm_nl_require(info, EDM_A_NETDIMM_SIZE, "missing zone size") ?:
+	      edm_netdimm_chk_name(info, EDM_A_NETDIMM_NAME);
+	if (err)
+		return err;
+	cfg->size = nla_get_u64(a[EDM_A_NETDIMM_SIZE]);
+	if (!IS_ALIGNED(cfg->size, 1UL << EDM_NETI_CHUNK_SHIFT)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_SIZE],
+				    "zone size must be a multiple of 2 MiB");
+		return -EINVAL;
+	}
+	if (cfg->size * (a[EDM_A_NETDIMM_PEER] ? 2 : 1) > (totalram_pages() << PAGE_SHIFT) / 2) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_SIZE],
+				    "zones may take at most half of the machine's memory");
+		return -ERANGE;
+	}
+	if (a[EDM_A_NETDIMM_PEER] && a[EDM_A_NETDIMM_LOWER]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_LOWER],
+				    "a NetDIMM has a peer or a lower device, not both");
+		return -EINVAL;
+	}
+	if (a[EDM_A_NETDIMM_PEER]) {
+		err = edm_netdimm_chk_name(info, EDM_A_NETDIMM_PEER);
+		if (err)
+			return err;
+		if (!strcmp(nla_data(a[EDM_A_NETDIMM_PEER]), nla_data(a[EDM_A_NETDIMM_NAME]))) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_PEER],
+					    "the peer needs a name of its own");
+			return -EINVAL;
+		}
+		cfg->peer_name = nla_data(a[EDM_A_NETDIMM_PEER]);
+	}
+	cfg->nid = NUMA_NO_NODE;
+	if (a[EDM_A_NETDIMM_NUMA_NODE]) {
+		cfg->nid = nla_get_u32(a[EDM_A_NETDIMM_NUMA_NODE]);
+		if (cfg->nid >= MAX_NUMNODES || !node_online(cfg->nid)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_NUMA_NODE],
+					    "no such NUMA node online");
+			return -EINVAL;
+		}
+	}
+	if (a[EDM_A_NETDIMM_POLL_US])
+		cfg->poll_us = nla_get_u32(a[EDM_A_NETDIMM_POLL_US]);
+	if (a[EDM_A_NETDIMM_WIRE_MBPS])
+		cfg->wire_mbps = nla_get_u32(a[EDM_A_NETDIMM_WIRE_MBPS]);
+	if (a[EDM_A_NETDIMM_WIRE_DELAY_NS])
+		cfg->wire_delay_ns = nla_get_u32(a[EDM_A_NETDIMM_WIRE_DELAY_NS]);
+	cfg->rx_mode = EDM_NETDIMM_RX_ZEROCOPY;
+	if (a[EDM_A_NETDIMM_RX_MODE])
+		cfg->rx_mode = nla_get_u32(a[EDM_A_NETDIMM_RX_MODE]);
+	return edm_netdimm_parse_geom(info, cfg);
+}
+
+static int edm_netdimm_get_lower(struct genl_info *info, struct edm_netdimm_cfg *cfg)
+{
+	struct nlattr *attr = info->attrs[EDM_A_NETDIMM_LOWER];
+
+	if (!attr)
+		return 0;
+	cfg->lower = dev_get_by_index(genl_info_net(info), nla_get_u32(attr));
+	if (!cfg->lower) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such lower device in this netns");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_netdimm_cfg cfg = {};
+	struct edm_dev *dev, *peer = NULL;
+	struct sk_buff *reply;
+	int err;
+
+	err = edm_netdimm_chk_new(info, &cfg) ?: edm_netdimm_get_lower(info, &cfg);
+	if (err)
+		return err;
+	mutex_lock(&en->lock);
+	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_NETDIMM_NAME]), EDM_DEV_TYPE_NETDIMM,
+			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
+	if (IS_ERR(dev)) {
+		err = PTR_ERR(dev);
+		goto out;
+	}
+	if (cfg.peer_name) {
+		peer = edm_dev_create(en, cfg.peer_name, EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_UNSPEC,
+				      &cfg, info->extack);
+		if (IS_ERR(peer)) {
+			err = PTR_ERR(peer);
+			edm_dev_destroy(en, dev);
+			goto out;
+		}
+		edm_ndimm_pair(dev, peer);
+	}
+	reply = edm_netdimm_msg(dev, info, EDM_CMD_NETDIMM_NEW);
+	if (!reply) {
+		edm_dev_destroy(en, dev);	/* and its peer */
+		err = -ENOMEM;
+		goto out;
+	}
+	edm_netdimm_notify(dev, EDM_CMD_NETDIMM_NEW);
+	if (peer)
+		edm_netdimm_notify(peer, EDM_CMD_NETDIMM_NEW);
+	mutex_unlock(&en->lock);
+	dev_put(cfg.lower);
+	return genlmsg_reply(reply, info);
+
+out:
+	mutex_unlock(&en->lock);
+	dev_put(cfg.lower);
+	return err;
+}
+
+int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct sk_buff *event, *peer_event = NULL;
+	struct edm_dev *dev;
+
+	mutex_lock(&en->lock);
+	dev = edm_netdimm_find(en, info);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	event = edm_netdimm_msg(dev, NULL, EDM_CMD_NETDIMM_DEL);
+	if (dev->peer)
+		peer_event = edm_netdimm_msg(dev->peer, NULL, EDM_CMD_NETDIMM_DEL);
+	edm_dev_destroy(en, dev);
+	mutex_unlock(&en->lock);
+	if (event)
+		edm_nl_notify(genl_info_net(info), event);
+	if (peer_event)
+		edm_nl_notify(genl_info_net(info), peer_event);
+	return 0;
+}

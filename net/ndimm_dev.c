@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ndimm device type: creation and destruction of a NetDIMM (its zone,
+ * rings, netdev, polling agent and /dev/ndimm<i>), pairing two of them with
+ * an emulated wire, and the netdev's open, stop and statistics.
+ *
+ * Creation and destruction run under the registry lock of the netns that
+ * owns the edm device, and take RTNL inside it for the netdev. The peer
+ * pointers change under RTNL and are read under RCU by the data path;
+ * teardown unpairs first and waits a grace period, so no packet is in
+ * flight into a ring that is being freed.
+ */
+#include <linux/etherdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "edm/ndimm.h"
+
+void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	edm_ndstats_sum(nd->ctrs, sum);
+	edm_ndstats_sum(nd->zone->ctrs, sum);
+	/* the clone engine counts picoseconds */
+	sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS] = div_u64(sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS], 1000);
+}
+
+static void edm_ndimm_carrier(struct edm_ndimm *nd)
+{
+	struct edm_ndimm *peer = rtnl_dereference(nd->peer);
+
+	if (peer && netif_running(nd->netdev) && netif_running(peer->netdev)) {
+		netif_carrier_on(nd->netdev);
+		netif_carrier_on(peer->netdev);
+	} else if (nd->lower && netif_running(nd->netdev)) {
+		netif_carrier_on(nd->netdev);
+	}
+}
+
+static int edm_ndimm_open(struct net_device *dev)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+
+	napi_enable(&nd->napi);
+	if (nd->poll_us)
+		hrtimer_start(&nd->poll_timer, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC), HRTIMER_MODE_REL);
+	netif_start_queue(dev);
+	edm_ndimm_carrier(nd);
+	napi_schedule(&nd->napi);	/* what arrived while we were down */
+	return 0;
+}
+
+static int edm_ndimm_stop(struct net_device *dev)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_ndimm *peer = rtnl_dereference(nd->peer);
+
+	netif_carrier_off(dev);
+	if (peer)
+		netif_carrier_off(peer->netdev);
+	netif_tx_disable(dev);
+	hrtimer_cancel(&nd->poll_timer);
+	hrtimer_cancel(&nd->wire_timer);
+	napi_disable(&nd->napi);
+	edm_ndimm_tx_clean(nd);
+	return 0;
+}
+
+static void edm_ndimm_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_ndstats sum = {};
+
+	edm_ndstats_sum(nd->ctrs, &sum);
+	s->tx_packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
+	s->tx_bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
+	s->tx_dropped = sum.v[EDM_A_NDSTAT_TX_DROPS];
+	s->rx_packets = sum.v[EDM_A_NDSTAT_RX_PACKETS];
+	s->rx_bytes = sum.v[EDM_A_NDSTAT_RX_BYTES];
+	s->rx_dropped = sum.v[EDM_A_NDSTAT_RX_DROPS];
+}
+
+static const struct net_device_ops edm_ndimm_netdev_ops = {
+	.ndo_open = edm_ndimm_open,
+	.ndo_stop = edm_ndimm_stop,
+	.ndo_start_xmit = edm_ndimm_xmit,
+	.ndo_features_check = edm_ndimm_features_check,
+	.ndo_get_stats64 = edm_ndimm_get_stats64,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+#define EDM_NDIMM_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
+			    NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
+
+static void edm_ndimm_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &edm_ndimm_netdev_ops;
+	dev->ethtool_ops = &edm_ndimm_ethtool_ops;
+	dev->features |= EDM_NDIMM_FEATURES;
+	dev->hw_features |= EDM_NDIMM_FEATURES;
+	dev->vlan_features |= EDM_NDIMM_FEATURES;
+	dev->max_mtu = EDM_NDIMM_MTU_MAX;
+	eth_hw_addr_random(dev);
+}
+
+static void edm_ndimm_free_parts(struct edm_ndimm *nd)
+{
+	edm_ndimm_ring_fini(nd, &nd->rx);
+	edm_ndimm_ring_fini(nd, &nd->tx);
+	free_percpu(nd->ctrs);
+	if (!IS_ERR_OR_NULL(nd->zone))
+		edm_neti_zone_destroy(nd->zone);
+}
+
+static int edm_ndimm_init_parts(struct edm_ndimm *nd, const struct edm_netdimm_cfg *cfg,
+				struct netlink_ext_ack *extack)
+{
+	int err;
+
+	nd->zone = edm_neti_zone_create(cfg->size, cfg->nid, &cfg->geom, extack);
+	if (IS_ERR(nd->zone))
+		return PTR_ERR(nd->zone);
+	nd->ctrs = alloc_percpu(struct edm_ndstats);
+	if (!nd->ctrs)
+		return -ENOMEM;
+	err = edm_ndimm_ring_init(nd, &nd->tx);
+	if (!err)
+		err = edm_ndimm_ring_init(nd, &nd->rx);
+	if (err)
+		NL_SET_ERR_MSG(extack, "zone too small for the descriptor rings");
+	return err;
+}
+
+static int edm_ndimm_create(struct edm_dev *edev, const void *arg, struct netlink_ext_ack *extack)
+{
+	const struct edm_netdimm_cfg *cfg = arg;
+	struct net_device *netdev;
+	struct edm_ndimm *nd;
+	int err;
+
+	if (!cfg) {
+		NL_SET_ERR_MSG(extack, "create NetDIMMs with NETDIMM_NEW (edmctl netdimm add)");
+		return -EOPNOTSUPP;
+	}
+	netdev = alloc_netdev(sizeof(*nd), edev->name, NET_NAME_USER, edm_ndimm_setup);
+	if (!netdev)
+		return -ENOMEM;
+	dev_net_set(netdev, edev->net);
+	nd = netdev_priv(netdev);
+	nd->edev = edev;
+	nd->netdev = netdev;
+	nd->poll_us = cfg->poll_us;
+	nd->wire_mbps = cfg->wire_mbps;
+	nd->wire_delay_ns = cfg->wire_delay_ns;
+	nd->rx_mode = cfg->rx_mode;
+	INIT_LIST_HEAD(&nd->lower_node);
+	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	nd->poll_timer.function = edm_ndimm_poll_timer;
+	hrtimer_init(&nd->wire_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	nd->wire_timer.function = edm_ndimm_wire_timer;
+	netif_napi_add(netdev, &nd->napi, edm_ndimm_poll);
+
+	err = edm_ndimm_init_parts(nd, cfg, extack);
+	if (err)
+		goto err_parts;
+	err = edm_ndimm_socks_init(nd);
+	if (err)
+		goto err_parts;
+	err = edm_ndimm_cdev_create(nd);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot register /dev/ndimm<i>");
+		goto err_socks;
+	}
+	rtnl_lock();
+	err = register_netdevice(netdev);
+	if (err) {
+		rtnl_unlock();
+		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
+		goto err_cdev;
+	}
+	netif_carrier_off(netdev);
+	if (cfg->lower) {
+		err = edm_ndimm_lower_attach(nd, cfg->lower);
+		if (err) {
+			unregister_netdevice(netdev);
+			rtnl_unlock();
+			NL_SET_ERR_MSG(extack, "lower device must be Ethernet with room for our header");
+			goto err_cdev;
+		}
+	}
+	rtnl_unlock();
+	edev->type_priv = nd;
+	netdev_dbg(netdev, "created on zone %s\n", nd->zone->name);
+	return 0;
+
+err_cdev:
+	edm_ndimm_cdev_destroy(nd);
+err_socks:
+	edm_ndimm_socks_fini(nd);
+err_parts:
+	edm_ndimm_free_parts(nd);
+	netif_napi_del(&nd->napi);
+	free_netdev(netdev);
+	return err;
+}
+
+/* Join two ndimms with a wire: each one's xmit posts on the other's RX ring. */
+void edm_ndimm_pair(struct edm_dev *a, struct edm_dev *b)
+{
+	struct edm_ndimm *na = edm_ndimm_of(a), *nb = edm_ndimm_of(b);
+
+	rtnl_lock();
+	rcu_assign_pointer(na->peer, nb);
+	rcu_assign_pointer(nb->peer, na);
+	edm_ndimm_carrier(na);
+	rtnl_unlock();
+	a->peer = b;
+	b->peer = a;
+}
+
+/*
+ * Teardown, in this order: unpair, so the peer stops posting into our
+ * rings, and wait for its xmits in flight; unbind the lower device; take
+ * the netdev down and unregister it (rtnl_unlock waits for its last
+ * reference); then the misc device, whose open files keep only a stub;
+ * then the rings, the zone and the memory.
+ */
+static void edm_ndimm_destroy(struct edm_dev *edev)
+{
+	struct edm_ndimm *nd = edm_ndimm_of(edev);
+	struct net_device *netdev = nd->netdev;
+	struct edm_ndimm *peer;
+
+	rtnl_lock();
+	peer = rtnl_dereference(nd->peer);
+	if (peer) {
+		RCU_INIT_POINTER(peer->peer, NULL);
+		RCU_INIT_POINTER(nd->peer, NULL);
+		netif_carrier_off(peer->netdev);
+	}
+	synchronize_net();
+	edm_ndimm_lower_detach(nd);
+	unregister_netdevice(netdev);
+	rtnl_unlock();
+
+	edm_ndimm_cdev_destroy(nd);
+	edm_ndimm_socks_fini(nd);
+	edm_ndimm_free_parts(nd);
+	netif_napi_del(&nd->napi);
+	netdev_dbg(netdev, "destroyed\n");
+	free_netdev(netdev);
+}
+
+const struct edm_dev_type_ops edm_netdimm_dev_type = {
+	.name = "netdimm",
+	.create = edm_ndimm_create,
+	.destroy = edm_ndimm_destroy,
+};

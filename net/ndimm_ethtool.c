@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ethtool for ndimm: driver info and `ethtool -S`, the same counters that
+ * `edmctl netdimm stats` shows, named per queue (one TX and one RX queue)
+ * and per zone. Reads per-CPU counters; no locking.
+ */
+#include <linux/ethtool.h>
+
+#include "edm/ndimm.h"
+
+static const struct {
+	char name[ETH_GSTRING_LEN];
+	int attr;
+} edm_ndimm_stat_names[] = {
+	{ "tx0_packets", EDM_A_NDSTAT_TX_PACKETS },
+	{ "tx0_bytes", EDM_A_NDSTAT_TX_BYTES },
+	{ "tx0_fast_path", EDM_A_NDSTAT_TX_FAST_PATH },
+	{ "tx0_copy_needed", EDM_A_NDSTAT_TX_COPY_NEEDED },
+	{ "tx0_sock_hints", EDM_A_NDSTAT_TX_SOCK_HINTS },
+	{ "tx0_zone_fallback", EDM_A_NDSTAT_TX_ZONE_FALLBACK },
+	{ "tx0_drops", EDM_A_NDSTAT_TX_DROPS },
+	{ "rx0_packets", EDM_A_NDSTAT_RX_PACKETS },
+	{ "rx0_bytes", EDM_A_NDSTAT_RX_BYTES },
+	{ "rx0_zerocopy", EDM_A_NDSTAT_RX_ZEROCOPY },
+	{ "rx0_cloned", EDM_A_NDSTAT_RX_CLONED },
+	{ "rx0_zone_fallback", EDM_A_NDSTAT_RX_ZONE_FALLBACK },
+	{ "rx0_drops", EDM_A_NDSTAT_RX_DROPS },
+	{ "host_copies", EDM_A_NDSTAT_HOST_COPIES },
+	{ "wire_copies", EDM_A_NDSTAT_WIRE_COPIES },
+	{ "polls", EDM_A_NDSTAT_POLLS },
+	{ "zone_alloc_same_subarray", EDM_A_NDSTAT_ALLOC_SAME },
+	{ "zone_alloc_other_subarray", EDM_A_NDSTAT_ALLOC_OTHER },
+	{ "zone_alloc_fail", EDM_A_NDSTAT_ALLOC_FAIL },
+	{ "zone_cache_hits", EDM_A_NDSTAT_CACHE_HITS },
+	{ "zone_cache_misses", EDM_A_NDSTAT_CACHE_MISSES },
+	{ "zone_cache_refills", EDM_A_NDSTAT_CACHE_REFILLS },
+	{ "zone_reclaimed", EDM_A_NDSTAT_RECLAIMED },
+	{ "clone_fpm", EDM_A_NDSTAT_CLONE_FPM },
+	{ "clone_psm", EDM_A_NDSTAT_CLONE_PSM },
+	{ "clone_gcm", EDM_A_NDSTAT_CLONE_GCM },
+	{ "clone_bytes", EDM_A_NDSTAT_CLONE_BYTES },
+	{ "clone_modeled_ns", EDM_A_NDSTAT_CLONE_MODELED_NS },
+};
+
+static void edm_ndimm_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+
+	strscpy(info->driver, "edm-ndimm", sizeof(info->driver));
+	strscpy(info->version, EDM_VERSION, sizeof(info->version));
+	strscpy(info->bus_info, nd->zone->name, sizeof(info->bus_info));
+	info->n_stats = ARRAY_SIZE(edm_ndimm_stat_names);
+}
+
+static int edm_ndimm_get_sset_count(struct net_device *dev, int sset)
+{
+	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_ndimm_stat_names) : -EOPNOTSUPP;
+}
+
+static void edm_ndimm_get_strings(struct net_device *dev, u32 sset, u8 *buf)
+{
+	int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < ARRAY_SIZE(edm_ndimm_stat_names); i++)
+		memcpy(buf + i * ETH_GSTRING_LEN, edm_ndimm_stat_names[i].name, ETH_GSTRING_LEN);
+}
+
+static void edm_ndimm_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats,
+					u64 *data)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_ndstats sum;
+	int i;
+
+	edm_ndimm_fill_stats(nd, &sum);
+	for (i = 0; i < ARRAY_SIZE(edm_ndimm_stat_names); i++)
+		data[i] = sum.v[edm_ndimm_stat_names[i].attr];
+}
+
+const struct ethtool_ops edm_ndimm_ethtool_ops = {
+	.get_drvinfo = edm_ndimm_get_drvinfo,
+	.get_link = ethtool_op_get_link,
+	.get_sset_count = edm_ndimm_get_sset_count,
+	.get_strings = edm_ndimm_get_strings,
+	.get_ethtool_stats = edm_ndimm_get_ethtool_stats,
+};

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ndimm descriptor rings: EDM_NDIMM_RING descriptors in zone memory (the
+ * paper allocates them with __alloc_netdimm_pages(zone, -1)), and the
+ * release of a descriptor's buffers. Each segment holds one page reference:
+ * a zone page goes back to the zone, a page the descriptor borrowed (the
+ * TX fast path's skb pages, or ordinary pages after a zone fallback) is
+ * put. Called by the ring's consumer only; no locking of its own.
+ */
+#include <linux/mm.h>
+
+#include "edm/ndimm.h"
+
+int edm_ndimm_ring_init(struct edm_ndimm *nd, struct edm_ndimm_ring *r)
+{
+	size_t bytes = EDM_NDIMM_RING * sizeof(struct edm_ndimm_desc);
+
+	r->order = get_order(bytes);
+	r->pages = edm_alloc_neti_pages(nd->zone, -1, r->order);
+	if (!r->pages)
+		return -ENOMEM;
+	r->desc = page_address(r->pages);
+	memset(r->desc, 0, bytes);
+	r->prod = 0;
+	r->cons = 0;
+	spin_lock_init(&r->lock);
+	return 0;
+}
+
+void edm_ndimm_desc_release(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+{
+	u16 i;
+
+	for (i = 0; i < d->nseg; i++) {
+		struct page *page = d->seg[i].page;
+
+		if (!page)		/* handed to an skb */
+			continue;
+		if (!(d->flags & EDM_NDIMM_D_FOREIGN) && edm_neti_owns(nd->zone, page))
+			edm_free_neti_pages(nd->zone, page, 0);
+		else
+			put_page(page);
+	}
+	d->nseg = 0;
+}
+
+/* The ring's users are stopped: release what is still posted. */
+void edm_ndimm_ring_fini(struct edm_ndimm *nd, struct edm_ndimm_ring *r)
+{
+	if (!r->pages)
+		return;
+	for (; r->cons != r->prod; r->cons++)
+		edm_ndimm_desc_release(nd, edm_ndimm_slot(r, r->cons));
+	edm_free_neti_pages(nd->zone, r->pages, r->order);
+	r->pages = NULL;
+	r->desc = NULL;
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ndimm receive, Algorithm 1's RX half and its polling agent.
+ *
+ * The wire (the sender's xmit, or the lower device's receive path) copies
+ * a packet into buffers of the receiver's zone, as the NIC's DMA would,
+ * and posts a descriptor on the receiver's RX ring. The polling agent,
+ * NAPI, takes descriptors whose time on the wire has passed and builds an
+ * skb: the first 64 bytes, the header line nCache holds, go to the skb's
+ * head; the payload stays in the zone page as a fragment (zerocopy mode)
+ * or is cloned next to the receive buffer (clone mode). Zone pages given to
+ * the stack are lent: the zone takes them back when the stack lets go.
+ *
+ * RX ring producers serialize on rx.lock; NAPI is the only consumer.
+ */
+#include <linux/etherdevice.h>
+#include <linux/mm.h>
+
+#include "edm/ndimm.h"
+
+/* Bytes [pos, pos + n) of the packet a descriptor or an skb carries. */
+static void edm_ndimm_src_copy(const struct edm_ndimm_desc *d, const struct sk_buff *skb,
+			       u32 skb_off, u32 pos, u8 *to, u32 n)
+{
+	u16 i;
+
+	if (skb) {
+		WARN_ON_ONCE(skb_copy_bits(skb, skb_off + pos, to, n));
+		return;
+	}
+	if (pos < d->inline_len) {
+		u32 k = min_t(u32, n, d->inline_len - pos);
+
+		memcpy(to, d->hdr + pos, k);
+		to += k;
+		n -= k;
+		pos = 0;
+	} else {
+		pos -= d->inline_len;
+	}
+	for (i = 0; i < d->nseg && n; i++) {
+		const struct edm_ndimm_seg *s = &d->seg[i];
+		u32 k;
+
+		if (pos >= s->len) {
+			pos -= s->len;
+			continue;
+		}
+		k = min_t(u32, n, s->len - pos);
+		memcpy_from_page(to, s->page, s->off + pos, k);
+		to += k;
+		n -= k;
+		pos = 0;
+	}
+}
+
+/* An RX buffer page: the next sub-array's allocCache entry, else any page. */
+static struct page *edm_ndimm_rx_page(struct edm_ndimm *to, bool *fallback)
+{
+	struct edm_neti_zone *z = to->zone;
+	struct page *page = NULL;
+
+	if (!*fallback) {
+		u64 id = to->rx_cursor++ % z->nslots;
+
+		page = edm_alloc_neti_pages(z, edm_neti_subarray_page(&z->geom, id, 0, PAGE_SHIFT), 0);
+	}
+	if (!page) {
+		*fallback = true;
+		page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+	}
+	return page;
+}
+
+void edm_ndimm_kick(struct edm_ndimm *nd)
+{
+	if (!nd->poll_us)
+		napi_schedule(&nd->napi);
+}
+
+/*
+ * The wire's end: copy @len bytes into @to's zone and post them. -ENOBUFS
+ * when @to has no free descriptor or no memory at all.
+ */
+int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *src,
+			   const struct sk_buff *skb, u32 skb_off, u32 len,
+			   const struct virtio_net_hdr *vh, u64 due_ns)
+{
+	struct edm_ndimm_ring *r = &to->rx;
+	bool fallback = false;
+	struct edm_ndimm_desc *d;
+	u32 pos = 0;
+	int err = 0;
+
+	if (DIV_ROUND_UP(len, PAGE_SIZE) > EDM_NDIMM_SEGS)
+		return -EMSGSIZE;
+	spin_lock(&r->lock);
+	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NDIMM_RING) {
+		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
+		err = -ENOBUFS;
+		goto out;
+	}
+	d = edm_ndimm_slot(r, r->prod);
+	d->nseg = 0;
+	d->flags = 0;
+	d->inline_len = 0;
+	d->len = len;
+	d->vh = *vh;
+	d->due_ns = due_ns;
+	while (pos < len) {
+		u32 n = min_t(u32, len - pos, PAGE_SIZE);
+		struct page *page = edm_ndimm_rx_page(to, &fallback);
+
+		if (!page) {
+			edm_ndimm_desc_release(to, d);
+			edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
+			err = -ENOBUFS;
+			goto out;
+		}
+		d->seg[d->nseg++] = (struct edm_ndimm_seg){ .page = page, .len = n };
+		edm_ndimm_src_copy(src, skb, skb_off, pos, page_address(page), n);
+		pos += n;
+	}
+	if (fallback)
+		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_ZONE_FALLBACK);
+	smp_store_release(&r->prod, r->prod + 1);
+out:
+	spin_unlock(&r->lock);
+	if (!err)
+		edm_ndimm_kick(to);
+	return err;
+}
+
+/* Clone mode: the payload into a page on the receive buffer's sub-array. */
+static struct page *edm_ndimm_rx_clone(struct edm_ndimm *nd, struct edm_ndimm_seg *s)
+{
+	s64 off = edm_neti_page_off(nd->zone, s->page);
+	struct page *page;
+
+	if (off < 0)
+		return NULL;	/* an ordinary fallback page: hand it over as is */
+	page = edm_alloc_neti_pages(nd->zone, off, 0);
+	if (!page)
+		return NULL;
+	edm_neti_clone(nd->zone, page, s->off, s->page, s->off, s->len);
+	return page;
+}
+
+enum {
+	EDM_NDIMM_RX_LENT = BIT(0),	/* a zone page went up as it arrived */
+	EDM_NDIMM_RX_CLONED = BIT(1),	/* a zone page went up as a clone */
+};
+
+/* Give a segment's page to @skb as a fragment; the descriptor lets go of it. */
+static unsigned int edm_ndimm_rx_frag(struct edm_ndimm *nd, struct sk_buff *skb,
+				      struct edm_ndimm_seg *s, u32 skip)
+{
+	struct page *page = s->page, *clone = NULL;
+	unsigned int how = 0;
+
+	if (nd->rx_mode == EDM_NETDIMM_RX_CLONE) {
+		clone = edm_ndimm_rx_clone(nd, s);
+		if (clone) {
+			edm_free_neti_pages(nd->zone, page, 0);
+			page = clone;
+		}
+	}
+	if (edm_neti_owns(nd->zone, page)) {
+		get_page(page);		/* the skb's; the zone keeps its own */
+		edm_neti_lend(nd->zone, page);
+		how = clone ? EDM_NDIMM_RX_CLONED : EDM_NDIMM_RX_LENT;
+	}
+	/* an ordinary page: its only reference moves to the skb */
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, s->off + skip, s->len - skip,
+			PAGE_SIZE);
+	s->page = NULL;
+	return how;
+}
+
+/* virtio_net_hdr_to_skb() wants the checksum field in the skb's head. */
+static int edm_ndimm_rx_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh)
+{
+	if (vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM &&
+	    !pskb_may_pull(skb, __virtio16_to_cpu(true, vh->csum_start) +
+			   __virtio16_to_cpu(true, vh->csum_offset) + sizeof(__sum16)))
+		return -EINVAL;
+	return virtio_net_hdr_to_skb(skb, vh, true);
+}
+
+static void edm_ndimm_rx_one(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+{
+	u32 line = min_t(u32, d->len, EDM_NDIMM_HDR_LINE);
+	unsigned int how = 0;
+	struct sk_buff *skb;
+	u16 i;
+
+	skb = napi_alloc_skb(&nd->napi, EDM_NDIMM_HDR_LINE);
+	if (!skb)
+		goto drop;
+	memcpy_from_page(skb_put(skb, line), d->seg[0].page, d->seg[0].off, line);
+	for (i = 0; i < d->nseg; i++) {
+		u32 skip = i ? 0 : line;
+
+		if (d->seg[i].len > skip)
+			how |= edm_ndimm_rx_frag(nd, skb, &d->seg[i], skip);
+	}
+	edm_ndimm_desc_release(nd, d);	/* what the skb did not take */
+	if (edm_ndimm_rx_offloads(skb, &d->vh)) {
+		kfree_skb(skb);
+		goto count_drop;
+	}
+	if (how & EDM_NDIMM_RX_CLONED)
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
+	else if (how & EDM_NDIMM_RX_LENT)
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
+	skb->protocol = eth_type_trans(skb, nd->netdev);
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_PACKETS);
+	edm_ndstat_add(nd->ctrs, EDM_A_NDSTAT_RX_BYTES, d->len);
+	napi_gro_receive(&nd->napi, skb);
+	return;
+
+drop:
+	edm_ndimm_desc_release(nd, d);
+count_drop:
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
+}
+
+/* Let the peer send again once our ring has room. */
+static void edm_ndimm_wake_peer(struct edm_ndimm *nd)
+{
+	struct edm_ndimm *peer;
+
+	rcu_read_lock();
+	peer = rcu_dereference(nd->peer);
+	if (peer) {
+		struct netdev_queue *txq = netdev_get_tx_queue(peer->netdev, 0);
+
+		smp_mb();	/* pairs with edm_ndimm_maybe_stop() */
+		if (netif_tx_queue_stopped(txq) && edm_ndimm_can_send(peer))
+			netif_tx_wake_queue(txq);
+	}
+	rcu_read_unlock();
+}
+
+static int edm_ndimm_rx(struct edm_ndimm *nd, int budget, u64 *next_due)
+{
+	struct edm_ndimm_ring *r = &nd->rx;
+	u32 prod = smp_load_acquire(&r->prod);
+	u64 now = 0;
+	int done = 0;
+
+	while (done < budget && r->cons != prod) {
+		struct edm_ndimm_desc *d = edm_ndimm_slot(r, r->cons);
+
+		if (d->due_ns) {
+			if (!now)
+				now = ktime_get_ns();
+			if (d->due_ns > now) {
+				*next_due = d->due_ns;
+				break;
+			}
+		}
+		edm_ndimm_rx_one(nd, d);
+		smp_store_release(&r->cons, r->cons + 1);
+		done++;
+	}
+	if (done)
+		edm_ndimm_wake_peer(nd);
+	return done;
+}
+
+int edm_ndimm_poll(struct napi_struct *napi, int budget)
+{
+	struct edm_ndimm *nd = container_of(napi, struct edm_ndimm, napi);
+	u64 next_due = 0;
+	int done;
+
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_POLLS);
+	edm_ndimm_tx_clean(nd);
+	done = edm_ndimm_rx(nd, budget, &next_due);
+	if (done < budget && napi_complete_done(napi, done)) {
+		/* interrupt mode: what we left must still be seen */
+		if (!nd->poll_us) {
+			if (next_due)
+				hrtimer_start(&nd->wire_timer, ns_to_ktime(next_due),
+					      HRTIMER_MODE_ABS);
+			else if (READ_ONCE(nd->rx.prod) != nd->rx.cons ||
+				 READ_ONCE(nd->tx.prod) != nd->tx.cons)
+				napi_schedule(napi);
+		}
+	}
+	return done;
+}
+
+/* The polling agent: look at the rings every poll_us. */
+enum hrtimer_restart edm_ndimm_poll_timer(struct hrtimer *t)
+{
+	struct edm_ndimm *nd = container_of(t, struct edm_ndimm, poll_timer);
+
+	napi_schedule(&nd->napi);
+	hrtimer_forward_now(t, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+enum hrtimer_restart edm_ndimm_wire_timer(struct hrtimer *t)
+{
+	struct edm_ndimm *nd = container_of(t, struct edm_ndimm, wire_timer);
+
+	napi_schedule(&nd->napi);
+	return HRTIMER_NORESTART;
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ndimm transmit, Algorithm 1's TX half. A packet whose payload already
+ * lies in the zone (pages a user mapped from /dev/ndimm<i> and sent with
+ * MSG_ZEROCOPY) takes the fast path: the descriptor carries the headers
+ * inline and points at those pages. Any other packet is COPY_NEEDED: it is
+ * copied into zone buffers, placed on the sub-array its socket used last
+ * (the socket's remembered zone). A full zone falls back to ordinary pages.
+ * Then the emulated NIC puts it on the wire, and the polling agent cleans
+ * the descriptor later, completing it for BQL.
+ *
+ * Runs under the TX queue lock: the TX ring's only producer.
+ */
+#include <linux/etherdevice.h>
+#include <linux/mm.h>
+#include <net/sock.h>
+
+#include "edm/ndimm.h"
+
+static bool edm_ndimm_tx_fast(const struct edm_ndimm *nd, const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	int i;
+
+	if (skb_headlen(skb) > EDM_NDIMM_INLINE || !si->nr_frags || skb_has_frag_list(skb))
+		return false;
+	for (i = 0; i < si->nr_frags; i++)
+		if (!edm_neti_owns(nd->zone, skb_frag_page(&si->frags[i])) ||
+		    skb_frag_off(&si->frags[i]) + skb_frag_size(&si->frags[i]) > PAGE_SIZE)
+			return false;
+	return true;
+}
+
+static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	int i;
+
+	d->inline_len = skb_headlen(skb);
+	memcpy(d->hdr, skb->data, d->inline_len);
+	for (i = 0; i < si->nr_frags; i++) {
+		const skb_frag_t *f = &si->frags[i];
+
+		d->seg[i].page = skb_frag_page(f);
+		d->seg[i].off = skb_frag_off(f);
+		d->seg[i].len = skb_frag_size(f);
+		get_page(d->seg[i].page);
+	}
+	d->nseg = si->nr_frags;
+	d->flags = EDM_NDIMM_D_FOREIGN;
+}
+
+/*
+ * COPY_NEEDED: the packet's bytes into zone pages on one sub-array, or, if
+ * the zone is out of pages, into ordinary ones. False if neither exists.
+ */
+static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, struct sk_buff *skb)
+{
+	s64 hint = skb->sk ? edm_ndimm_sock_hint(nd, skb->sk) : -1;
+	bool fallback = false;
+	u32 pos = 0;
+
+	if (hint >= 0)
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_SOCK_HINTS);
+	d->inline_len = 0;
+	d->nseg = 0;
+	d->flags = 0;
+	while (pos < skb->len) {
+		u32 n = min_t(u32, skb->len - pos, PAGE_SIZE);
+		struct page *page = NULL;
+
+		if (!fallback)
+			page = edm_alloc_neti_pages(nd->zone, hint, 0);
+		if (!page) {
+			fallback = true;
+			page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+			if (!page)
+				goto err;
+		} else if (hint < 0) {
+			hint = edm_neti_page_off(nd->zone, page);
+		}
+		d->seg[d->nseg].page = page;
+		d->seg[d->nseg].off = 0;
+		d->seg[d->nseg].len = n;
+		d->nseg++;
+		if (skb_copy_bits(skb, pos, page_address(page), n))
+			goto err;
+		pos += n;
+	}
+	if (fallback)
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_ZONE_FALLBACK);
+	if (skb->sk && hint >= 0)
+		edm_ndimm_sock_remember(nd, skb->sk, hint);
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
+	return true;
+
+err:
+	edm_ndimm_desc_release(nd, d);
+	return false;
+}
+
+/*
+ * When the emulated wire hands @len bytes to the receiver: after the bytes
+ * before them and their own serialization at wire_mbps, plus the wire's
+ * latency. 0 (at once) on an ideal wire.
+ */
+static u64 edm_ndimm_wire_due(struct edm_ndimm *nd, u32 len)
+{
+	u64 now, start, ser = 0;
+
+	if (!nd->wire_mbps && !nd->wire_delay_ns)
+		return 0;
+	now = ktime_get_ns();
+	start = max(now, nd->wire_free_ns);
+	if (nd->wire_mbps)
+		ser = div_u64((u64)len * 8000, nd->wire_mbps);
+	nd->wire_free_ns = start + ser;
+	return start + ser + nd->wire_delay_ns;
+}
+
+/* The emulated NIC: put the posted descriptor on the wire. */
+static int edm_ndimm_wire_tx(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+{
+	struct edm_ndimm *peer;
+	int err = -ENOTCONN;
+
+	rcu_read_lock();
+	peer = rcu_dereference(nd->peer);
+	if (peer && !netif_running(peer->netdev))
+		err = -ENETDOWN;
+	else if (peer)
+		err = edm_ndimm_wire_deliver(peer, d, NULL, 0, d->len, &d->vh,
+					     edm_ndimm_wire_due(nd, d->len));
+	else if (READ_ONCE(nd->lower))
+		err = edm_ndimm_lower_xmit(nd, d);
+	rcu_read_unlock();
+	return err;
+}
+
+static u32 edm_ndimm_ring_free(const struct edm_ndimm_ring *r)
+{
+	return EDM_NDIMM_RING - (READ_ONCE(r->prod) - smp_load_acquire(&r->cons));
+}
+
+/* Room for one more packet: in our TX ring and in the peer's RX ring. */
+bool edm_ndimm_can_send(struct edm_ndimm *nd)
+{
+	struct edm_ndimm *peer;
+	bool ok;
+
+	if (edm_ndimm_ring_free(&nd->tx) < 2)
+		return false;
+	rcu_read_lock();
+	peer = rcu_dereference(nd->peer);
+	ok = !peer || edm_ndimm_ring_free(&peer->rx) >= 2;
+	rcu_read_unlock();
+	return ok;
+}
+
+/* Stop the queue when the next packet may not fit; recheck against a racing wake. */
+static void edm_ndimm_maybe_stop(struct edm_ndimm *nd, struct netdev_queue *txq)
+{
+	if (edm_ndimm_can_send(nd))
+		return;
+	netif_tx_stop_queue(txq);
+	smp_mb();	/* pairs with the consumers' wake check */
+	if (edm_ndimm_can_send(nd))
+		netif_tx_start_queue(txq);
+}
+
+netdev_tx_t edm_ndimm_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
+	struct edm_ndimm_desc *d;
+	u32 len = skb->len;
+	int err;
+
+	if (unlikely(!edm_ndimm_ring_free(&nd->tx))) {
+		netif_tx_stop_queue(txq);	/* the polling agent wakes it */
+		return NETDEV_TX_BUSY;
+	}
+	d = edm_ndimm_slot(&nd->tx, nd->tx.prod);
+	d->len = len;
+	if (virtio_net_hdr_from_skb(skb, &d->vh, true, false, 0))
+		goto drop;
+	if (edm_ndimm_tx_fast(nd, skb)) {
+		edm_ndimm_tx_borrow(d, skb);
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_FAST_PATH);
+	} else if (!edm_ndimm_tx_copy(nd, d, skb)) {
+		goto drop;
+	}
+	err = edm_ndimm_wire_tx(nd, d);
+	if (err)	/* no wire, or the receiver had no room: lost on the wire */
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
+	else
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_PACKETS);
+	edm_ndstat_add(nd->ctrs, EDM_A_NDSTAT_TX_BYTES, len);
+	netdev_tx_sent_queue(txq, len);
+	smp_store_release(&nd->tx.prod, nd->tx.prod + 1);
+	edm_ndimm_maybe_stop(nd, txq);
+	dev_consume_skb_any(skb);
+	if (!nd->poll_us)
+		napi_schedule(&nd->napi);
+	return NETDEV_TX_OK;
+
+drop:
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/* Polling agent: clean transmitted descriptors, complete them for BQL. */
+int edm_ndimm_tx_clean(struct edm_ndimm *nd)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(nd->netdev, 0);
+	u32 prod = smp_load_acquire(&nd->tx.prod);
+	unsigned int pkts = 0, bytes = 0;
+	u32 cons = nd->tx.cons;
+
+	for (; cons != prod; cons++) {
+		struct edm_ndimm_desc *d = edm_ndimm_slot(&nd->tx, cons);
+
+		bytes += d->len;
+		pkts++;
+		edm_ndimm_desc_release(nd, d);
+	}
+	smp_store_release(&nd->tx.cons, cons);
+	if (pkts)
+		netdev_tx_completed_queue(txq, pkts, bytes);
+	smp_mb();	/* pairs with edm_ndimm_maybe_stop() */
+	if (netif_tx_queue_stopped(txq) && edm_ndimm_can_send(nd))
+		netif_tx_wake_queue(txq);
+	return pkts;
+}
+
+/* Lower mode carries no GSO: frames must fit the lower device's MTU. */
+netdev_features_t edm_ndimm_features_check(struct sk_buff *skb, struct net_device *dev,
+					   netdev_features_t features)
+{
+	struct edm_ndimm *nd = netdev_priv(dev);
+
+	if (READ_ONCE(nd->lower))
+		features &= ~NETIF_F_GSO_MASK;
+	return features;
+}
