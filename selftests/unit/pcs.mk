@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+# 66-bit block codec, scrambler, sync-header monitor, wire form (drivers/fabric/pcs.c).
+TESTS += pcs_test
+pcs_test_SRCS := pcs_test.c $(TOP)/drivers/fabric/pcs.c
+FUZZERS += fuzz_pcs
+fuzz_pcs_SRCS := fuzz_pcs.c $(TOP)/drivers/fabric/pcs.c
