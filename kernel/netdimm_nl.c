@@ -330,11 +330,6 @@ static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *c
 				    "zone size must be a multiple of 2 MiB");
 		return -EINVAL;
 	}
-	if (cfg->size * (a[EDM_A_NETDIMM_PEER] ? 2 : 1) > (totalram_pages() << PAGE_SHIFT) / 2) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_SIZE],
-				    "zones may take at most half of the machine's memory");
-		return -ERANGE;
-	}
 	if (a[EDM_A_NETDIMM_PEER] && a[EDM_A_NETDIMM_LOWER]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_LOWER],
 				    "a NetDIMM has a peer or a lower device, not both");

@@ -19,6 +19,8 @@
 #include "edm/neti.h"
 
 static DEFINE_IDA(edm_neti_ida);
+/* Bytes held by all zones: together they may take half of the memory. */
+static atomic64_t edm_neti_bytes = ATOMIC64_INIT(0);
 /* pfn >> EDM_NETI_CHUNK_ORDER -> struct edm_neti_chunk, for every zone. */
 static DEFINE_XARRAY(edm_neti_pfns);
 
@@ -322,6 +324,8 @@ static void edm_neti_zone_free(struct edm_neti_zone *z)
 	kvfree(z->chunks);
 	if (z->index != U32_MAX)
 		ida_free(&edm_neti_ida, z->index);
+	if (z->charged)
+		atomic64_sub(z->size, &edm_neti_bytes);
 	kfree(z);
 }
 
@@ -332,9 +336,17 @@ struct edm_neti_zone *edm_neti_zone_create(u64 size, int nid, const struct edm_n
 	int err = -ENOMEM;
 	int id;
 
+	if (atomic64_add_return(size, &edm_neti_bytes) > (totalram_pages() << PAGE_SHIFT) / 2) {
+		atomic64_sub(size, &edm_neti_bytes);
+		NL_SET_ERR_MSG(extack, "NETi zones may take at most half of the machine's memory");
+		return ERR_PTR(-ERANGE);
+	}
 	z = kzalloc(sizeof(*z), GFP_KERNEL);
-	if (!z)
+	if (!z) {
+		atomic64_sub(size, &edm_neti_bytes);
 		return ERR_PTR(-ENOMEM);
+	}
+	z->charged = true;
 	z->index = U32_MAX;
 	z->size = size;
 	z->npages = size >> PAGE_SHIFT;

@@ -60,6 +60,7 @@ struct edm_neti_zone {
 	char name[12];
 	int nid;
 	u64 size;
+	bool charged;			/* counted in the zones' memory total */
 	u64 npages;
 	u32 nchunks;
 	struct edm_neti_geom geom;

@@ -21,7 +21,7 @@
 
 /* Where the first attribute of a request starts, for extack offsets. */
 #define ATTR0_OFF ((int)(NLMSG_HDRLEN + GENL_HDRLEN))
-#define LIST_MAX 5
+#define LIST_MAX 16
 
 FIXTURE(cmd) {
 	struct genl_sock gs;
@@ -33,7 +33,9 @@ FIXTURE_VARIANT(cmd) {
 	int dump;
 	uint16_t maxattr;
 	uint16_t u32s[LIST_MAX];
+	uint16_t u64s[LIST_MAX];
 	uint16_t strs[LIST_MAX];
+	uint16_t nests[LIST_MAX];
 	uint16_t reply_only[LIST_MAX];
 	uint16_t required[LIST_MAX];	/* each is required on its own */
 	int needs_one;			/* needs at least one attribute */
@@ -79,6 +81,53 @@ FIXTURE_VARIANT_ADD(cmd, dev_del) {
 	.u32s = { EDM_A_DEV_ID },
 	.strs = { EDM_A_DEV_NAME },
 	.reply_only = { EDM_A_DEV_TYPE, EDM_A_DEV_BACKEND },
+	.needs_one = 1,
+};
+
+#define NETDIMM_NOT_SELECTORS						\
+	EDM_A_NETDIMM_SIZE, EDM_A_NETDIMM_PEER, EDM_A_NETDIMM_LOWER,	\
+	EDM_A_NETDIMM_POLL_US, EDM_A_NETDIMM_RX_MODE,			\
+	EDM_A_NETDIMM_WIRE_MBPS, EDM_A_NETDIMM_WIRE_DELAY_NS,		\
+	EDM_A_NETDIMM_GEOM, EDM_A_NETDIMM_IFINDEX, EDM_A_NETDIMM_ZONE,	\
+	EDM_A_NETDIMM_STATS, EDM_A_NETDIMM_NUMA_NODE
+
+FIXTURE_VARIANT_ADD(cmd, netdimm_get) {
+	.cmd = EDM_CMD_NETDIMM_GET,
+	.maxattr = EDM_A_NETDIMM_MAX,
+	.u32s = { EDM_A_NETDIMM_ID },
+	.strs = { EDM_A_NETDIMM_NAME },
+	.reply_only = { NETDIMM_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, netdimm_dump) {
+	.cmd = EDM_CMD_NETDIMM_GET,
+	.dump = 1,
+	.maxattr = EDM_A_NETDIMM_MAX,
+	.u32s = { EDM_A_NETDIMM_ID },
+	.strs = { EDM_A_NETDIMM_NAME },
+	.reply_only = { NETDIMM_NOT_SELECTORS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, netdimm_new) {
+	.cmd = EDM_CMD_NETDIMM_NEW,
+	.maxattr = EDM_A_NETDIMM_MAX,
+	.u32s = { EDM_A_NETDIMM_LOWER, EDM_A_NETDIMM_POLL_US, EDM_A_NETDIMM_RX_MODE,
+		  EDM_A_NETDIMM_WIRE_MBPS, EDM_A_NETDIMM_WIRE_DELAY_NS, EDM_A_NETDIMM_NUMA_NODE },
+	.u64s = { EDM_A_NETDIMM_SIZE },
+	.strs = { EDM_A_NETDIMM_NAME, EDM_A_NETDIMM_PEER },
+	.nests = { EDM_A_NETDIMM_GEOM },
+	.reply_only = { EDM_A_NETDIMM_ID, EDM_A_NETDIMM_IFINDEX, EDM_A_NETDIMM_ZONE,
+			EDM_A_NETDIMM_STATS },
+	.required = { EDM_A_NETDIMM_NAME, EDM_A_NETDIMM_SIZE },
+};
+
+FIXTURE_VARIANT_ADD(cmd, netdimm_del) {
+	.cmd = EDM_CMD_NETDIMM_DEL,
+	.maxattr = EDM_A_NETDIMM_MAX,
+	.u32s = { EDM_A_NETDIMM_ID },
+	.strs = { EDM_A_NETDIMM_NAME },
+	.reply_only = { NETDIMM_NOT_SELECTORS },
 	.needs_one = 1,
 };
 
@@ -148,6 +197,13 @@ TEST_F(cmd, wrongly_typed_attribute)
 		send_bad_attr(_metadata, &self->gs, variant, variant->strs[i], nonul, 0,
 			      "empty string attribute");
 	}
+	for (i = 0; variant->u64s[i]; i++)
+		for (len = 0; len < 8; len += 4)
+			send_bad_attr(_metadata, &self->gs, variant, variant->u64s[i], &v32, len,
+				      "short u64");
+	for (i = 0; variant->nests[i]; i++)
+		send_bad_attr(_metadata, &self->gs, variant, variant->nests[i], &v32, 0,
+			      "a nest without NLA_F_NESTED");
 	for (i = 0; variant->u32s[i]; i++) {
 		uint32_t v = 1 | NLA_F_NESTED;	/* payload does not matter */
 
@@ -163,9 +219,14 @@ TEST_F(cmd, oversized_attribute)
 	int i;
 
 	memset(big, 'a', sizeof(big) - 1);
+	uint64_t v128[2] = { 1, 1 };
+
 	for (i = 0; variant->u32s[i]; i++)
 		send_bad_attr(_metadata, &self->gs, variant, variant->u32s[i], &v64, 8,
 			      "8-byte u32");
+	for (i = 0; variant->u64s[i]; i++)
+		send_bad_attr(_metadata, &self->gs, variant, variant->u64s[i], v128, 16,
+			      "16-byte u64");
 	for (i = 0; variant->strs[i]; i++) {
 		char name[EDM_NAME_LEN + 1];
 
@@ -203,12 +264,17 @@ static void put_required(struct attrbuf *ab, const FIXTURE_VARIANT(cmd) *v, uint
 	int i;
 
 	for (i = 0; v->required[i]; i++) {
-		if (v->required[i] == skip)
+		uint16_t type = v->required[i];
+		uint64_t size = 8 << 20;
+
+		if (type == skip)
 			continue;
-		if (v->required[i] == EDM_A_DEV_NAME)
-			ab_put_str(ab, EDM_A_DEV_NAME, "missing0");
+		if (type == v->strs[0])	/* the name */
+			ab_put_str(ab, type, "missing0");
+		else if (type == v->u64s[0])
+			ab_put(ab, type, &size, sizeof(size));
 		else
-			ab_put_u32(ab, v->required[i], 1);
+			ab_put_u32(ab, type, 1);
 	}
 }
 
@@ -387,6 +453,7 @@ TEST_F(edm, dump_spans_messages)
 static int unprivileged_checks(uint32_t id)
 {
 	static struct id_set set;
+	uint64_t size = 4 << 20;
 	struct genl_sock gs;
 	struct attrbuf ab = {};
 	int err, bad = 0;
@@ -405,6 +472,15 @@ static int unprivileged_checks(uint32_t id)
 	bad |= (genl_request(&gs, EDM_CMD_DEV_GET, 0, &ab, NULL, NULL) != 0) << 3;
 	bad |= (genl_request(&gs, EDM_CMD_DEV_GET, 1, NULL, collect_cb, &set) != 0) << 4;
 	bad |= (set.n != 1) << 5;
+	/* NetDIMMs: creating and deleting need CAP_NET_ADMIN, reading does not. */
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_NETDIMM_NAME, "unpriv1");
+	ab_put(&ab, EDM_A_NETDIMM_SIZE, &size, sizeof(size));
+	bad |= (genl_request(&gs, EDM_CMD_NETDIMM_NEW, 0, &ab, NULL, NULL) != -EPERM) << 6;
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_NETDIMM_NAME, "unpriv1");
+	bad |= (genl_request(&gs, EDM_CMD_NETDIMM_DEL, 0, &ab, NULL, NULL) != -EPERM) << 7;
+	bad |= (genl_request(&gs, EDM_CMD_NETDIMM_GET, 1, NULL, NULL, NULL) != 0) << 8;
 	genl_close(&gs);
 	return bad;
 }
@@ -424,7 +500,10 @@ TEST_F(edm, unprivileged_gets_eperm_and_can_read)
 		_exit(unprivileged_checks(id));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
-	/* Bits: 0 new, 1 del not EPERM; 2 version, 3 get, 4 dump failed; 5 changed. */
+	/*
+	 * Bits: 0 new, 1 del not EPERM; 2 version, 3 get, 4 dump failed; 5 changed;
+	 * 6 netdimm new, 7 netdimm del not EPERM; 8 netdimm dump failed.
+	 */
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0, dev_del(&self->gs, id));
 }

@@ -2,12 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """Hold the edm netlink family to its spec, Documentation/netlink/specs/edm.yaml.
 
-  spec_check.py header   the uapi header lists the same constants, enums,
-                         attributes, commands and groups, with the same values
+  spec_check.py header   the spec is consistent (every name it refers to
+                         exists), and the uapi header lists the same constants,
+                         enums, attributes, commands and groups, with the same
+                         values, and no attribute space or command outside it
   spec_check.py kernel   (in the VM, edm.ko loaded) the running family has the
                          spec's commands with its do/dump/admin-perm flags, and
                          each command's policy accepts exactly the spec's
-                         request attributes, with the spec's types and checks
+                         request attributes, with the spec's types and checks;
+                         a nest's policy is the nested attribute set's, all of
+                         its attributes but unused and pad ones, compared the
+                         same way (recursively), with its highest attribute
+                         as the kernel's maxtype
+
+Reply-only attributes are the ones an operation's request does not list: the
+kernel rejects them (NLA_REJECT) and leaves them out of its policy dump, so
+the two sides agree on them by omission.
 
 Prints TAP, one case per comparison; exits 1 if any case fails.
 """
@@ -56,6 +66,61 @@ def spec_enums(spec):
     return blocks
 
 
+def attr_sets(spec):
+    """{set name: {attribute name: (value, attribute)}}."""
+    return {s["name"]: {a["name"]: (v, a) for v, a in numbered(s["attributes"])}
+            for s in spec["attribute-sets"]}
+
+
+def enum_values(spec):
+    """{enum name: [values]} of the spec's enum definitions."""
+    return {d["name"]: [v for v, _ in numbered(
+                [e if isinstance(e, dict) else {"name": e} for e in d["entries"]])]
+            for d in spec.get("definitions", []) if d["type"] == "enum"}
+
+
+def check_spec(spec, tap):
+    """Every name the spec refers to exists; enum attributes take their enum."""
+    sets, enums = attr_sets(spec), enum_values(spec)
+    errs = []
+    for sname, aset in sets.items():
+        for name, (_, a) in aset.items():
+            nested = a.get("nested-attributes")
+            if a["type"] == "nest" and nested not in sets:
+                errs.append(f"{sname}.{name}: nested-attributes {nested!r} is no attribute set")
+            if "enum" in a and a["enum"] not in enums:
+                errs.append(f"{sname}.{name}: enum {a['enum']!r} is not defined")
+    for op in spec["operations"]["list"]:
+        aset = op.get("attribute-set")
+        if aset is None:
+            continue
+        if aset not in sets:
+            errs.append(f"{op['name']}: attribute-set {aset!r} is not defined")
+            continue
+        for mode in ("do", "dump"):
+            for msg in ("request", "reply"):
+                for n in ((op.get(mode) or {}).get(msg) or {}).get("attributes", []):
+                    if n not in sets[aset]:
+                        errs.append(f"{op['name']} {mode} {msg}: no attribute {n!r} in {aset}")
+    tap.case("spec: attribute sets, enums and attributes referred to exist", errs)
+
+    # An enum attribute takes every value of its enum but unspec: checks
+    # min 1 and max its last value, so a new enum entry needs its max raised.
+    errs = []
+    for sname, aset in sets.items():
+        for name, (_, a) in aset.items():
+            vals = enums.get(a.get("enum"))
+            if not vals or a.get("enum-as-flags"):
+                continue
+            checks = a.get("checks", {})
+            want = (min(v for v in vals if v), max(vals))
+            got = (checks.get("min"), checks.get("max"))
+            if got != want:
+                errs.append(f"{sname}.{name} (enum {a['enum']}): checks min/max {got}, "
+                            f"the enum's values {want}")
+    tap.case("spec: enum attributes' checks span their enum", errs)
+
+
 def header_enums(text):
     """Every enum block of the header as [(name, value)], markers dropped."""
     blocks = []
@@ -97,7 +162,9 @@ class Tap:
 def check_header(spec, tap):
     text = open(HEADER).read()
     hdr = header_enums(text)
-    for what, want in spec_enums(spec).items():
+    check_spec(spec, tap)
+    blocks = spec_enums(spec)
+    for what, want in blocks.items():
         got = next((b for b in hdr if b and b[0][0] == want[0][0]), None)
         errs = []
         if got is None:
@@ -106,6 +173,13 @@ def check_header(spec, tap):
             errs.append(f"spec {want}")
             errs.append(f"header {got}")
         tap.case(f"header: {what} ({want[0][0]}, ...)", errs)
+
+    # Attribute spaces and commands are netlink: the spec must have them all.
+    firsts = {want[0][0] for want in blocks.values()}
+    extra = [b[0][0] for b in hdr if b and b[0][0].startswith(("EDM_A_", "EDM_CMD_"))
+             and b[0][0] not in firsts]
+    tap.case("header: no attribute space or command list outside the spec",
+             [f"enum starting with {e} is not in the spec" for e in extra])
 
     fam = spec["name"]
     consts = {c_name(fam, d["name"]): d["value"]
@@ -137,11 +211,24 @@ CTRL_ATTR_POLICY_DO, CTRL_ATTR_POLICY_DUMP = 1, 2
 GENL_ADMIN_PERM, GENL_CMD_CAP_DO, GENL_CMD_CAP_DUMP = 0x01, 0x02, 0x04
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 0x1, 0x4, 0x300
 NLMSG_ERROR, NLMSG_DONE = 2, 3
+# enum netlink_policy_type_attr (uapi/linux/netlink.h)
 NL_POLICY_TYPE_ATTR_TYPE = 1
+NL_POLICY_TYPE_ATTR_MIN_VALUE_S, NL_POLICY_TYPE_ATTR_MAX_VALUE_S = 2, 3
 NL_POLICY_TYPE_ATTR_MIN_VALUE_U, NL_POLICY_TYPE_ATTR_MAX_VALUE_U = 4, 5
-NL_POLICY_TYPE_ATTR_MAX_LENGTH = 7
-NL_ATTR_TYPE = {4: "u32", 12: "string"}
-U32_MAX = 0xFFFFFFFF
+NL_POLICY_TYPE_ATTR_MIN_LENGTH, NL_POLICY_TYPE_ATTR_MAX_LENGTH = 6, 7
+NL_POLICY_TYPE_ATTR_POLICY_IDX, NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE = 8, 9
+NL_POLICY_TYPE_ATTR_BITFIELD32_MASK, NL_POLICY_TYPE_ATTR_MASK = 10, 12
+# enum netlink_attribute_type, named as the spec's types. The spec's
+# "string" is the kernel's NLA_NUL_STRING; NLA_STRING is "string" with
+# checks: unterminated-ok.
+NL_ATTR_TYPE = {1: "flag", 2: "u8", 3: "u16", 4: "u32", 5: "u64", 6: "s8", 7: "s16",
+                8: "s32", 9: "s64", 10: "binary", 11: "string-unterminated",
+                12: "string", 13: "nest", 14: "nest-array", 15: "bitfield32"}
+INT_LIMITS = {f"{s}{b}": ((-(1 << (b - 1)), (1 << (b - 1)) - 1) if s == "s"
+                          else (0, (1 << b) - 1))
+              for s in "us" for b in (8, 16, 32, 64)}
+# Deeper nests are not compared (the kernel's policies may be recursive).
+NEST_DEPTH_MAX = 8
 
 
 def attrs(buf):
@@ -200,7 +287,10 @@ def kernel_ops(fam):
 
 
 def kernel_policies(fam):
-    """({cmd: (do policy idx, dump policy idx)}, {idx: {attr: {k: v}}})."""
+    """({cmd: (do policy idx, dump policy idx)}, {idx: {attr: {k: v}}}).
+
+    Each attribute's description is raw: {NL_POLICY_TYPE_ATTR_*: bytes}.
+    """
     op_pol, pols = {}, {}
     for m in ctrl_query(CTRL_CMD_GETPOLICY, fam, True):
         if CTRL_ATTR_OP_POLICY in m:
@@ -210,34 +300,140 @@ def kernel_policies(fam):
                 op_pol[cmd] = (get(CTRL_ATTR_POLICY_DO), get(CTRL_ATTR_POLICY_DUMP))
         if CTRL_ATTR_POLICY in m:
             for idx, nest in nest_list(m[CTRL_ATTR_POLICY]):
+                # A policy whose attributes are all rejected still has an
+                # index (an op refers to it) but dumps no attribute.
+                pol = pols.setdefault(idx, {})
                 for atype, desc in nest_list(nest):
-                    d = attrs(desc)
-                    val = lambda k: int.from_bytes(d[k], "little") if k in d else None
-                    pols.setdefault(idx, {})[atype] = {
-                        "type": NL_ATTR_TYPE.get(val(NL_POLICY_TYPE_ATTR_TYPE),
-                                                 val(NL_POLICY_TYPE_ATTR_TYPE)),
-                        "min": val(NL_POLICY_TYPE_ATTR_MIN_VALUE_U),
-                        "max": val(NL_POLICY_TYPE_ATTR_MAX_VALUE_U),
-                        "max-len": val(NL_POLICY_TYPE_ATTR_MAX_LENGTH),
-                    }
+                    pol[atype] = attrs(desc)
     return op_pol, pols
 
 
-def spec_attr_policy(a):
+def kernel_attr_policy(pols, d, depth=0):
+    """Raw kernel description d as spec_attr_policy() words it.
+
+    Unsigned bounds are u64 in the dump (MIN/MAX_VALUE_U, 64-bit padded),
+    signed ones s64; a nest names its policy by index, which is resolved
+    here into that policy, described the same way.
+    """
+    def u(k):
+        return int.from_bytes(d[k], "little") if k in d else None
+
+    def s(k):
+        return int.from_bytes(d[k], "little", signed=True) if k in d else None
+
+    typ = NL_ATTR_TYPE.get(u(NL_POLICY_TYPE_ATTR_TYPE), u(NL_POLICY_TYPE_ATTR_TYPE))
+    if typ in INT_LIMITS and typ.startswith("u"):
+        if NL_POLICY_TYPE_ATTR_MASK in d:
+            return {"type": typ, "mask": u(NL_POLICY_TYPE_ATTR_MASK)}
+        return {"type": typ, "min": u(NL_POLICY_TYPE_ATTR_MIN_VALUE_U),
+                "max": u(NL_POLICY_TYPE_ATTR_MAX_VALUE_U)}
+    if typ in INT_LIMITS:
+        return {"type": typ, "min": s(NL_POLICY_TYPE_ATTR_MIN_VALUE_S),
+                "max": s(NL_POLICY_TYPE_ATTR_MAX_VALUE_S)}
+    if typ in ("string", "string-unterminated", "binary"):
+        return {"type": typ, "min-len": u(NL_POLICY_TYPE_ATTR_MIN_LENGTH),
+                "max-len": u(NL_POLICY_TYPE_ATTR_MAX_LENGTH)}
+    if typ in ("nest", "nest-array"):
+        idx = u(NL_POLICY_TYPE_ATTR_POLICY_IDX)
+        out = {"type": typ, "max-type": u(NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE)}
+        if idx is None:
+            out["policy"] = None
+        elif depth >= NEST_DEPTH_MAX:
+            out["policy"] = "(too deep)"
+        elif idx not in pols:
+            out["policy"] = f"(policy {idx} missing from the dump)"
+        else:
+            out["policy"] = {a: kernel_attr_policy(pols, sub, depth + 1)
+                             for a, sub in pols[idx].items()}
+        return out
+    if typ == "bitfield32":
+        return {"type": typ, "mask": u(NL_POLICY_TYPE_ATTR_BITFIELD32_MASK)}
+    return {"type": typ}
+
+
+def spec_limit(spec, v):
+    """A checks value: an integer, a const's name, or "u32-max" and the like."""
+    if v is None or isinstance(v, int):
+        return v
+    m = re.fullmatch(r"([su](?:8|16|32|64))-(min|max)", v)
+    if m:
+        return INT_LIMITS[m.group(1)][m.group(2) == "max"]
+    for d in spec.get("definitions", []):
+        if d["type"] == "const" and d["name"] == v:
+            return d["value"]
+    m = re.fullmatch(r"(.+) - 1", v)
+    if m:
+        return spec_limit(spec, m.group(1)) - 1
+    raise ValueError(f"checks value {v!r} is neither a number nor a known name")
+
+
+def spec_attr_policy(spec, sets, a, depth=0):
     """What the kernel's policy dump must say of spec attribute a."""
-    checks = a.get("checks", {})
-    if a["type"] == "u32":
-        return {"type": "u32", "min": checks.get("min", 0), "max": checks.get("max", U32_MAX),
-                "max-len": None}
-    return {"type": "string", "min": None, "max": None, "max-len": checks.get("max-len")}
+    checks, typ = a.get("checks", {}), a["type"]
+    if typ in INT_LIMITS:
+        lo, hi = INT_LIMITS[typ]
+        return {"type": typ, "min": spec_limit(spec, checks.get("min", lo)),
+                "max": spec_limit(spec, checks.get("max", hi))}
+    if typ in ("string", "binary"):
+        if typ == "string" and checks.get("unterminated-ok"):
+            typ = "string-unterminated"
+        return {"type": typ, "min-len": spec_limit(spec, checks.get("min-len")),
+                "max-len": spec_limit(spec, checks.get("max-len"))}
+    if typ == "nest":
+        name = a.get("nested-attributes")
+        if name is None:
+            return {"type": "nest", "max-type": None, "policy": None}
+        nested = sets.get(name)
+        if not nested:
+            return {"type": "nest", "policy": f"(no attribute set {name!r} in the spec)"}
+        out = {"type": "nest", "max-type": max(v for v, _ in nested.values())}
+        if depth >= NEST_DEPTH_MAX:
+            out["policy"] = "(too deep)"
+        else:
+            out["policy"] = {v: spec_attr_policy(spec, sets, sub, depth + 1)
+                             for v, sub in nested.values()
+                             if sub["type"] not in ("unused", "pad")}
+        return out
+    return {"type": typ}
+
+
+def attr_names(sets, set_name):
+    return {v: n for n, (v, _) in sets[set_name].items()} if set_name in sets else {}
+
+
+def policy_diff(exp, got, sets, set_name, path):
+    """Differences of two policies, {attr: description}, one line each."""
+    names = attr_names(sets, set_name)
+    out = []
+    for t in sorted(set(exp) | set(got)):
+        where = f"{path}{names.get(t, t)}"
+        if t not in got:
+            out.append(f"{where}: in the spec's request, not accepted by the kernel "
+                       f"(spec {exp[t]})")
+        elif t not in exp:
+            out.append(f"{where}: accepted by the kernel, not in the spec's request "
+                       f"(kernel {got[t]})")
+        elif exp[t] != got[t]:
+            e, g = exp[t], got[t]
+            if e.get("type") == g.get("type") == "nest" and \
+               isinstance(e.get("policy"), dict) and isinstance(g.get("policy"), dict):
+                if e["max-type"] != g["max-type"]:
+                    out.append(f"{where}: nested maxtype: spec {e['max-type']}, "
+                               f"kernel {g['max-type']}")
+                sub = sets.get(set_name, {}).get(names.get(t), (0, {}))[1].get(
+                    "nested-attributes")
+                out += policy_diff(e["policy"], g["policy"], sets, sub, f"{where}.")
+            else:
+                out.append(f"{where}: spec {e}, kernel {g}")
+    return out
 
 
 def check_kernel(spec, tap):
+    check_spec(spec, tap)
     fam = spec["name"]
     ops, groups = kernel_ops(fam)
     op_pol, pols = kernel_policies(fam)
-    sets = {s["name"]: {a["name"]: (i, a) for i, a in numbered(s["attributes"])}
-            for s in spec["attribute-sets"]}
+    sets = attr_sets(spec)
     spec_cmds = set()
     mask = GENL_ADMIN_PERM | GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP
     for cmd, op in numbered(spec["operations"]["list"]):
@@ -255,13 +451,14 @@ def check_kernel(spec, tap):
             if mode not in op or cmd not in op_pol:
                 continue
             idx = op_pol[cmd][slot]
-            got = pols.get(idx, {}) if idx is not None else {}
-            aset = sets[op["attribute-set"]]
-            exp = {aset[n][0]: spec_attr_policy(aset[n][1])
-                   for n in op[mode]["request"]["attributes"]}
-            if got != exp:
-                errs.append(f"{mode} policy: spec {exp}")
-                errs.append(f"{mode} policy: kernel {got}")
+            raw = pols.get(idx, {}) if idx is not None else {}
+            got = {t: kernel_attr_policy(pols, d) for t, d in raw.items()}
+            aset, exp = sets.get(op.get("attribute-set"), {}), {}
+            for n in ((op[mode] or {}).get("request") or {}).get("attributes", []):
+                if n in aset:
+                    exp[aset[n][0]] = spec_attr_policy(spec, sets, aset[n][1])
+            errs += [f"{mode} policy: {e}" for e in
+                     policy_diff(exp, got, sets, op["attribute-set"], "")]
         tap.case(f"kernel: {op['name']} flags and policy", errs)
     extra = sorted(set(ops) - spec_cmds)
     tap.case("kernel: no command outside the spec", [f"extra commands {extra}"] if extra else [])
@@ -277,7 +474,10 @@ def main():
     spec = yaml.safe_load(open(SPEC))
     tap = Tap()
     print("TAP version 13")
-    (check_header if sys.argv[1] == "header" else check_kernel)(spec, tap)
+    if sys.argv[1] == "header":
+        check_header(spec, tap)
+    else:
+        check_kernel(spec, tap)
     return tap.done()
 
 

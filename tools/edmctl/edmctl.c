@@ -14,11 +14,13 @@
 
 #include "edmctl.h"
 #include "nl.h"
+#include "obj_netdimm.h"
 #include "print.h"
 
 static const struct edm_object *const objects[] = {
 	&obj_version,
 	&obj_dev,
+	&obj_netdimm,
 	&obj_monitor,
 };
 

@@ -15,9 +15,16 @@
 static const char *const dev_type_names[] = {
 	[EDM_DEV_TYPE_UNSPEC]	= "unspec",
 	[EDM_DEV_TYPE_NULL]	= "null",
+	[EDM_DEV_TYPE_NETDIMM]	= "netdimm",
 };
 _Static_assert(ARRAY_SIZE(dev_type_names) == __EDM_DEV_TYPE_CNT,
 	       "dev_type_names[] does not match enum edm_dev_type");
+
+/* The types "dev add" creates: a NetDIMM needs "netdimm add" (a size). */
+static const char *const dev_add_type_names[] = {
+	[EDM_DEV_TYPE_UNSPEC]	= "unspec",
+	[EDM_DEV_TYPE_NULL]	= "null",
+};
 
 static const char *const backend_names[] = {
 	[EDM_BACKEND_UNSPEC]	= "unspec",
@@ -45,8 +52,8 @@ static void dev_usage(FILE *fp)
 {
 	char types[256], backends[256];
 
-	enum_join(types, sizeof(types), dev_type_names,
-		  ARRAY_SIZE(dev_type_names), " | ");
+	enum_join(types, sizeof(types), dev_add_type_names,
+		  ARRAY_SIZE(dev_add_type_names), " | ");
 	enum_join(backends, sizeof(backends), backend_names,
 		  ARRAY_SIZE(backend_names), " | ");
 	fprintf(fp,
@@ -58,7 +65,8 @@ static void dev_usage(FILE *fp)
 		"       BACKEND := { %s }\n"
 		"       ID is a device id (1 or more); NAME is 1 to %d characters\n"
 		"       of [A-Za-z0-9_.-], starting with a letter or a digit\n"
-		"Commands may be abbreviated; \"list\" and \"delete\" are aliases.\n",
+		"Commands may be abbreviated; \"list\" and \"delete\" are aliases.\n"
+		"NetDIMMs are listed here too; \"edmctl netdimm\" creates them.\n",
 		types, backends, EDM_NAME_LEN - 1);
 }
 
@@ -272,8 +280,11 @@ static int dev_add(int argc, char **argv)
 			if (n < 0)
 				return 1;
 		} else if (!strcmp(*argv, "type")) {
-			if (parse_enum_arg(argc, argv, "device type", dev_type_names,
-					   ARRAY_SIZE(dev_type_names), &has_type, &type))
+			if (argc > 1 && !strcmp(argv[1], "netdimm"))
+				return edm_err("a NetDIMM needs a size: create it with "
+					       "\"edmctl netdimm add\""), 1;
+			if (parse_enum_arg(argc, argv, "device type", dev_add_type_names,
+					   ARRAY_SIZE(dev_add_type_names), &has_type, &type))
 				return 1;
 			n = 2;
 		} else if (!strcmp(*argv, "backend")) {

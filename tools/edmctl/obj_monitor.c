@@ -4,6 +4,8 @@
  *
  * Text: "dev new 1: name dev0 type null backend soft", one line per event.
  * JSON: one object per line, {"object":"dev","event":"new","id":1,...}.
+ * NetDIMM events print the device's own fields, as "netdimm show" prints
+ * its first line: "netdimm new 1: name nd0 ifindex 5 peer nd1 size 64M ...".
  * Events the table does not know (newer modules) are skipped.
  */
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "edmctl.h"
 #include "nl.h"
 #include "obj_dev.h"
+#include "obj_netdimm.h"
 #include "print.h"
 
 struct monitor_event {
@@ -26,6 +29,8 @@ struct monitor_event {
 static const struct monitor_event events[] = {
 	{ EDM_CMD_DEV_NEW,	"dev",	"new",	dev_print_msg },
 	{ EDM_CMD_DEV_DEL,	"dev",	"del",	dev_print_msg },
+	{ EDM_CMD_NETDIMM_NEW,	"netdimm", "new", netdimm_print_event },
+	{ EDM_CMD_NETDIMM_DEL,	"netdimm", "del", netdimm_print_event },
 };
 
 struct monitor {
@@ -38,8 +43,9 @@ static void monitor_usage(FILE *fp)
 	fprintf(fp,
 		"Usage: edmctl monitor [ count N ]\n"
 		"       edmctl monitor help\n"
-		"Prints device events (\"dev new ...\", \"dev del ...\") as they\n"
-		"arrive, until interrupted or, with \"count N\", after N events.\n");
+		"Prints device events (\"dev new ...\", \"dev del ...\",\n"
+		"\"netdimm new ...\", \"netdimm del ...\") as they arrive, until\n"
+		"interrupted or, with \"count N\", after N events.\n");
 }
 
 /*
