@@ -58,9 +58,9 @@ static int edm_ndimm_stop(struct net_device *dev)
 	if (peer)
 		netif_carrier_off(peer->netdev);
 	netif_tx_disable(dev);
+	napi_disable(&nd->napi);	/* first: a poll may arm wire_timer */
 	hrtimer_cancel(&nd->poll_timer);
 	hrtimer_cancel(&nd->wire_timer);
-	napi_disable(&nd->napi);
 	edm_ndimm_tx_clean(nd);
 	return 0;
 }
