@@ -75,7 +75,7 @@ struct edm_neti_want {
 	u64 id;
 };
 
-/* genalloc algorithm: a free page of the wanted sub-array in this chunk. */
+/* genalloc algorithm: a free page of the wanted sub-array in the zone. */
 static unsigned long edm_neti_algo(unsigned long *map, unsigned long size, unsigned long start,
 				   unsigned int nr, void *data, struct gen_pool *pool,
 				   unsigned long start_addr)
@@ -293,17 +293,22 @@ static int edm_neti_chunks_alloc(struct edm_neti_zone *z, struct netlink_ext_ack
 			z->nid = page_to_nid(page);	/* where the first block landed */
 		err = xa_insert(&edm_neti_pfns, page_to_pfn(page) >> EDM_NETI_CHUNK_ORDER, c,
 				GFP_KERNEL);
-		if (!err)
-			err = gen_pool_add_owner(z->pool, edm_neti_addr((u64)i << EDM_NETI_CHUNK_SHIFT),
-						 page_to_phys(page), 1UL << EDM_NETI_CHUNK_SHIFT,
-						 z->nid, NULL);
 		if (err) {
 			/* freed with the others: it is already in the table or not */
 			NL_SET_ERR_MSG(extack, "cannot register the zone's memory");
 			return err;
 		}
 	}
-	return 0;
+	/*
+	 * One genalloc chunk for the whole zone: genalloc manages zone offsets,
+	 * which are contiguous even though the blocks behind them are not (each
+	 * block's pages are in z->chunks, so genalloc's phys is unused). One
+	 * chunk keeps every allocation and free from walking a list of blocks.
+	 */
+	err = gen_pool_add_owner(z->pool, edm_neti_addr(0), 0, z->size, z->nid, NULL);
+	if (err)
+		NL_SET_ERR_MSG(extack, "cannot register the zone's memory");
+	return err;
 }
 
 /* Two pages of every sub-array, as the paper's driver does at start. */

@@ -57,19 +57,24 @@ static void edm_ndimm_src_copy(const struct edm_ndimm_desc *d, const struct sk_b
 /* An RX buffer page: the next sub-array's allocCache entry, else any page. */
 static struct page *edm_ndimm_rx_page(struct edm_ndimm *to, bool *fallback)
 {
-	struct edm_neti_zone *z = to->zone;
 	struct page *page = NULL;
 
-	if (!*fallback) {
-		u64 id = to->rx_cursor++ % z->nslots;
-
-		page = edm_alloc_neti_pages(z, edm_neti_subarray_page(&z->geom, id, 0, PAGE_SHIFT), 0);
-	}
+	if (!*fallback)
+		page = edm_alloc_neti_pages(to->zone, edm_ndimm_next_hint(to), 0);
 	if (!page) {
 		*fallback = true;
 		page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
 	}
 	return page;
+}
+
+/* A hint on the next sub-array in turn: spreads buffers over the allocCache. */
+s64 edm_ndimm_next_hint(struct edm_ndimm *nd)
+{
+	struct edm_neti_zone *z = nd->zone;
+	u64 id = (u64)atomic64_inc_return(&nd->cursor) % z->nslots;
+
+	return edm_neti_subarray_page(&z->geom, id, 0, PAGE_SHIFT);
 }
 
 void edm_ndimm_kick(struct edm_ndimm *nd)

@@ -51,8 +51,11 @@ static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *
 }
 
 /*
- * COPY_NEEDED: the packet's bytes into zone pages on one sub-array, or, if
- * the zone is out of pages, into ordinary ones. False if neither exists.
+ * COPY_NEEDED: the packet's bytes into zone pages, or, if the zone is out
+ * of pages, into ordinary ones. The first page goes where the socket's
+ * last one went; the rest take the allocCache of the sub-arrays in turn,
+ * so a 64 KiB packet never empties one sub-array's two cached pages and
+ * falls back to a search. False if no memory at all.
  */
 static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, struct sk_buff *skb)
 {
@@ -70,13 +73,13 @@ static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, st
 		struct page *page = NULL;
 
 		if (!fallback)
-			page = edm_alloc_neti_pages(nd->zone, hint, 0);
+			page = edm_alloc_neti_pages(nd->zone, pos ? edm_ndimm_next_hint(nd) : hint, 0);
 		if (!page) {
 			fallback = true;
 			page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
 			if (!page)
 				goto err;
-		} else if (hint < 0) {
+		} else if (!pos) {
 			hint = edm_neti_page_off(nd->zone, page);
 		}
 		d->seg[d->nseg].page = page;

@@ -97,7 +97,7 @@ struct edm_ndimm {
 	u32 poll_us, wire_mbps, wire_delay_ns;
 	enum edm_netdimm_rx_mode rx_mode;
 	u64 wire_free_ns;		/* next time the wire is idle; under rx.lock of the peer */
-	u64 rx_cursor;			/* spreads RX buffers over sub-arrays */
+	atomic64_t cursor;		/* spreads buffers over sub-arrays */
 
 	struct edm_ndimm_ring tx, rx;
 	struct napi_struct napi;
@@ -158,6 +158,7 @@ int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *sr
 			   const struct sk_buff *skb, u32 skb_off, u32 len,
 			   const struct virtio_net_hdr *vh, u64 due_ns);
 void edm_ndimm_kick(struct edm_ndimm *nd);
+s64 edm_ndimm_next_hint(struct edm_ndimm *nd);
 
 /* ndimm_lower.c */
 int edm_ndimm_lower_attach(struct edm_ndimm *nd, struct net_device *lower);
