@@ -186,12 +186,63 @@ const char *edm_nl_get_str(const struct nlattr *a)
 
 /* ---- errors and the extended ACK ---- */
 
+/*
+ * The name of the top-level attribute at (or around) byte @offs of the
+ * request that an NLMSG_ERROR echoes, or NULL. @offs counts from the
+ * request's nlmsghdr, as NLMSGERR_ATTR_OFFS does. An offset inside a
+ * nest names the nest.
+ */
+static const char *edm_nl_offs_name(const struct nlmsghdr *nlh, uint32_t offs,
+				    const struct edm_nl_attr_names *names)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+	size_t first = NLMSG_HDRLEN + GENL_HDRLEN, pos = first, len;
+	const char *req = (const char *)&e->msg;
+
+	if (!names || (nlh->nlmsg_flags & NLM_F_CAPPED) || offs < first)
+		return NULL;
+	len = e->msg.nlmsg_len;
+	if (len > nlh->nlmsg_len - NLMSG_HDRLEN - sizeof(int) || offs >= len)
+		return NULL;
+	while (pos + NLA_HDRLEN <= len) {
+		const struct nlattr *a = (const struct nlattr *)(req + pos);
+		unsigned int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (a->nla_len < NLA_HDRLEN || pos + a->nla_len > len)
+			return NULL;
+		if (offs >= pos && offs < pos + a->nla_len)
+			return type < names->count ? names->names[type] : NULL;
+		pos += NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
+}
+
+/*
+ * The kernel's own policy messages (lib/nlattr.c) do not say which
+ * attribute they are about; the family's messages do, so only these get
+ * the attribute's name added.
+ */
+static bool edm_nl_generic_msg(const char *msg)
+{
+	static const char *const generic[] = {
+		"integer out of range", "invalid attribute length", "Attribute failed policy validation",
+		"binary attribute size out of range", "NLA_F_NESTED is missing",
+		"NLA_F_NESTED not expected", "Unknown attribute type", "reserved bit set",
+	};
+	size_t i;
+
+	for (i = 0; msg && i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (!strcmp(msg, generic[i]))
+			return true;
+	return false;
+}
+
 void edm_nl_report(FILE *fp, const struct nlmsghdr *nlh, size_t tlv_off,
 		   int error, const struct edm_nl_attr_names *names)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
-	const char *msg = NULL;
-	uint32_t miss;
+	const char *msg = NULL, *bad = NULL;
+	uint32_t miss, offs;
 	bool has_miss = false;
 	size_t start = NLMSG_HDRLEN + NLMSG_ALIGN(tlv_off);
 
@@ -204,6 +255,9 @@ void edm_nl_report(FILE *fp, const struct nlmsghdr *nlh, size_t tlv_off,
 		if (msg && !*msg)
 			msg = NULL;
 		has_miss = edm_nl_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE], &miss);
+		if (nlh->nlmsg_type == NLMSG_ERROR && edm_nl_generic_msg(msg) &&
+		    edm_nl_get_u32(tb[NLMSGERR_ATTR_OFFS], &offs))
+			bad = edm_nl_offs_name(nlh, offs, names);
 	}
 
 	fflush(stdout);
@@ -215,7 +269,9 @@ void edm_nl_report(FILE *fp, const struct nlmsghdr *nlh, size_t tlv_off,
 	}
 	if (error < 0)
 		error = -error;
-	if (msg) {
+	if (msg && bad) {
+		fprintf(fp, "Error: %s (attribute \"%s\").\n", msg, bad);
+	} else if (msg) {
 		fprintf(fp, "Error: %s%s\n", msg,
 			msg[strlen(msg) - 1] == '.' ? "" : ".");
 	} else if (has_miss) {

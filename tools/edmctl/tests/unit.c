@@ -659,6 +659,39 @@ static struct nl_msg *err_msg(int error, bool capped, const char *text,
 	return msg;
 }
 
+/*
+ * An error about an echoed request of two attributes, name "ab" then a u32
+ * type; NLMSGERR_ATTR_OFFS points into the second one.
+ */
+static struct nl_msg *err_msg_offs(const char *text, uint32_t into)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct genlmsghdr genl;
+		struct nlattr a1;
+		char name[4];
+		struct nlattr a2;
+		uint32_t v;
+	} __attribute__((packed)) req = {
+		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK },
+		.a1 = { .nla_len = NLA_HDRLEN + 3, .nla_type = EDM_A_DEV_NAME },
+		.name = "ab",
+		.a2 = { .nla_len = NLA_HDRLEN + 4, .nla_type = EDM_A_DEV_TYPE },
+		.v = 7,
+	};
+	int error = -EINVAL;
+	struct nl_msg *msg;
+
+	msg = nlmsg_alloc_simple(NLMSG_ERROR, NLM_F_ACK_TLVS);
+	if (!msg || nlmsg_append(msg, &error, sizeof(error), NLMSG_ALIGNTO) ||
+	    nlmsg_append(msg, &req, sizeof(req), NLMSG_ALIGNTO) ||
+	    nla_put_string(msg, NLMSGERR_ATTR_MSG, text) ||
+	    nla_put_u32(msg, NLMSGERR_ATTR_OFFS, offsetof(typeof(req), a2) + into))
+		abort();
+	return msg;
+}
+
 static const char *report(struct nl_msg *msg, int *ret)
 {
 	capture_start(false, false);
@@ -700,6 +733,18 @@ static void test_extack(void)
 	expect("empty message",
 	       report(err_msg(-EINVAL, true, "", -1), &ret),
 	       "Error: Invalid argument.\n");
+	expect("generic policy message names the attribute",
+	       report(err_msg_offs("integer out of range", 0), &ret),
+	       "Error: integer out of range (attribute \"type\").\n");
+	expect("offset inside the attribute names it too",
+	       report(err_msg_offs("integer out of range", NLA_HDRLEN), &ret),
+	       "Error: integer out of range (attribute \"type\").\n");
+	expect("the family's own message is left as is",
+	       report(err_msg_offs("invalid device type", 0), &ret),
+	       "Error: invalid device type.\n");
+	expect("offset past the request names nothing",
+	       report(err_msg_offs("integer out of range", 64), &ret),
+	       "Error: integer out of range.\n");
 	expect("ack no warning", report(err_msg(0, true, NULL, -1), &ret), "");
 	expect("ack warning",
 	       report(err_msg(0, true, "deprecated attribute", -1), &ret),
