@@ -27,6 +27,7 @@ static const struct {
 	{ "rx0_drops", EDM_A_NDSTAT_RX_DROPS },
 	{ "host_copies", EDM_A_NDSTAT_HOST_COPIES },
 	{ "wire_copies", EDM_A_NDSTAT_WIRE_COPIES },
+	{ "rx0_inline", EDM_A_NDSTAT_RX_INLINE },
 	{ "polls", EDM_A_NDSTAT_POLLS },
 	{ "zone_alloc_same_subarray", EDM_A_NDSTAT_ALLOC_SAME },
 	{ "zone_alloc_other_subarray", EDM_A_NDSTAT_ALLOC_OTHER },

@@ -84,8 +84,9 @@ void edm_ndimm_kick(struct edm_ndimm *nd)
 }
 
 /*
- * The wire's end: copy @len bytes into @to's zone and post them. -ENOBUFS
- * when @to has no free descriptor or no memory at all.
+ * The wire's end: copy @len bytes into @to's zone and post them, a small
+ * packet into the descriptor itself. -ENOBUFS when @to has no free
+ * descriptor or no memory at all.
  */
 int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *src,
 			   const struct sk_buff *skb, u32 skb_off, u32 len,
@@ -112,6 +113,11 @@ int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *sr
 	d->len = len;
 	d->vh = *vh;
 	d->due_ns = due_ns;
+	if (len <= EDM_NDIMM_INLINE) {
+		edm_ndimm_src_copy(src, skb, skb_off, 0, d->hdr, len);
+		d->inline_len = len;
+		pos = len;
+	}
 	while (pos < len) {
 		u32 n = min_t(u32, len - pos, PAGE_SIZE);
 		struct page *page = edm_ndimm_rx_page(to, &fallback);
@@ -192,29 +198,50 @@ static int edm_ndimm_rx_offloads(struct sk_buff *skb, const struct virtio_net_hd
 	return virtio_net_hdr_to_skb(skb, vh, true);
 }
 
-static void edm_ndimm_rx_one(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+/* The skb for a descriptor: its head line, and the payload as fragments. */
+static struct sk_buff *edm_ndimm_rx_build(struct edm_ndimm *nd, struct edm_ndimm_desc *d,
+					  unsigned int *how)
 {
 	u32 line = min_t(u32, d->len, EDM_NDIMM_HDR_LINE);
-	unsigned int how = 0;
 	struct sk_buff *skb;
 	u16 i;
 
+	if (d->inline_len) {	/* a small packet: all of it is the head */
+		skb = napi_alloc_skb(&nd->napi, d->inline_len);
+		if (skb)
+			skb_put_data(skb, d->hdr, d->inline_len);
+		d->inline_len = 0;
+		return skb;
+	}
 	skb = napi_alloc_skb(&nd->napi, EDM_NDIMM_HDR_LINE);
 	if (!skb)
-		goto drop;
+		return NULL;
 	memcpy_from_page(skb_put(skb, line), d->seg[0].page, d->seg[0].off, line);
 	for (i = 0; i < d->nseg; i++) {
 		u32 skip = i ? 0 : line;
 
 		if (d->seg[i].len > skip)
-			how |= edm_ndimm_rx_frag(nd, skb, &d->seg[i], skip);
+			*how |= edm_ndimm_rx_frag(nd, skb, &d->seg[i], skip);
 	}
+	return skb;
+}
+
+static void edm_ndimm_rx_one(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+{
+	unsigned int how = 0;
+	struct sk_buff *skb;
+
+	skb = edm_ndimm_rx_build(nd, d, &how);
+	if (!skb)
+		goto drop;
 	edm_ndimm_desc_release(nd, d);	/* what the skb did not take */
 	if (edm_ndimm_rx_offloads(skb, &d->vh)) {
 		kfree_skb(skb);
 		goto count_drop;
 	}
-	if (how & EDM_NDIMM_RX_CLONED)
+	if (!skb_shinfo(skb)->nr_frags)
+		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_INLINE);
+	else if (how & EDM_NDIMM_RX_CLONED)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
 	else if (how & EDM_NDIMM_RX_LENT)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);

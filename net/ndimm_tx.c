@@ -51,6 +51,25 @@ static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *
 }
 
 /*
+ * COPY_NEEDED for a small packet (an ACK, a ping-pong message): into the
+ * descriptor itself, which is zone memory too. No buffer page to take from
+ * the allocCache and give back: for packets this small that bookkeeping,
+ * not the copy, is what costs.
+ */
+static bool edm_ndimm_tx_inline(struct edm_ndimm *nd, struct edm_ndimm_desc *d,
+				const struct sk_buff *skb)
+{
+	if (skb->len > EDM_NDIMM_INLINE || skb_copy_bits(skb, 0, d->hdr, skb->len))
+		return false;
+	d->inline_len = skb->len;
+	d->nseg = 0;
+	d->flags = 0;
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
+	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
+	return true;
+}
+
+/*
  * COPY_NEEDED: the packet's bytes into zone pages, or, if the zone is out
  * of pages, into ordinary ones. The first page goes where the socket's
  * last one went; the rest take the allocCache of the sub-arrays in turn,
@@ -59,10 +78,13 @@ static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *
  */
 static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, struct sk_buff *skb)
 {
-	s64 hint = skb->sk ? edm_ndimm_sock_hint(nd, skb->sk) : -1;
 	bool fallback = false;
 	u32 pos = 0;
+	s64 hint;
 
+	if (edm_ndimm_tx_inline(nd, d, skb))
+		return true;
+	hint = skb->sk ? edm_ndimm_sock_hint(nd, skb->sk) : -1;
 	if (hint >= 0)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_SOCK_HINTS);
 	d->inline_len = 0;

@@ -33,7 +33,7 @@
 enum {
 	EDM_NDIMM_RING = 256,		/* descriptors per ring */
 	EDM_NDIMM_SEGS = MAX_SKB_FRAGS + 2,	/* buffers per descriptor */
-	EDM_NDIMM_INLINE = 128,		/* header bytes a TX descriptor holds */
+	EDM_NDIMM_INLINE = 128,		/* bytes a descriptor holds inline */
 	EDM_NDIMM_HDR_LINE = 64,	/* RX bytes copied to the skb head (nCache) */
 	EDM_NDIMM_MTU_MAX = 9000,
 	EDM_NDIMM_ETHERTYPE = 0x88B6,	/* IEEE local experimental 2 */

@@ -132,6 +132,7 @@ static const struct nd_stat nd_stats[] = {
 	{ EDM_A_NDSTAT_CLONE_MODELED_NS,  "clone_modeled_ns", "clone",  "modeled-ns" },
 	{ EDM_A_NDSTAT_RECLAIMED,         "reclaimed",        "",       "reclaimed" },
 	{ EDM_A_NDSTAT_POLLS,             "polls",            "",       "polls" },
+	{ EDM_A_NDSTAT_RX_INLINE,         "rx_inline",        "",       "rx-inline" },
 };
 /* Every counter but UNSPEC and PAD; the unit tests check each is there once. */
 _Static_assert(ARRAY_SIZE(nd_stats) == __EDM_A_NDSTAT_CNT - 2,

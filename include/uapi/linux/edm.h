@@ -160,6 +160,7 @@ enum {
 	EDM_A_NDSTAT_CLONE_BYTES,
 	EDM_A_NDSTAT_CLONE_MODELED_NS,	/* modeled in-DRAM copy time */
 	EDM_A_NDSTAT_POLLS,		/* polling agent and NAPI passes */
+	EDM_A_NDSTAT_RX_INLINE,		/* small packets carried in the descriptor */
 
 	__EDM_A_NDSTAT_CNT,
 	EDM_A_NDSTAT_MAX = __EDM_A_NDSTAT_CNT - 1

@@ -405,7 +405,7 @@ static const char *nd_one(struct nl_msg *msg, enum netdimm_view view,
 	"\n    alloc same 115 other 116 fail 117" \
 	"\n    cache hits 118 misses 119 refills 120" \
 	"\n    clone fpm 121 psm 122 gcm 123 bytes 124 modeled-ns 125" \
-	"\n    reclaimed 126 polls 127"
+	"\n    reclaimed 126 polls 127 rx-inline 128"
 #define ND_JSON_DEV "\"id\":1,\"name\":\"nd0\",\"ifindex\":5,\"peer\":\"nd1\"," \
 		"\"size\":67108864,\"poll_us\":0,\"rx_mode\":\"zerocopy\",\"wire_mbps\":0," \
 		"\"wire_delay_ns\":0,\"numa_node\":0"
@@ -422,7 +422,7 @@ static const char *nd_one(struct nl_msg *msg, enum netdimm_view view,
 		"\"alloc_fail\":117,\"cache_hits\":118,\"cache_misses\":119," \
 		"\"cache_refills\":120,\"clone_fpm\":121,\"clone_psm\":122," \
 		"\"clone_gcm\":123,\"clone_bytes\":124,\"clone_modeled_ns\":125," \
-		"\"reclaimed\":126,\"polls\":127}"
+		"\"reclaimed\":126,\"polls\":127,\"rx_inline\":128}"
 
 static void test_netdimm_views(void)
 {
