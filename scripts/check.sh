@@ -116,12 +116,15 @@ vm_suite() {
 vm_suite debian "$krel" --kernel-release "$krel"
 
 # Two guests joined by a QEMU socket link; their lines carry "[gN] ".
+# two_guests NAME SCRIPT: SCRIPT runs in both guests.
 two_guests() {
-	selftests/vm/run --kernel-release "$krel" --guests 2 --out "$out/vm-two-guests" \
-		-- selftests/edm/two_guests.sh | sed -u 's/^\[g[0-9]*\] //'
+	selftests/vm/run --kernel-release "$krel" --guests 2 --out "$out/vm-$1" \
+		-- "selftests/edm/$2" | sed -u 's/^\[g[0-9]*\] //'
 	return "${PIPESTATUS[0]}"
 }
-suite vm-two-guests two_guests
+suite vm-two-guests two_guests two-guests two_guests.sh
+# NetDIMMs in lower mode, one per machine, riding on the link.
+suite vm-two-guests-ndimm two_guests two-guests-ndimm ndimm_two_guests.sh
 
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.

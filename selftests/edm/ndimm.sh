@@ -1,0 +1,712 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# NetDIMM (ndimm) netdevs in the VM: a pair between two namespaces carries
+# ping, iperf3, sockperf and a file whose checksum must match; the counters
+# prove which path each packet took (edmctl -j netdimm stats, ethtool -S);
+# a full zone falls back to ordinary pages with no drop; deletion under
+# traffic, with pages still lent to a socket, and of a lower device is
+# clean; the netdev behaves (MTU 9000, GSO, BQL, tc); bad input is refused.
+# Each case builds its own devices and namespaces and removes them.
+# Usage: ndimm.sh [CASE...] (default: all, in order).
+#
+# Under TCG every process costs 0.1-0.5 s, and up to 3 s under the debug
+# kernel (jq, ss and python the most): cases share what setup they can,
+# batch their ip(8) commands, assert each state with one edmctl and one jq,
+# and poll with shell builtins. The VM has no /dev/fd: no process
+# substitution.
+source "$(dirname "$0")/lib.sh"
+
+NS_A=ndt_a
+NS_B=ndt_b
+IP_A=10.77.0.1
+IP_B=10.77.0.2
+PY=/usr/bin/python3
+BG=()		# background processes of the running case
+
+for t in jq ethtool iperf3 sockperf tc ss "$PY"; do
+	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
+done
+edm_loaded || { echo "1..0 # SKIP edm.ko is not loaded"; exit $KSFT_SKIP; }
+
+TMPD=$(mktemp -d)
+# 6.1 frees an skb that a socket let go of on the CPU that received it
+# (skb_attempt_defer_free), which may keep it, and the zone pages in it,
+# until that CPU's next NET_RX softirq: the zones could not be seen to get
+# every page back once traffic stops. Free them at once.
+defer_max=$(sysctl -n net.core.skb_defer_max 2>/dev/null)
+[ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max=0
+trap 'rm -rf "$TMPD"; [ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max="$defer_max"' EXIT
+
+# A sender and a receiver for the file transfers (no nc in the image).
+cat >"$TMPD/xfer.py" <<'EOF'
+# xfer.py recv PORT OUT [go=PATH] [idle=SECS] [rcvbuf=BYTES] | send ADDR PORT FILE
+import os, socket, sys, time
+
+def recv(port, out, go=None, idle=None, rcvbuf=None):
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if rcvbuf:	# SO_RCVBUFFORCE, past net.core.rmem_max; sets the window
+        ls.setsockopt(socket.SOL_SOCKET, 33, int(rcvbuf))
+    ls.bind(("0.0.0.0", int(port)))
+    ls.listen(1)
+    ls.settimeout(120)
+    s, _ = ls.accept()
+    if go:	# stall: let the data pile up in the socket until told to read
+        deadline = time.monotonic() + 300
+        while not os.path.exists(go):
+            if time.monotonic() > deadline:
+                sys.exit("never told to read")
+            time.sleep(0.05)
+    # idle: the connection may never end (its wire is gone); stop after
+    # that many seconds without data
+    s.settimeout(float(idle) if idle else 120)
+    with open(out, "wb") as f:
+        while True:
+            try:
+                b = s.recv(1 << 16)
+            except socket.timeout:
+                if idle:
+                    break
+                raise
+            if not b:
+                break
+            f.write(b)
+    s.close()
+
+def send(addr, port, path):
+    s = socket.create_connection((addr, int(port)), timeout=120)
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(1 << 16)
+            if not b:
+                break
+            s.sendall(b)
+    s.shutdown(socket.SHUT_WR)
+    while s.recv(4096):	# the receiver closes once it has it all
+        pass
+
+args = [a for a in sys.argv[2:] if "=" not in a]
+opts = dict(a.split("=", 1) for a in sys.argv[2:] if "=" in a)
+{"recv": recv, "send": send}[sys.argv[1]](*args, **opts)
+EOF
+
+# ---- helpers ----
+
+# The cases' EXIT trap: kill what the case started in the background, show
+# its output, delete its devices, namespaces and files. Safe to run twice.
+nd_cleanup() {
+	local p line
+
+	set +e
+	for p in "${BG[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${BG[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	BG=()
+	[ -s "$TMPD/bg.log" ] && sed 's/^/bg: /' "$TMPD/bg.log"
+	while read -r line; do		# "ID: name NAME ..."; a pair goes at once
+		[[ $line =~ ^[0-9]+:\ name\ ([^ ]+) ]] &&
+			"$EDMCTL" netdimm del "${BASH_REMATCH[1]}" 2>/dev/null
+	done <<<"$("$EDMCTL" netdimm show 2>/dev/null)"
+	ip -force -b - >/dev/null 2>&1 <<-EOF
+		netns del $NS_A
+		netns del $NS_B
+		link del vA
+	EOF
+	rm -f "$TMPD"/*.bin "$TMPD"/*.json "$TMPD"/*.out "$TMPD"/go "$TMPD"/bg.log
+	return 0
+}
+
+# ns_pair DEV_A DEV_B: DEV_A into $NS_A as $IP_A, DEV_B into $NS_B as $IP_B,
+# up, without IPv6 addresses (no stray packets in the counts).
+ns_pair() {
+	x ip -b - <<-EOF
+		netns add $NS_A
+		netns add $NS_B
+		link set $1 netns $NS_A
+		link set $2 netns $NS_B
+	EOF
+	ns_up $NS_A "$1" $IP_A
+	ns_up $NS_B "$2" $IP_B
+}
+
+ns_up() {
+	ip -n "$1" -b - <<-EOF
+		link set lo up
+		link set $2 addrgenmode none
+		addr add $3/24 dev $2
+		link set $2 up
+	EOF
+}
+
+# pair ARGS...: NetDIMMs nda and ndb joined by a wire (ARGS for "add"),
+# nda in $NS_A, ndb in $NS_B.
+pair() {
+	x "$EDMCTL" netdimm add nda peer ndb "$@" >/dev/null
+	ns_pair nda ndb
+}
+
+in_a() {
+	ip netns exec $NS_A "$@"
+}
+
+in_b() {
+	ip netns exec $NS_B "$@"
+}
+
+# bg NS CMD...: run CMD in netns NS in the background, its output (and
+# the TAP descriptor 3) away from the case's; its pid joins BG. Not
+# through a shell function: $! must be CMD itself, for nd_cleanup's kill.
+bg() {
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" "$@" </dev/null >>"$TMPD/bg.log" 2>&1 3>&- &
+	BG+=($!)
+}
+
+# fails CMD...: CMD must fail (an assertion set -e honours, unlike "! CMD").
+fails() {
+	if "$@" >/dev/null 2>&1; then
+		echo "should have failed: $*" >&2
+		return 1
+	fi
+}
+
+# ready PID PORT: process PID (a bg one) listens on PORT, TCP or UDP. Read
+# from /proc/PID/net, its netns's view, with no process of our own: under
+# the debug kernel an ss(8) takes seconds.
+ready() {
+	local hex tcp udp
+
+	printf -v hex '%04X' "$2"
+	tcp=$(<"/proc/$1/net/tcp") || return 1
+	udp=$(<"/proc/$1/net/udp") || return 1
+	[[ $tcp == *":$hex 00000000:0000 0A"* || $udp == *":$hex 00000000:0000 07"* ]]
+}
+
+# Every device's counters as one object: {"nda": {"tx_packets": ...}, ...}.
+counters() {
+	"$EDMCTL" -j netdimm stats | jq -c 'map({(.name): .stats}) | add // {}'
+}
+
+# check JQ-EXPR: the counters (see counters()) satisfy it; shown if not.
+check() {
+	local c
+
+	echo "+ check $1" >&2
+	c=$("$EDMCTL" -j netdimm stats)
+	jq -e "map({(.name): .stats}) | add // {} | $1" >/dev/null <<<"$c" ||
+		{ echo "counters: $c" >&2; return 1; }
+}
+
+# Like check, but polled: for counters that settle once traffic stops.
+check_soon() {
+	poll 30 check "$1" 2>/dev/null || check "$1"
+}
+
+# zones [JQ-ARGS...] JQ-EXPR: `netdimm zone show`'s JSON satisfies it.
+zones() {
+	"$EDMCTL" -j netdimm zone show | jq -e "$@" >/dev/null
+}
+
+# Once traffic stops, the stack lets go of every page it was lent.
+zones_settled() {
+	zones 'all(.[].zone; .lent == 0)'
+}
+
+zone_report() {
+	"$EDMCTL" -j netdimm zone show | jq -c '.[]' >&2
+	in_a ss -tanm >&2
+	in_b ss -tanm >&2
+}
+
+# eth_json DEV [NS]: `ethtool -S DEV` as JSON, under edmctl's names
+# (tx0_packets is tx_packets, zone_alloc_same_subarray is alloc_same).
+eth_json() {
+	${2:+ip netns exec "$2"} ethtool -S "$1" | awk -F': *' 'NR > 1 {
+		k = $1; sub(/^ +/, "", k); sub(/^tx0_/, "tx_", k); sub(/^rx0_/, "rx_", k)
+		sub(/_subarray$/, "", k); sub(/^zone_/, "", k)
+		printf "%s\"%s\":%s", (n++ ? "," : "{"), k, $2 } END { print "}" }'
+}
+
+# eth_agrees DEV NS: ethtool -S and edmctl report the same counters.
+eth_agrees() {
+	local e c
+
+	e=$(eth_json "$1" "$2")
+	c=$("$EDMCTL" -j netdimm stats "$1")
+	jq -ne --argjson e "$e" --argjson c "$c" '$e == $c[0].stats' >/dev/null ||
+		{ echo "ethtool: $e"; echo "edmctl:  $c"; return 1; }
+}
+
+# iperf SECS [ARGS...]: iperf3 from $NS_A to $NS_B, which must move bytes.
+iperf() {
+	local secs=$1
+
+	shift
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	x in_a timeout $((secs + 120)) iperf3 -c $IP_B -t "$secs" -J "$@" >"$TMPD/iperf.json" ||
+		{ cat "$TMPD/iperf.json"; return 1; }
+	jq -e '.end.sum_received | ., .bytes > 0' "$TMPD/iperf.json" >&2
+}
+
+# rtt_min NS ADDR COUNT [ARGS...]: the minimum ping RTT, in ms.
+rtt_min() {
+	local ns=$1 addr=$2 n=$3 out
+
+	shift 3
+	out=$(ip netns exec "$ns" ping -q -c "$n" -i 0.2 -W 5 "$@" "$addr") ||
+		{ echo "$out" >&2; return 1; }
+	echo "$out" >&2
+	[[ $out =~ rtt\ min/avg/max/mdev\ =\ ([0-9.]+)/ ]] && echo "${BASH_REMATCH[1]}"
+}
+
+# at_least X Y: X >= Y, as decimals.
+at_least() {
+	awk -v x="$1" -v y="$2" 'BEGIN { exit !(x >= y) }'
+}
+
+# mkfile PATH MIB: random contents.
+mkfile() {
+	head -c "$(($2 << 20))" /dev/urandom >"$1"
+}
+
+same_file() {
+	local a b
+
+	a=$(sha256sum <"$1")
+	b=$(sha256sum <"$2")
+	echo "sha256 $1: $a, $2: $b" >&2
+	[ "$a" = "$b" ]
+}
+
+# receive PORT [OPTS...]: the file receiver in $NS_B, listening; see xfer.py.
+receive() {
+	local port=$1
+
+	shift
+	bg $NS_B "$PY" "$TMPD/xfer.py" recv "$port" "$TMPD/out.bin" "$@"
+	poll 60 ready "${BG[-1]}" "$port"
+}
+
+# ---- cases ----
+
+# Create, show (JSON), the netdevs and char devices, delete both at once.
+create_show_delete() {
+	local show z0 z1
+
+	trap nd_cleanup EXIT
+	x "$EDMCTL" -j netdimm add nda size 16M peer ndb | jq -e '
+		length == 1 and .[0].name == "nda" and .[0].peer == "ndb"'
+	show=$("$EDMCTL" -j netdimm show)
+	echo "$show" >&2
+	jq -e --argjson ia "$(cat /sys/class/net/nda/ifindex)" \
+		--argjson ib "$(cat /sys/class/net/ndb/ifindex)" '
+		length == 2 and (map(.name) | sort) == ["nda", "ndb"]
+		and (map(select(.name == "nda"))[0] | .ifindex == $ia and .peer == "ndb"
+			and .poll_us == 0 and .rx_mode == "zerocopy" and .wire_mbps == 0
+			and .wire_delay_ns == 0 and (has("lower") | not))
+		and (map(select(.name == "ndb"))[0] | .ifindex == $ib and .peer == "nda")
+		and all(.[].zone; .size == 16777216 and .free > 0 and .free < .size and .lent == 0
+			and .name == "NET\(.index)"
+			and .geometry == {row_bytes: 1024, devices: 8, banks: 16, subarrays: 512,
+					  rows: 128})
+		and (map(.zone.index) | unique | length) == 2' <<<"$show" >/dev/null
+	read -r z0 z1 <<<"$(jq -r 'map(.zone.index) | @tsv' <<<"$show")"
+	[ -c "/dev/ndimm$z0" ]
+	[ -c "/dev/ndimm$z1" ]
+	# zone show is show's zones
+	x "$EDMCTL" -j netdimm zone show | jq -e --argjson show "$show" '. == ($show | map({name, zone}))'
+	x ethtool -i nda | tee /dev/stderr | grep -qx "driver: edm-ndimm"
+	ethtool -i nda | grep -qx "bus-info: NET$z0"
+	# ethtool -S names every counter edmctl shows
+	eth_agrees nda ""
+	[ "$(edm_objects dev)" = 2 ]
+	x "$EDMCTL" netdimm del ndb		# takes its peer along
+	x "$EDMCTL" -j netdimm show | jq -e 'length == 0'
+	[ ! -e /sys/class/net/nda ]
+	[ ! -e /sys/class/net/ndb ]
+	[ ! -e "/dev/ndimm$z0" ]
+	[ ! -e "/dev/ndimm$z1" ]
+	[ "$(edm_objects dev)" = 0 ]
+}
+
+# iperf3 through the copy path: the counters account for every packet;
+# TSO makes packets larger than the MTU; BQL sees bytes and drains.
+iperf_counters() {
+	local bql=/sys/class/net/nda/queues/tx-0/byte_queue_limits
+
+	trap nd_cleanup EXIT
+	pair size 16M
+	in_a sh -c "test -r $bql/inflight && test -r $bql/limit"
+	iperf "$(scaled 3)"
+	check_soon '.nda.tx_packets == .ndb.rx_packets and .nda.tx_bytes == .ndb.rx_bytes
+		and .ndb.tx_packets == .nda.rx_packets'
+	# Algorithm 1: a socket's bytes are not in the zone, so each packet is
+	# COPY_NEEDED, one host copy and one wire copy; the receiver leaves the
+	# payload in its zone, and the ACKs come back inside the descriptors.
+	# GSO/TSO: the segments leave as super-packets.
+	check '.nda as $a | .ndb as $b
+		| $a.tx_copy_needed > 0 and $a.tx_fast_path == 0
+		and $a.tx_copy_needed + $a.tx_fast_path == $a.tx_packets
+		and $a.host_copies == $a.tx_copy_needed and $a.wire_copies == $a.tx_packets
+		and $a.tx_sock_hints > 0 and $a.tx_drops == 0 and $a.tx_zone_fallback == 0
+		and $b.rx_zerocopy > 0 and $b.rx_zerocopy <= $b.rx_packets and $b.rx_cloned == 0
+		and $b.rx_drops == 0 and $b.rx_zone_fallback == 0
+		and $b.alloc_same > 0 and $b.cache_hits > 0 and $b.reclaimed > 0
+		and $a.rx_inline > 0 and $a.polls > 0
+		and $a.tx_bytes / $a.tx_packets > 1500'
+	# ethtool -S and the netdev's statistics read the same counters
+	poll 30 eth_agrees nda $NS_A >/dev/null || eth_agrees nda $NS_A
+	poll 30 eth_agrees ndb $NS_B >/dev/null || eth_agrees ndb $NS_B
+	[ "$(in_a cat /sys/class/net/nda/statistics/tx_packets)" = \
+	  "$("$EDMCTL" -j netdimm stats nda | jq '.[0].stats.tx_packets')" ]
+	# BQL: everything sent was completed
+	poll 30 in_a sh -c "[ \$(cat $bql/inflight) = 0 ]"
+	# and the zones got every lent page back
+	poll 20 zones_settled || { zone_report; return 1; }
+}
+
+sockperf_pp() {
+	trap nd_cleanup EXIT
+	pair size 16M
+	bg $NS_B sockperf sr -i $IP_B -p 11111
+	poll 60 ready "${BG[-1]}" 11111
+	bg $NS_B sockperf sr --tcp -i $IP_B -p 11112
+	poll 60 ready "${BG[-1]}" 11112
+	x in_a sockperf pp -i $IP_B -p 11111 -t "$(scaled 2)" >"$TMPD/sp.out" 2>&1 ||
+		{ cat "$TMPD/sp.out"; return 1; }
+	x in_a sockperf pp --tcp -i $IP_B -p 11112 -t "$(scaled 2)" >>"$TMPD/sp.out" 2>&1 ||
+		{ cat "$TMPD/sp.out"; return 1; }
+	grep -E 'Summary: Latency is|dropped messages' "$TMPD/sp.out" >&2
+	[ "$(grep -c 'Summary: Latency is [0-9.]* usec' "$TMPD/sp.out")" = 2 ]
+	check '.nda.tx_drops == 0 and .ndb.rx_drops == 0 and .ndb.tx_drops == 0
+		and .nda.rx_drops == 0'
+}
+
+# A random file through a plain TCP socket arrives intact.
+file_transfer() {
+	local mib
+
+	trap nd_cleanup EXIT
+	mib=$(scaled 20)
+	pair size 16M
+	mkfile "$TMPD/in.bin" "$mib"
+	receive 7001
+	x in_a timeout 120 "$PY" "$TMPD/xfer.py" send $IP_B 7001 "$TMPD/in.bin"
+	wait "${BG[0]}"
+	same_file "$TMPD/in.bin" "$TMPD/out.bin"
+	check ".nda.tx_bytes > $((mib << 20)) and .ndb.rx_bytes > $((mib << 20))
+		and .nda.tx_copy_needed > 0 and .ndb.rx_zerocopy > 0
+		and .nda.tx_drops == 0 and .ndb.rx_drops == 0"
+}
+
+# The smallest zone, filled by a receiver that does not read: the receive
+# path falls back to ordinary pages, so does the receiver's transmit path
+# (its ACKs), nothing is dropped, iperf3 runs meanwhile, and the file is
+# intact. Then the zone recovers: after more traffic every page comes
+# back, and the allocCache holds pages again.
+zone_exhaustion() {
+	local idle
+
+	trap nd_cleanup EXIT
+	pair size 4M
+	idle=$("$EDMCTL" -j netdimm zone show |
+		jq -c 'map({(.name): (.zone.free + .zone.cached * 4096)}) | add')
+	# an 8 MiB window (half the buffer) holds the whole file: more than the zone
+	mkfile "$TMPD/in.bin" 6
+	receive 7002 go="$TMPD/go" rcvbuf=16777216
+	bg $NS_A timeout 240 "$PY" "$TMPD/xfer.py" send $IP_B 7002 "$TMPD/in.bin"
+	poll 120 check '.ndb.rx_zone_fallback > 0'
+	x "$EDMCTL" -j netdimm zone show ndb | jq -c '.[0].zone' >&2
+	# what the full side sends needs a page too (pings past the inline size)
+	x in_b ping -c 2 -i 0.2 -W 5 -s 1000 $IP_A
+	iperf "$(scaled 2)"
+	touch "$TMPD/go"
+	wait "${BG[1]}"
+	wait "${BG[0]}"
+	same_file "$TMPD/in.bin" "$TMPD/out.bin"
+	check '.ndb.rx_zone_fallback > 0 and .ndb.tx_zone_fallback > 0 and .ndb.alloc_fail > 0
+		and .nda.tx_copy_needed > 0 and .ndb.tx_copy_needed > 0
+		and .nda.rx_drops == 0 and .ndb.rx_drops == 0
+		and .nda.tx_drops == 0 and .ndb.tx_drops == 0'
+	x in_a ping -c 3 -i 0.2 -W 5 -s 1000 $IP_B
+	poll 20 zones_settled || { zone_report; return 1; }
+	poll 20 zones 'all(.[].zone; .cached >= .subarrays)' || { zone_report; return 1; }
+	zones --argjson idle "$idle" 'all(.[]; .zone.free + .zone.cached * 4096 == $idle[.name])'
+}
+
+# Deleting the pair while iperf3 runs returns, and leaves nothing behind.
+delete_under_traffic() {
+	local z
+
+	trap nd_cleanup EXIT
+	pair size 16M
+	z=$("$EDMCTL" -j netdimm show nda | jq -r '.[0].zone.index')
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	bg $NS_A iperf3 -c $IP_B -t 300
+	poll 60 check '.ndb.rx_packets > 200'
+	x timeout 120 "$EDMCTL" netdimm del nda
+	x "$EDMCTL" -j netdimm show | jq -e 'length == 0'
+	[ "$(edm_objects dev)" = 0 ]
+	[ ! -e "/dev/ndimm$z" ]
+	fails in_a ip link show nda
+	fails in_b ip link show ndb
+	# the sockets outlive the devices and may hold pages; they go now
+	nd_cleanup
+	[ "$(edm_objects dev)" = 0 ]
+}
+
+# Deleting the pair while a socket's receive queue holds zone pages: the
+# pages outlive the zone, and the bytes in them are still the sender's.
+delete_with_lent_pages() {
+	local got
+
+	trap nd_cleanup EXIT
+	pair size 8M
+	mkfile "$TMPD/in.bin" 4
+	receive 7003 go="$TMPD/go" idle=3 rcvbuf=4194304
+	bg $NS_A timeout 120 "$PY" "$TMPD/xfer.py" send $IP_B 7003 "$TMPD/in.bin"
+	poll 60 zones '.[] | select(.name == "ndb") | .zone.lent > 64'
+	x "$EDMCTL" netdimm del nda
+	[ "$(edm_objects dev)" = 0 ]
+	touch "$TMPD/go"
+	wait "${BG[0]}"
+	got=$(stat -c %s "$TMPD/out.bin")
+	echo "received $got bytes before the wire went" >&2
+	[ "$got" -gt 0 ]
+	[ "$(head -c "$got" "$TMPD/in.bin" | sha256sum)" = "$(sha256sum <"$TMPD/out.bin")" ]
+}
+
+# The receive path can clone the payload within the zone (FPM when the
+# copy stays on its sub-array).
+rx_clone() {
+	trap nd_cleanup EXIT
+	pair size 16M rx-mode clone
+	x "$EDMCTL" -j netdimm show nda | jq -e '.[0].rx_mode == "clone"'
+	x in_a ping -c 3 -i 0.2 -W 5 -s 1000 $IP_B
+	iperf 1
+	check '.ndb.rx_cloned > 0 and .ndb.clone_fpm > 0 and .ndb.clone_bytes > 0
+		and .ndb.clone_modeled_ns > 0 and .nda.rx_cloned > 0 and .ndb.rx_zerocopy == 0
+		and .ndb.rx_drops == 0 and .nda.rx_drops == 0'
+}
+
+# The polling agent: an hrtimer polls the rings every poll-us, even idle
+# (every 200 us; slower on a slow kernel, where it would eat the machine).
+poll_mode() {
+	local p0 us=$((200 * ${EDM_TEST_SCALE:-1}))
+
+	trap nd_cleanup EXIT
+	pair size 16M poll-us $us
+	x "$EDMCTL" -j netdimm show nda | jq -e --argjson us $us '.[0].poll_us == $us'
+	x in_a ping -c 3 -i 0.2 -W 5 $IP_B
+	p0=$("$EDMCTL" -j netdimm stats ndb | jq '.[0].stats.polls')
+	poll 30 check ".ndb.polls > $p0 + 20"
+}
+
+# The wire's model: 2 ms of latency each way, so no reply comes back in
+# under 4 ms; 20 Mbit/s, so 2 MiB take at least 0.84 s to cross, whatever
+# the machine (0.8 s asserted). Lower bounds on time, never upper ones.
+wire_model() {
+	local rtt t0 t1
+
+	trap nd_cleanup EXIT
+	pair size 16M wire-delay 2000000 wire-rate 20
+	x "$EDMCTL" -j netdimm show nda | jq -e '.[0] | .wire_delay_ns == 2000000 and .wire_mbps == 20'
+	rtt=$(rtt_min $NS_A $IP_B 5)
+	at_least "$rtt" 4.0
+	mkfile "$TMPD/in.bin" 2
+	receive 7004
+	t0=$EPOCHREALTIME
+	x in_a timeout 120 "$PY" "$TMPD/xfer.py" send $IP_B 7004 "$TMPD/in.bin"
+	t1=$EPOCHREALTIME
+	wait "${BG[0]}"
+	same_file "$TMPD/in.bin" "$TMPD/out.bin"
+	echo "2 MiB from $t0 to $t1" >&2
+	at_least "$t1" "$(awk -v t="$t0" 'BEGIN { printf "%.6f", t + 0.8 }')"
+}
+
+# Both ways, then with 9000-byte frames: a jumbo frame spans three zone
+# pages, and one too big for the MTU is refused with DF.
+ping_mtu() {
+	trap nd_cleanup EXIT
+	pair size 16M
+	x in_a ping -c "$(scaled 5)" -i 0.2 -W 5 $IP_B
+	x in_b ping -c 2 -i 0.2 -W 5 $IP_A
+	x in_a ip link set nda mtu 9000
+	x in_b ip link set ndb mtu 9000
+	fails in_a ip link set nda mtu 9001
+	x in_a ping -c 3 -i 0.2 -W 5 -M "do" -s 8000 $IP_B
+	x in_a ping -c 1 -W 5 -M "do" -s 8972 $IP_B
+	fails in_a ping -c 1 -W 5 -M "do" -s 8973 $IP_B
+	check '.nda.tx_packets > 0 and .ndb.rx_packets > 0 and .ndb.rx_zerocopy > 0
+		and .nda.tx_drops == 0 and .ndb.rx_drops == 0 and .ndb.tx_drops == 0
+		and .nda.rx_drops == 0'
+}
+
+# qdiscs work on an ndimm: tbf counts what it sent, netem adds its delay.
+tc_qdisc() {
+	local rtt
+
+	trap nd_cleanup EXIT
+	modprobe -q sch_tbf 2>/dev/null || true
+	modprobe -q sch_netem 2>/dev/null || true
+	pair size 16M
+	x in_a tc qdisc add dev nda root tbf rate 100mbit burst 32k latency 50ms
+	x in_a ping -c 3 -i 0.2 -W 5 $IP_B
+	x in_a tc -s -j qdisc show dev nda | tee /dev/stderr | jq -e '
+		.[0].kind == "tbf" and .[0].packets >= 3 and .[0].bytes > 0'
+	x in_a tc qdisc replace dev nda root netem delay 5ms
+	rtt=$(rtt_min $NS_A $IP_B 3)
+	at_least "$rtt" 5.0
+	in_a tc -s -j qdisc show dev nda | jq -e '.[0].kind == "netem" and .[0].packets >= 3'
+}
+
+carrier() {
+	ip netns exec "$1" cat "/sys/class/net/$2/carrier"
+}
+
+carrier_off() {
+	[ "$(carrier "$1" "$2")" = 0 ]
+}
+
+# lower mode: ndimms riding on a veth pair, one in each namespace; the
+# veth goes first, and the ndimms stay, without carrier, until deleted.
+lower_mode() {
+	trap nd_cleanup EXIT
+	modprobe -q veth 2>/dev/null || true
+	x ip -b - <<-EOF
+		link add vA type veth peer name vB
+		link set vA up
+		link set vB up
+	EOF
+	x "$EDMCTL" netdimm add la size 8M lower vA >/dev/null
+	x "$EDMCTL" netdimm add lb size 8M lower vB >/dev/null
+	x "$EDMCTL" -j netdimm show | jq -e --argjson ia "$(cat /sys/class/net/vA/ifindex)" \
+		--argjson ib "$(cat /sys/class/net/vB/ifindex)" '
+		length == 2 and (map(select(.name == "la"))[0] | .lower == $ia and (has("peer") | not))
+		and (map(select(.name == "lb"))[0].lower == $ib)'
+	# our header rides in the lower device's frame
+	[ "$(cat /sys/class/net/la/mtu)" -le 1472 ]
+	ns_pair la lb
+	x in_a ping -c 3 -i 0.2 -W 5 $IP_B
+	iperf "$(scaled 2)"
+	# No backpressure from a lower device: a full RX ring drops, as a NIC's
+	# does, so rx_drops may grow. Lower mode counts a wire copy at both
+	# ends: into the frame, and out of it into the zone.
+	check '.la.tx_copy_needed > 0 and .lb.rx_zerocopy > 0
+		and .la.tx_drops == 0 and .lb.tx_drops == 0'
+	check_soon 'all(.la, .lb; .wire_copies == .tx_packets + .rx_packets + .rx_drops)'
+	x ip link del vA
+	poll 10 carrier_off $NS_A la
+	carrier_off $NS_B lb
+	x "$EDMCTL" -j netdimm show | jq -e 'length == 2 and all(.[]; has("lower") | not)'
+	fails in_a ping -c 1 -W 1 $IP_B
+	x "$EDMCTL" netdimm del la
+	x "$EDMCTL" netdimm del lb
+	[ "$(edm_objects dev)" = 0 ]
+	fails in_a ip link show la
+}
+
+# Deleting the namespaces first hands the netdevs back to init_net.
+netns_first() {
+	trap nd_cleanup EXIT
+	pair size 4M
+	x in_a ping -c 1 -W 5 $IP_B
+	x ip -b - <<-EOF
+		netns del $NS_A
+		netns del $NS_B
+	EOF
+	poll 30 test -e /sys/class/net/nda -a -e /sys/class/net/ndb
+	x "$EDMCTL" netdimm del nda
+	[ "$(edm_objects dev)" = 0 ]
+}
+
+# expect_fail TEXT CMD...: CMD fails, saying "Error: ...TEXT...".
+expect_fail() {
+	local want=$1 err
+
+	shift
+	echo "+ ${*#"$EDMCTL"} (must fail: $want)"
+	if err=$("$@" 2>&1 >/dev/null); then
+		echo "succeeded, expected: $want"
+		return 1
+	fi
+	[[ $err == "Error: "*"$want"* ]] || { echo "stderr was: $err"; return 1; }
+}
+
+nothing_made() {
+	"$EDMCTL" -j netdimm show | jq -e 'length == 0' >/dev/null &&
+		[ "$(edm_objects dev)" = 0 ] && ! compgen -G '/dev/ndimm*' >/dev/null &&
+		[ ! -e /sys/class/net/x0 ] && [ ! -e /sys/class/net/x1 ]
+}
+
+# Bad requests fail with a message that names the problem, and whatever
+# they made on the way (a device, its zone, its netdev) is gone again.
+bad_input() {
+	local e=$EDMCTL
+
+	trap nd_cleanup EXIT
+	expect_fail "zone size must be a multiple of 2 MiB" $e netdimm add x0 size 5M peer x1
+	expect_fail "zones may take at most half of the machine's memory" \
+		$e netdimm add x0 size 64G
+	expect_fail '"peer" and "lower" are mutually exclusive' \
+		$e netdimm add x0 size 4M peer x1 lower lo
+	expect_fail 'cannot find network device "nosuch"' $e netdimm add x0 size 4M lower nosuch
+	expect_fail "lower device must be Ethernet" $e netdimm add x0 size 4M lower lo
+	expect_fail "must be a power of two" $e netdimm add x0 size 4M banks 3
+	expect_fail "must be a power of two" $e netdimm add x0 size 4M row-bytes 1000
+	expect_fail "a rank row (row bytes x devices) must hold a whole page" \
+		$e netdimm add x0 size 4M row-bytes 256 devices 8
+	expect_fail "the peer needs a name of its own" $e netdimm add x0 size 4M peer x0
+	expect_fail "cannot register the netdev" $e netdimm add lo size 4M
+	nothing_made
+	# a taken peer name undoes the first device too
+	x $e netdimm add x0 size 4M >/dev/null
+	expect_fail "device name already in use" $e netdimm add x1 size 4M peer x0
+	x $e -j netdimm show | jq -e 'map(.name) == ["x0"]'
+	[ ! -e /sys/class/net/x1 ]
+	x $e netdimm del x0
+	# a geometry that is legal is taken as given
+	x $e -j netdimm add x0 size 4M row-bytes 2048 banks 8 | jq -e '
+		.[0].zone.geometry | .row_bytes == 2048 and .banks == 8 and .devices == 8'
+	x $e netdimm del x0
+	# the kernel's policy says only "integer out of range": edmctl names
+	# the attribute
+	expect_fail 'integer out of range (attribute "size")' $e netdimm add x0 size 2M
+	expect_fail 'integer out of range (attribute "poll-us")' \
+		$e netdimm add x0 size 4M poll-us 100001
+	nothing_made
+}
+
+# Cases in order: function and description.
+cases=(
+	create_show_delete "ndimm: create, show, delete a pair; netdevs and /dev/ndimm<i> follow"
+	bad_input "ndimm: bad input fails with a clear error and creates nothing"
+	ping_mtu "ndimm: ping between two namespaces; MTU 9000, jumbo pings with DF"
+	iperf_counters "ndimm: iperf3; copy-needed TX, zero-copy RX, TSO, BQL, counters agree"
+	sockperf_pp "ndimm: sockperf ping-pong, UDP and TCP"
+	file_transfer "ndimm: a file crosses intact (sha256)"
+	zone_exhaustion "ndimm: a full zone falls back to ordinary pages, no drop, file intact"
+	delete_under_traffic "ndimm: deleting a pair under iperf3 traffic is clean"
+	delete_with_lent_pages "ndimm: pages lent to a socket outlive the deleted zone, intact"
+	rx_clone "ndimm: rx-mode clone clones payloads in the zone (FPM)"
+	poll_mode "ndimm: poll-us 200 answers pings and polls while idle"
+	wire_model "ndimm: wire-delay 2 ms: RTT at least 4 ms; wire-rate 20 Mbit/s: 2 MiB in 0.8 s or more"
+	tc_qdisc "ndimm: tbf and netem qdiscs on an ndimm"
+	lower_mode "ndimm: lower mode over veth; losing the lower leaves carrier off"
+	netns_first "ndimm: deleting the namespaces first, then the pair"
+)
+for ((i = 0; i < ${#cases[@]}; i += 2)); do
+	if [ $# -eq 0 ] || [[ " $* " == *" ${cases[i]} "* ]]; then
+		t0=$SECONDS
+		run_case "${cases[i]}" "${cases[i + 1]}"
+		note "${cases[i]}: $((SECONDS - t0)) s"
+	fi
+done
+tap_done
