@@ -171,6 +171,8 @@ void edm_neti_lend(struct edm_neti_zone *z, struct page *page)
 	if (!__test_and_set_bit(off >> PAGE_SHIFT, z->lent))
 		z->nlent++;
 	spin_unlock_bh(&z->lock);
+	/* the background work comes back for it (no-op while it is queued) */
+	schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETI_WORK_MS));
 }
 
 void edm_neti_kick(struct edm_neti_zone *z)
@@ -193,6 +195,10 @@ static void edm_neti_reclaim(struct edm_neti_zone *z)
 		gen_pool_free(z->pool, edm_neti_addr((u64)pg << PAGE_SHIFT), PAGE_SIZE);
 		n++;
 	}
+	/* Sub-arrays given up as used up may have pages again. */
+	for (pg = 0; n && pg < z->nslots; pg++)
+		if (z->cache[pg].n < EDM_NETI_CACHE_WAYS)
+			set_bit(pg, z->low);
 	spin_unlock_bh(&z->lock);
 	edm_ndstat_add(z->ctrs, EDM_A_NDSTAT_RECLAIMED, n);
 }
@@ -240,8 +246,10 @@ static void edm_neti_work(struct work_struct *work)
 /* Forget a leaked allocation so the pool can go (after a WARN). */
 static void edm_neti_chunk_clear(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data)
 {
-	bitmap_zero(chunk->bits, (chunk->end_addr - chunk->start_addr + 1) >> pool->min_alloc_order);
-	atomic_long_set(&chunk->avail, chunk->end_addr - chunk->start_addr + 1);
+	size_t size = chunk->end_addr - chunk->start_addr + 1;
+
+	bitmap_zero(chunk->bits, size >> pool->min_alloc_order);
+	atomic_long_set(&chunk->avail, size);
 }
 
 static void edm_neti_chunks_free(struct edm_neti_zone *z)

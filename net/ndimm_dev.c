@@ -21,7 +21,8 @@ void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum)
 	edm_ndstats_sum(nd->ctrs, sum);
 	edm_ndstats_sum(nd->zone->ctrs, sum);
 	/* the clone engine counts picoseconds */
-	sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS] = div_u64(sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS], 1000);
+	sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS] =
+		div_u64(sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS], 1000);	/* ps to ns */
 }
 
 static void edm_ndimm_carrier(struct edm_ndimm *nd)
@@ -42,7 +43,8 @@ static int edm_ndimm_open(struct net_device *dev)
 
 	napi_enable(&nd->napi);
 	if (nd->poll_us)
-		hrtimer_start(&nd->poll_timer, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC), HRTIMER_MODE_REL);
+		hrtimer_start(&nd->poll_timer, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
 	netif_start_queue(dev);
 	edm_ndimm_carrier(nd);
 	napi_schedule(&nd->napi);	/* what arrived while we were down */
@@ -185,7 +187,8 @@ static int edm_ndimm_create(struct edm_dev *edev, const void *arg, struct netlin
 		if (err) {
 			unregister_netdevice(netdev);
 			rtnl_unlock();
-			NL_SET_ERR_MSG(extack, "lower device must be Ethernet with room for our header");
+			NL_SET_ERR_MSG(extack,
+				       "lower device must be Ethernet with room for our header");
 			goto err_cdev;
 		}
 	}
@@ -219,8 +222,7 @@ void edm_ndimm_pair(struct edm_dev *a, struct edm_dev *b)
 	b->peer = a;
 }
 
-/*
- * Teardown, in this order: unpair, so the peer stops posting into our
+/* Teardown, in this order: unpair, so the peer stops posting into our
  * rings, and wait for its xmits in flight; unbind the lower device; take
  * the netdev down and unregister it (rtnl_unlock waits for its last
  * reference); then the misc device, whose open files keep only a stub;

@@ -83,8 +83,7 @@ void edm_ndimm_kick(struct edm_ndimm *nd)
 		napi_schedule(&nd->napi);
 }
 
-/*
- * The wire's end: copy @len bytes into @to's zone and post them, a small
+/* The wire's end: copy @len bytes into @to's zone and post them, a small
  * packet into the descriptor itself. -ENOBUFS when @to has no free
  * descriptor or no memory at all.
  */
@@ -101,6 +100,7 @@ int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *sr
 	if (DIV_ROUND_UP(len, PAGE_SIZE) > EDM_NDIMM_SEGS)
 		return -EMSGSIZE;
 	spin_lock(&r->lock);
+	/* acquire: the consumer is done with the slot before we reuse it */
 	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NDIMM_RING) {
 		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 		err = -ENOBUFS;
@@ -134,6 +134,7 @@ int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *sr
 	}
 	if (fallback)
 		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_ZONE_FALLBACK);
+	/* release: the descriptor is complete before NAPI can see it */
 	smp_store_release(&r->prod, r->prod + 1);
 out:
 	spin_unlock(&r->lock);
@@ -277,7 +278,7 @@ static void edm_ndimm_wake_peer(struct edm_ndimm *nd)
 static int edm_ndimm_rx(struct edm_ndimm *nd, int budget, u64 *next_due)
 {
 	struct edm_ndimm_ring *r = &nd->rx;
-	u32 prod = smp_load_acquire(&r->prod);
+	u32 prod = smp_load_acquire(&r->prod);	/* pairs with the wire's release */
 	u64 now = 0;
 	int done = 0;
 
@@ -293,6 +294,7 @@ static int edm_ndimm_rx(struct edm_ndimm *nd, int budget, u64 *next_due)
 			}
 		}
 		edm_ndimm_rx_one(nd, d);
+		/* release: we are done with the slot; producers may reuse it */
 		smp_store_release(&r->cons, r->cons + 1);
 		done++;
 	}

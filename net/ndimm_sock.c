@@ -5,8 +5,9 @@
  * cannot patch struct sock, so each device keeps an rhashtable from the
  * socket's address to the zone offset its last buffer took. The address is
  * a key only, never dereferenced: a socket that reuses a freed one's
- * address inherits its hint, which costs nothing but a placement choice. TX then asks the allocator for the same
- * sub-array, and the allocCache answers. Bounded by EDM_NDIMM_SOCKS_MAX;
+ * address inherits its hint, which costs nothing but a placement choice.
+ * TX then asks the allocator for the same sub-array, and the allocCache
+ * answers. Bounded by EDM_NDIMM_SOCKS_MAX;
  * entries idle for EDM_NDIMM_SOCK_AGE_MS are dropped by a periodic sweep.
  *
  * Lookups run under RCU in xmit; inserts race benignly (the first wins);

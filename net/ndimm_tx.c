@@ -50,8 +50,7 @@ static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *
 	d->flags = EDM_NDIMM_D_FOREIGN;
 }
 
-/*
- * COPY_NEEDED for a small packet (an ACK, a ping-pong message): into the
+/* COPY_NEEDED for a small packet (an ACK, a ping-pong message): into the
  * descriptor itself, which is zone memory too. No buffer page to take from
  * the allocCache and give back: for packets this small that bookkeeping,
  * not the copy, is what costs.
@@ -69,8 +68,7 @@ static bool edm_ndimm_tx_inline(struct edm_ndimm *nd, struct edm_ndimm_desc *d,
 	return true;
 }
 
-/*
- * COPY_NEEDED: the packet's bytes into zone pages, or, if the zone is out
+/* COPY_NEEDED: the packet's bytes into zone pages, or, if the zone is out
  * of pages, into ordinary ones. The first page goes where the socket's
  * last one went; the rest take the allocCache of the sub-arrays in turn,
  * so a 64 KiB packet never empties one sub-array's two cached pages and
@@ -95,7 +93,8 @@ static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, st
 		struct page *page = NULL;
 
 		if (!fallback)
-			page = edm_alloc_neti_pages(nd->zone, pos ? edm_ndimm_next_hint(nd) : hint, 0);
+			page = edm_alloc_neti_pages(nd->zone,
+						    pos ? edm_ndimm_next_hint(nd) : hint, 0);
 		if (!page) {
 			fallback = true;
 			page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
@@ -125,8 +124,7 @@ err:
 	return false;
 }
 
-/*
- * When the emulated wire hands @len bytes to the receiver: after the bytes
+/* When the emulated wire hands @len bytes to the receiver: after the bytes
  * before them and their own serialization at wire_mbps, plus the wire's
  * latency. 0 (at once) on an ideal wire.
  */
@@ -165,6 +163,7 @@ static int edm_ndimm_wire_tx(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 
 static u32 edm_ndimm_ring_free(const struct edm_ndimm_ring *r)
 {
+	/* acquire: pairs with the consumer's release of cons */
 	return EDM_NDIMM_RING - (READ_ONCE(r->prod) - smp_load_acquire(&r->cons));
 }
 
@@ -224,6 +223,7 @@ netdev_tx_t edm_ndimm_xmit(struct sk_buff *skb, struct net_device *dev)
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_PACKETS);
 	edm_ndstat_add(nd->ctrs, EDM_A_NDSTAT_TX_BYTES, len);
 	netdev_tx_sent_queue(txq, len);
+	/* release: the descriptor is complete before the cleaner sees it */
 	smp_store_release(&nd->tx.prod, nd->tx.prod + 1);
 	edm_ndimm_maybe_stop(nd, txq);
 	dev_consume_skb_any(skb);
@@ -241,7 +241,7 @@ drop:
 int edm_ndimm_tx_clean(struct edm_ndimm *nd)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(nd->netdev, 0);
-	u32 prod = smp_load_acquire(&nd->tx.prod);
+	u32 prod = smp_load_acquire(&nd->tx.prod);	/* pairs with xmit's release */
 	unsigned int pkts = 0, bytes = 0;
 	u32 cons = nd->tx.cons;
 
@@ -252,6 +252,7 @@ int edm_ndimm_tx_clean(struct edm_ndimm *nd)
 		pkts++;
 		edm_ndimm_desc_release(nd, d);
 	}
+	/* release: the slots are free again for xmit */
 	smp_store_release(&nd->tx.cons, cons);
 	if (pkts)
 		netdev_tx_completed_queue(txq, pkts, bytes);

@@ -92,5 +92,4 @@ void edm_neti_kick(struct edm_neti_zone *z);
 void edm_neti_clone(struct edm_neti_zone *z, struct page *dst, u32 doff, struct page *src,
 		    u32 soff, u32 len);
 
-
 #endif /* _EDM_NETI_H */

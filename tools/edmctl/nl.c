@@ -80,9 +80,12 @@ int edm_nl_open(void)
 		goto fail;
 	}
 	fd = nl_socket_get_fd(sk);
-	/* Both are best effort: old kernels just give less detail. */
+	/*
+	 * Best effort: old kernels just give less detail. No NETLINK_CAP_ACK:
+	 * an error then echoes the request, so its extack offset can name the
+	 * attribute it is about.
+	 */
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* We ask for ACKs ourselves and check sequence numbers ourselves. */
 	nl_socket_disable_auto_ack(sk);
 	/* Never lose a message larger than libnl's default buffer. */
