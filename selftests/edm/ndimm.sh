@@ -187,12 +187,8 @@ ready() {
 	[[ $tcp == *":$hex 00000000:0000 0A"* || $udp == *":$hex 00000000:0000 07"* ]]
 }
 
-# Every device's counters as one object: {"nda": {"tx_packets": ...}, ...}.
-counters() {
-	"$EDMCTL" -j netdimm stats | jq -c 'map({(.name): .stats}) | add // {}'
-}
-
-# check JQ-EXPR: the counters (see counters()) satisfy it; shown if not.
+# check JQ-EXPR: every device's counters, as one object keyed by device
+# name ({"nda": {"tx_packets": ...}, ...}), satisfy JQ-EXPR; shown if not.
 check() {
 	local c
 
@@ -335,6 +331,24 @@ create_show_delete() {
 	[ "$(edm_objects dev)" = 0 ]
 }
 
+# Both ways, then with 9000-byte frames: a jumbo frame spans three zone
+# pages, and one too big for the MTU is refused with DF.
+ping_mtu() {
+	trap nd_cleanup EXIT
+	pair size 16M
+	x in_a ping -c "$(scaled 5)" -i 0.2 -W 5 $IP_B
+	x in_b ping -c 2 -i 0.2 -W 5 $IP_A
+	x in_a ip link set nda mtu 9000
+	x in_b ip link set ndb mtu 9000
+	fails in_a ip link set nda mtu 9001
+	x in_a ping -c 3 -i 0.2 -W 5 -M "do" -s 8000 $IP_B
+	x in_a ping -c 1 -W 5 -M "do" -s 8972 $IP_B
+	fails in_a ping -c 1 -W 5 -M "do" -s 8973 $IP_B
+	check '.nda.tx_packets > 0 and .ndb.rx_packets > 0 and .ndb.rx_zerocopy > 0
+		and .nda.tx_drops == 0 and .ndb.rx_drops == 0 and .ndb.tx_drops == 0
+		and .nda.rx_drops == 0'
+}
+
 # iperf3 through the copy path: the counters account for every packet;
 # TSO makes packets larger than the MTU; BQL sees bytes and drains.
 iperf_counters() {
@@ -406,10 +420,10 @@ file_transfer() {
 }
 
 # The smallest zone, filled by a receiver that does not read: the receive
-# path falls back to ordinary pages, so does the receiver's transmit path
-# (its ACKs), nothing is dropped, iperf3 runs meanwhile, and the file is
-# intact. Then the zone recovers: after more traffic every page comes
-# back, and the allocCache holds pages again.
+# path falls back to ordinary pages, so does the full side's transmit path
+# (for packets past the inline size), nothing is dropped, iperf3 runs
+# meanwhile, and the file is intact. Then the zone recovers: after more
+# traffic every page comes back, and the allocCache holds pages again.
 zone_exhaustion() {
 	local idle
 
@@ -529,24 +543,6 @@ wire_model() {
 	same_file "$TMPD/in.bin" "$TMPD/out.bin"
 	echo "2 MiB from $t0 to $t1" >&2
 	at_least "$t1" "$(awk -v t="$t0" 'BEGIN { printf "%.6f", t + 0.8 }')"
-}
-
-# Both ways, then with 9000-byte frames: a jumbo frame spans three zone
-# pages, and one too big for the MTU is refused with DF.
-ping_mtu() {
-	trap nd_cleanup EXIT
-	pair size 16M
-	x in_a ping -c "$(scaled 5)" -i 0.2 -W 5 $IP_B
-	x in_b ping -c 2 -i 0.2 -W 5 $IP_A
-	x in_a ip link set nda mtu 9000
-	x in_b ip link set ndb mtu 9000
-	fails in_a ip link set nda mtu 9001
-	x in_a ping -c 3 -i 0.2 -W 5 -M "do" -s 8000 $IP_B
-	x in_a ping -c 1 -W 5 -M "do" -s 8972 $IP_B
-	fails in_a ping -c 1 -W 5 -M "do" -s 8973 $IP_B
-	check '.nda.tx_packets > 0 and .ndb.rx_packets > 0 and .ndb.rx_zerocopy > 0
-		and .nda.tx_drops == 0 and .ndb.rx_drops == 0 and .ndb.tx_drops == 0
-		and .nda.rx_drops == 0'
 }
 
 # qdiscs work on an ndimm: tbf counts what it sent, netem adds its delay.
@@ -696,7 +692,7 @@ cases=(
 	delete_under_traffic "ndimm: deleting a pair under iperf3 traffic is clean"
 	delete_with_lent_pages "ndimm: pages lent to a socket outlive the deleted zone, intact"
 	rx_clone "ndimm: rx-mode clone clones payloads in the zone (FPM)"
-	poll_mode "ndimm: poll-us 200 answers pings and polls while idle"
+	poll_mode "ndimm: poll-us 200 (x EDM_TEST_SCALE) answers pings and polls while idle"
 	wire_model "ndimm: wire-delay 2 ms: RTT at least 4 ms; wire-rate 20 Mbit/s: 2 MiB in 0.8 s or more"
 	tc_qdisc "ndimm: tbf and netem qdiscs on an ndimm"
 	lower_mode "ndimm: lower mode over veth; losing the lower leaves carrier off"
