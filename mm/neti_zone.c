@@ -204,31 +204,40 @@ static void edm_neti_reclaim(struct edm_neti_zone *z)
 }
 
 /* Top up every allocCache slot that an allocation emptied. */
+/* One page into sub-array @id's slot; false once it is full or used up. */
+static bool edm_neti_refill_one(struct edm_neti_zone *z, unsigned long id)
+{
+	s64 off = edm_neti_take(z, id);
+	bool full;
+
+	if (off < 0) {
+		clear_bit(id, z->low);	/* the sub-array is used up */
+		return false;
+	}
+	spin_lock_bh(&z->lock);
+	full = z->cache[id].n == EDM_NETI_CACHE_WAYS;
+	if (!full) {
+		z->cache[id].pg[z->cache[id].n++] = off >> PAGE_SHIFT;
+		z->ncached++;
+		full = z->cache[id].n == EDM_NETI_CACHE_WAYS;
+		if (full)
+			clear_bit(id, z->low);
+		edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
+		off = -1;
+	}
+	spin_unlock_bh(&z->lock);
+	if (off >= 0)	/* an allocation filled the slot meanwhile */
+		gen_pool_free(z->pool, edm_neti_addr(off), PAGE_SIZE);
+	return !full;
+}
+
 static void edm_neti_refill(struct edm_neti_zone *z)
 {
 	unsigned long id;
 
 	for_each_set_bit(id, z->low, z->nslots) {
-		s64 off = edm_neti_take(z, id);
-		bool full;
-
-		if (off < 0) {
-			clear_bit(id, z->low);	/* the sub-array is used up */
-			continue;
-		}
-		spin_lock_bh(&z->lock);
-		full = z->cache[id].n == EDM_NETI_CACHE_WAYS;
-		if (!full) {
-			z->cache[id].pg[z->cache[id].n++] = off >> PAGE_SHIFT;
-			z->ncached++;
-			if (z->cache[id].n == EDM_NETI_CACHE_WAYS)
-				clear_bit(id, z->low);
-		}
-		spin_unlock_bh(&z->lock);
-		if (full)
-			gen_pool_free(z->pool, edm_neti_addr(off), PAGE_SIZE);
-		else
-			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
+		while (edm_neti_refill_one(z, id))
+			;
 		cond_resched();
 	}
 }
