@@ -37,25 +37,9 @@ static int edm_dev_fill_attrs(struct sk_buff *msg, const struct edm_dev *dev)
 	return 0;
 }
 
-/* A reply or event message about @dev; NULL on allocation failure. */
 static struct sk_buff *edm_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
-	if (!hdr || edm_dev_fill_attrs(msg, dev)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	genlmsg_end(msg, hdr);
-	return msg;
+	return edm_nl_dev_msg(dev, info, cmd, edm_dev_fill_attrs);
 }
 
 static void edm_dev_notify(const struct edm_dev *dev, u8 cmd)

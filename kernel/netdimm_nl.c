@@ -160,22 +160,7 @@ static int edm_netdimm_fill(struct sk_buff *msg, const struct edm_dev *dev)
 
 static struct sk_buff *edm_netdimm_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
-	if (!hdr || edm_netdimm_fill(msg, dev)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	genlmsg_end(msg, hdr);
-	return msg;
+	return edm_nl_dev_msg(dev, info, cmd, edm_netdimm_fill);
 }
 
 static void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd)

@@ -21,6 +21,31 @@ void edm_nl_notify(struct net *net, struct sk_buff *skb)
 	genlmsg_multicast_netns(&edm_genl_family, net, skb, 0, EDM_MCGRP_EVENTS_IDX, GFP_KERNEL);
 }
 
+/*
+ * A reply (with @info) or event (without) message of command @cmd about
+ * @dev, its attributes put by @fill; NULL on allocation failure.
+ */
+struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
+			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	if (info)
+		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
+	else
+		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
+	if (!hdr || fill(msg, dev)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
 static const struct nla_policy edm_version_policy[EDM_A_INFO_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_INFO_VERSION),
 	EDM_REPLY_ONLY(EDM_A_INFO_ABI_VERSION),

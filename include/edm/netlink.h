@@ -37,6 +37,11 @@ enum edm_mcgrp {
 	__err;								\
 })
 
+struct edm_dev;
+
+struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
+			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
+
 /* Send @skb, a complete message, to the events group of @net. */
 void edm_nl_notify(struct net *net, struct sk_buff *skb);
 
