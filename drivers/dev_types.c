@@ -5,6 +5,7 @@
  * API and the tools can be exercised on their own. NetDIMMs are in net/. Constant: no locking.
  */
 #include "edm/dev.h"
+#include "edm/fabric.h"
 #include "edm/ndimm.h"
 
 static int edm_null_create(struct edm_dev *dev, const void *cfg, struct netlink_ext_ack *extack)
@@ -25,6 +26,8 @@ static const struct edm_dev_type_ops edm_null_dev_type = {
 static const struct edm_dev_type_ops * const edm_dev_types[__EDM_DEV_TYPE_CNT] = {
 	[EDM_DEV_TYPE_NULL] = &edm_null_dev_type,
 	[EDM_DEV_TYPE_NETDIMM] = &edm_netdimm_dev_type,
+	[EDM_DEV_TYPE_FSWITCH] = &edm_fswitch_dev_type,
+	[EDM_DEV_TYPE_FHOST] = &edm_fhost_dev_type,
 };
 
 const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type)

@@ -144,6 +144,63 @@ static const struct genl_ops edm_genl_ops[] = {
 		.maxattr = EDM_A_NETDIMM_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = EDM_CMD_FABRIC_GET,
+		.doit = edm_nl_fabric_get_doit,
+		.dumpit = edm_nl_fabric_get_dumpit,
+		.policy = edm_fab_sel_policy,
+		.maxattr = EDM_A_FAB_MAX,
+	},
+	{
+		.cmd = EDM_CMD_FABRIC_NEW,
+		.doit = edm_nl_fabric_new_doit,
+		.policy = edm_fab_new_policy,
+		.maxattr = EDM_A_FAB_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_FABRIC_DEL,
+		.doit = edm_nl_fabric_del_doit,
+		.policy = edm_fab_sel_policy,
+		.maxattr = EDM_A_FAB_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_FABRIC_SET,
+		.doit = edm_nl_fabric_set_doit,
+		.policy = edm_fab_set_policy,
+		.maxattr = EDM_A_FAB_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_FLINK_GET,
+		.doit = edm_nl_flink_get_doit,
+		.dumpit = edm_nl_flink_get_dumpit,
+		.policy = edm_flink_sel_policy,
+		.maxattr = EDM_A_FLINK_MAX,
+	},
+	{
+		.cmd = EDM_CMD_FLINK_NEW,
+		.doit = edm_nl_flink_new_doit,
+		.policy = edm_flink_new_policy,
+		.maxattr = EDM_A_FLINK_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_FLINK_DEL,
+		.doit = edm_nl_flink_del_doit,
+		.policy = edm_flink_sel_policy,
+		.maxattr = EDM_A_FLINK_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_FLINK_SET,
+		.doit = edm_nl_flink_set_doit,
+		.policy = edm_flink_set_policy,
+		.maxattr = EDM_A_FLINK_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	/* EDM_CMD_FLINK_DOWN is an event only: no request takes it. */
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

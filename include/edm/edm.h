@@ -22,6 +22,7 @@ struct edm_subsys {
 /* Kinds of objects whose live count is audited (debugfs "objects"). */
 enum edm_obj_kind {
 	EDM_OBJ_DEV,
+	EDM_OBJ_FABRIC,		/* fabric nodes, until their last reference */
 
 	__EDM_OBJ_CNT
 };

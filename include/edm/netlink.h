@@ -61,4 +61,22 @@ int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy edm_netdimm_new_policy[];
 extern const struct nla_policy edm_netdimm_sel_policy[];
 
+/* EDM fabric commands, in kernel/fabric_nl.c. */
+int edm_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_flink_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_flink_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_flink_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_flink_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_flink_set_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_fab_new_policy[];
+extern const struct nla_policy edm_fab_sel_policy[];
+extern const struct nla_policy edm_fab_set_policy[];
+extern const struct nla_policy edm_flink_new_policy[];
+extern const struct nla_policy edm_flink_sel_policy[];
+extern const struct nla_policy edm_flink_set_policy[];
+
 #endif /* _EDM_NETLINK_H */

@@ -16,6 +16,8 @@ static const char *const dev_type_names[] = {
 	[EDM_DEV_TYPE_UNSPEC]	= "unspec",
 	[EDM_DEV_TYPE_NULL]	= "null",
 	[EDM_DEV_TYPE_NETDIMM]	= "netdimm",
+	[EDM_DEV_TYPE_FSWITCH]	= "fabric-switch",
+	[EDM_DEV_TYPE_FHOST]	= "fabric-host",
 };
 _Static_assert(ARRAY_SIZE(dev_type_names) == __EDM_DEV_TYPE_CNT,
 	       "dev_type_names[] does not match enum edm_dev_type");

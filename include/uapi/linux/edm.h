@@ -10,10 +10,17 @@
  * Each message kind has its own attribute space, as ethtool's netlink does:
  * EDM_A_INFO_* for the version reply, EDM_A_DEV_* for device messages,
  * EDM_A_NETDIMM_* for NetDIMM messages (with nests EDM_A_GEOM_*,
- * EDM_A_ZONE_* and EDM_A_NDSTAT_*).
+ * EDM_A_ZONE_* and EDM_A_NDSTAT_*), EDM_A_FAB_* for EDM fabric nodes (with
+ * the nest EDM_A_FSTAT_*) and EDM_A_FLINK_* for their links (with the nest
+ * EDM_A_LSTAT_*).
+ *
+ * The ioctls of /dev/edm<N>, one per fabric host, are at the end.
  */
 #ifndef _UAPI_LINUX_EDM_H
 #define _UAPI_LINUX_EDM_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
 
 #define EDM_GENL_NAME		"edm"
 #define EDM_GENL_VERSION	1
@@ -28,6 +35,10 @@ enum edm_dev_type {
 	EDM_DEV_TYPE_NULL,
 	/* A NetDIMM: a netdev whose rings and buffers live in its NETi zone. */
 	EDM_DEV_TYPE_NETDIMM,
+	/* An EDM switch: PHY ports and the PIM memory scheduler. */
+	EDM_DEV_TYPE_FSWITCH,
+	/* An EDM host: one PHY port, a requester and optionally a memory node. */
+	EDM_DEV_TYPE_FHOST,
 
 	__EDM_DEV_TYPE_CNT,
 	EDM_DEV_TYPE_MAX = __EDM_DEV_TYPE_CNT - 1
@@ -166,6 +177,145 @@ enum {
 	EDM_A_NDSTAT_MAX = __EDM_A_NDSTAT_CNT - 1
 };
 
+/* How the scheduler of an EDM switch orders notifications. */
+enum edm_fab_policy {
+	EDM_FAB_POLICY_SRPT,		/* shortest remaining message first */
+	EDM_FAB_POLICY_FCFS,		/* oldest notification first */
+
+	__EDM_FAB_POLICY_CNT,
+	EDM_FAB_POLICY_MAX = __EDM_FAB_POLICY_CNT - 1
+};
+
+/* How a PHY port's transmit multiplexer shares the link. */
+enum edm_fab_mux {
+	EDM_FAB_MUX_FAIR,		/* memory messages and frame blocks alternate */
+	EDM_FAB_MUX_STRICT,		/* memory first, frames in what is left */
+	EDM_FAB_MUX_NONE,		/* no preemption: whole frames (a baseline) */
+
+	__EDM_FAB_MUX_CNT,
+	EDM_FAB_MUX_MAX = __EDM_FAB_MUX_CNT - 1
+};
+
+/* Fabric nodes: switches (EDM_DEV_TYPE_FSWITCH) and hosts (EDM_DEV_TYPE_FHOST). */
+enum {
+	EDM_A_FAB_UNSPEC,
+	EDM_A_FAB_PAD,
+	EDM_A_FAB_ID,			/* u32: its edm device ID */
+	EDM_A_FAB_NAME,			/* string */
+	EDM_A_FAB_TYPE,			/* u32: EDM_DEV_TYPE_FSWITCH or _FHOST */
+	EDM_A_FAB_PORTS,		/* u32: switch ports, 2..512 */
+	EDM_A_FAB_SCHED_X,		/* u32: active notifications per pair, 1..16 */
+	EDM_A_FAB_CHUNK,		/* u32: grant size in bytes, 8..65535 */
+	EDM_A_FAB_POLICY,		/* u32: enum edm_fab_policy */
+	EDM_A_FAB_RATE_MBPS,		/* u32: port rate the scheduler assumes */
+	EDM_A_FAB_ADDR,			/* u32: host: its switch port, 0..511 */
+	EDM_A_FAB_REGION_SIZE,		/* u64: host: bytes it serves, 0: none */
+	EDM_A_FAB_TIMEOUT_MS,		/* u32: host: op timeout */
+	EDM_A_FAB_MINOR,		/* u32: host: the N of /dev/edm<N>, reply only */
+	EDM_A_FAB_STATS,		/* nest: EDM_A_FSTAT_*, reply only */
+
+	__EDM_A_FAB_CNT,
+	EDM_A_FAB_MAX = __EDM_A_FAB_CNT - 1
+};
+
+/* Fabric node counters, all u64; a host or a switch fills its own. */
+enum {
+	EDM_A_FSTAT_UNSPEC,
+	EDM_A_FSTAT_PAD,
+	/* host, as a requester */
+	EDM_A_FSTAT_READS,		/* completed read ops */
+	EDM_A_FSTAT_WRITES,
+	EDM_A_FSTAT_RMWS,
+	EDM_A_FSTAT_READ_BYTES,
+	EDM_A_FSTAT_WRITE_BYTES,
+	EDM_A_FSTAT_ERRORS,		/* ops completed with an error */
+	EDM_A_FSTAT_TIMEOUTS,		/* ops whose memory node never answered */
+	EDM_A_FSTAT_QUEUED,		/* ops waiting for a message id */
+	EDM_A_FSTAT_INFLIGHT,		/* ops with a message id */
+	EDM_A_FSTAT_NOTIFS,		/* /N/ blocks sent */
+	EDM_A_FSTAT_GRANTS_RX,		/* /G/ blocks received */
+	EDM_A_FSTAT_STRAY,		/* blocks or messages matching nothing */
+	/* host, as a memory node */
+	EDM_A_FSTAT_SERVED_READS,
+	EDM_A_FSTAT_SERVED_WRITES,
+	EDM_A_FSTAT_SERVED_RMWS,
+	EDM_A_FSTAT_SERVED_ERRORS,	/* requests outside the region or malformed */
+	/* switch */
+	EDM_A_FSTAT_SCHED_NOTIFS,	/* notifications the scheduler accepted */
+	EDM_A_FSTAT_SCHED_REJECTED,
+	EDM_A_FSTAT_GRANTS,
+	EDM_A_FSTAT_GRANT_BYTES,
+	EDM_A_FSTAT_MATCHINGS,
+	EDM_A_FSTAT_ITERATIONS,		/* PIM iterations summed over matchings */
+	EDM_A_FSTAT_ITER_MAX,
+	EDM_A_FSTAT_MATCHING_MAX,	/* most grants in one matching */
+	EDM_A_FSTAT_DEPTH,		/* notifications queued now */
+	EDM_A_FSTAT_DEPTH_MAX,
+	EDM_A_FSTAT_FWD_MSGS,		/* memory messages forwarded on a circuit */
+	EDM_A_FSTAT_FWD_FRAMES,		/* Ethernet frames switched */
+	EDM_A_FSTAT_DROPS,		/* anything the switch could not forward */
+
+	__EDM_A_FSTAT_CNT,
+	EDM_A_FSTAT_MAX = __EDM_A_FSTAT_CNT - 1
+};
+
+/* State of a fabric link end. */
+enum edm_flink_state {
+	EDM_FLINK_UP,
+	EDM_FLINK_DOWN,			/* disabled: sync-header errors or peer gone */
+
+	__EDM_FLINK_STATE_CNT,
+	EDM_FLINK_STATE_MAX = __EDM_FLINK_STATE_CNT - 1
+};
+
+/*
+ * Fabric links, named by one end: NODE and PORT. An emulated link joins it to
+ * PEER's PEER_PORT in the same netns; a bound one carries its blocks in
+ * frames of ethertype 0x88B5 over the netdev IFINDEX.
+ */
+enum {
+	EDM_A_FLINK_UNSPEC,
+	EDM_A_FLINK_PAD,
+	EDM_A_FLINK_NODE,		/* string: fabric node name */
+	EDM_A_FLINK_PORT,		/* u32: port on it (hosts have port 0) */
+	EDM_A_FLINK_PEER,		/* string: the other node (emulated link) */
+	EDM_A_FLINK_PEER_PORT,		/* u32 */
+	EDM_A_FLINK_IFINDEX,		/* u32: netdev carrying the blocks */
+	EDM_A_FLINK_RATE_MBPS,		/* u32: 1000..400000 */
+	EDM_A_FLINK_DELAY_NS,		/* u32: propagation delay, <= 10 ms */
+	EDM_A_FLINK_MUX,		/* u32: enum edm_fab_mux */
+	EDM_A_FLINK_STATE,		/* u32: enum edm_flink_state */
+	EDM_A_FLINK_SHERR_THRESHOLD,	/* u32: bad sync headers that disable it, 0: never */
+	EDM_A_FLINK_CORRUPT,		/* u32: set only: spoil the next N blocks' headers */
+	EDM_A_FLINK_STATS,		/* nest: EDM_A_LSTAT_*, reply only */
+	EDM_A_FLINK_REASON,		/* string: why it went down, FLINK_DOWN only */
+
+	__EDM_A_FLINK_CNT,
+	EDM_A_FLINK_MAX = __EDM_A_FLINK_CNT - 1
+};
+
+/* Counters of one link end, all u64. */
+enum {
+	EDM_A_LSTAT_UNSPEC,
+	EDM_A_LSTAT_PAD,
+	EDM_A_LSTAT_TX_BLOCKS,
+	EDM_A_LSTAT_RX_BLOCKS,
+	EDM_A_LSTAT_TX_MEM_BLOCKS,	/* /MS/../MT/, /MST/, /N/, /G/ */
+	EDM_A_LSTAT_TX_FRAME_BLOCKS,	/* /S/ /D/ /T/ */
+	EDM_A_LSTAT_TX_BURSTS,		/* groups of blocks handed to the wire */
+	EDM_A_LSTAT_RX_BURSTS,
+	EDM_A_LSTAT_PREEMPTIONS,	/* memory messages sent inside a frame */
+	EDM_A_LSTAT_MEM_WAIT_MAX,	/* most frame blocks a memory message waited */
+	EDM_A_LSTAT_SHERR,		/* bad sync headers received */
+	EDM_A_LSTAT_RX_BAD,		/* blocks the decoder rejected */
+	EDM_A_LSTAT_SEQ_GAPS,		/* bursts lost on a bound netdev */
+	EDM_A_LSTAT_TX_DROPS,
+	EDM_A_LSTAT_DOWN_EVENTS,
+
+	__EDM_A_LSTAT_CNT,
+	EDM_A_LSTAT_MAX = __EDM_A_LSTAT_CNT - 1
+};
+
 enum {
 	EDM_CMD_UNSPEC,
 	EDM_CMD_VERSION_GET,		/* do: reply carries EDM_A_INFO_* */
@@ -175,9 +325,87 @@ enum {
 	EDM_CMD_NETDIMM_GET,		/* do (by ID or NAME) and dump */
 	EDM_CMD_NETDIMM_NEW,		/* admin; also the created event */
 	EDM_CMD_NETDIMM_DEL,		/* admin; deletes a pair; deleted event */
+	EDM_CMD_FABRIC_GET,		/* do (by ID or NAME) and dump */
+	EDM_CMD_FABRIC_NEW,		/* admin; also the created event */
+	EDM_CMD_FABRIC_DEL,		/* admin; deletes its links too; event */
+	EDM_CMD_FABRIC_SET,		/* admin: switch policy, chunk; event */
+	EDM_CMD_FLINK_GET,		/* do (by NODE and PORT) and dump */
+	EDM_CMD_FLINK_NEW,		/* admin; also the created event */
+	EDM_CMD_FLINK_DEL,		/* admin; also the deleted event */
+	EDM_CMD_FLINK_SET,		/* admin: rate, delay, mux, corrupt; event */
+	EDM_CMD_FLINK_DOWN,		/* event only: a link end was disabled */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1
 };
+
+/*
+ * /dev/edm<N>: the ops of fabric host N. Submit a batch, reap completions
+ * (poll() says when there are some), or map a window of a memory node's
+ * region: a page fault fetches the page over the fabric, and msync() or
+ * munmap() writes dirty pages back.
+ */
+#define EDM_IOC_MAGIC		0xED
+#define EDM_OP_MAX_LEN		65535	/* 16-bit size of /N/ */
+#define EDM_OP_BATCH_MAX	256	/* ops per submit or reap call */
+
+enum edm_op_code {
+	EDM_OP_READ,			/* len bytes at addr into buf */
+	EDM_OP_WRITE,			/* len bytes of buf to addr */
+	EDM_OP_CAS,			/* 8 bytes at addr: if == arg0, set arg1 */
+	EDM_OP_FADD,			/* 8 bytes at addr += arg0 */
+	EDM_OP_SWAP,			/* 8 bytes at addr = arg0 */
+
+	__EDM_OP_CNT,
+	EDM_OP_MAX = __EDM_OP_CNT - 1
+};
+
+/* One op. RMW ops take len 8 and an 8-byte aligned addr; buf is unused. */
+struct edm_op {
+	__u64 user_data;		/* returned in the completion */
+	__u64 addr;			/* offset in the memory node's region */
+	__u64 buf;			/* user pointer: write source, read target */
+	__u64 arg0;
+	__u64 arg1;
+	__u32 len;			/* 1..EDM_OP_MAX_LEN */
+	__u16 dst;			/* the memory node's address */
+	__u8 opcode;			/* enum edm_op_code */
+	__u8 flags;			/* must be 0 */
+};
+
+struct edm_cqe {
+	__u64 user_data;
+	__u64 result;			/* RMW: the word's old value */
+	__u64 lat_ns;			/* measured, submit to completion */
+	__u64 model_ns;			/* modeled hardware latency (timing model) */
+	__s32 status;			/* 0 or a negative errno */
+	__u32 bytes;			/* bytes read or written */
+};
+
+struct edm_submit {
+	__u64 ops;			/* user pointer to nr struct edm_op */
+	__u32 nr;			/* 1..EDM_OP_BATCH_MAX */
+	__u32 done;			/* out: ops accepted, in order */
+};
+
+struct edm_reap {
+	__u64 cqes;			/* user pointer to room for max struct edm_cqe */
+	__u32 max;			/* 1..EDM_OP_BATCH_MAX */
+	__u32 min;			/* wait until this many, 0: don't wait */
+	__u32 timeout_ms;		/* bound on the wait */
+	__u32 nr;			/* out: completions copied */
+};
+
+/* Bind the mmap window to a memory node; reports its region size. */
+struct edm_target {
+	__u16 dst;
+	__u16 pad0;
+	__u32 pad1;			/* must be 0 */
+	__u64 size;			/* out */
+};
+
+#define EDM_IOC_SUBMIT		_IOWR(EDM_IOC_MAGIC, 1, struct edm_submit)
+#define EDM_IOC_REAP		_IOWR(EDM_IOC_MAGIC, 2, struct edm_reap)
+#define EDM_IOC_TARGET		_IOWR(EDM_IOC_MAGIC, 3, struct edm_target)
 
 #endif /* _UAPI_LINUX_EDM_H */

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to the EDM fabric (drivers/fabric/, net/edm_eth.c): the node, port
+ * and link structures behind include/edm/fabric.h, and the calls between
+ * node.c, link.c, mux.c, host.c and switch.c.
+ *
+ * Locking. node->lock (a BH spinlock) protects everything of a node and its
+ * ports but port->link, which is RCU: written under the registry lock and
+ * both nodes' locks, read under RCU by senders. A node never holds another
+ * node's lock: output to a peer goes through the peer's inbox.
+ */
+#ifndef _EDM_FAB_H
+#define _EDM_FAB_H
+
+#include <linux/netdevice.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include "edm/fabric.h"
+#include "edm/sched.h"
+
+struct edm_fab_host;
+struct edm_fab_switch;
+struct edm_fab_link;
+
+enum {
+	EDM_MUX_FIFO_BLOCKS	= 32768,	/* memory blocks a port may hold */
+	EDM_FRAME_MAX		= 9018,		/* jumbo frame + FCS room */
+	EDM_FRAMES_QLEN		= 256,		/* frames waiting at a port */
+	EDM_RUN_MAX		= EDM_PCS_MSG_MAX / 8 + 3,	/* blocks of a longest message */
+	EDM_FAB_NAPI_BUDGET	= 64,		/* bursts per poll */
+	EDM_FAB_ETH_MIN_MTU	= 1280,
+};
+
+#define EDM_FAB_SCRAMBLE_SEED	0x3ffffffffffffffULL
+
+/* The TX side of a port: memory blocks and frame blocks share the link. */
+struct edm_mux {
+	struct edm_pcs_block *mem;	/* FIFO of whole memory messages */
+	u32 mem_head, mem_tail;		/* free-running, masked */
+	u32 mem_wait;			/* frame blocks sent while mem waited */
+	struct sk_buff_head frames;	/* frames to send */
+	struct sk_buff *frame;		/* the frame being sent */
+	u32 frame_blk, frame_nblk;	/* its next block, its block count */
+	bool mem_turn;			/* fair: a memory message goes next */
+	bool in_msg;			/* inside an /MS/../MT/ run */
+};
+
+struct edm_fab_port {
+	struct edm_fab_node *node;
+	u32 index;
+	struct edm_fab_link __rcu *link;	/* NULL: not linked */
+	u32 state;			/* enum edm_flink_state */
+	struct edm_fab_link_cfg cfg;
+	struct edm_fab_link_stats stats;
+	struct edm_mux mux;
+	struct edm_pcs_scr scr_tx, scr_rx;
+	struct edm_pcs_sherr sherr;
+	u32 corrupt;			/* blocks whose headers to spoil */
+	u32 tx_seq, rx_seq;
+	bool rx_seq_valid;
+	u64 free_at_ns;			/* pacing: when the wire is free */
+	u32 burst_max;			/* blocks per burst on this link */
+	/* receive side: a decoder for hosts and for the switch's frames */
+	struct edm_pcs_dec dec;
+	u8 *dec_frame, *dec_msg;
+	/* switch: the memory run being received, forwarded whole */
+	struct edm_pcs_block *run;
+	u32 run_len;
+	bool in_run;
+	bool run_drop;
+	struct work_struct down_work;	/* tells netlink the link went down */
+};
+
+/* A link: two ends, emulated (peer ports) or one end bound to a netdev. */
+struct edm_fab_link {
+	struct edm_fab_port *end[2];	/* end[1] NULL when bound */
+	struct edm_eth_bind *eth;	/* bound: the netdev transport */
+	/* delayed delivery, one queue per direction */
+	struct sk_buff_head wire[2];
+	struct hrtimer timer[2];
+	struct rcu_head rcu;
+};
+
+enum edm_fab_kind {
+	EDM_FAB_HOST,
+	EDM_FAB_SWITCH,
+};
+
+struct edm_fab_node {
+	struct kref ref;
+	struct edm_dev *dev;		/* NULL once destroyed */
+	struct net *net;
+	char name[EDM_NAME_LEN];
+	enum edm_fab_kind kind;
+	bool dead;			/* destroyed: ops fail, rx drops */
+	spinlock_t lock;		/* protects all below but the inbox */
+	struct sk_buff_head inbox;	/* bursts received, its own lock */
+	struct sk_buff_head txq;	/* bursts built by a poll, sent after it */
+	struct edm_pcs_block *scratch;	/* EDM_BURST_BLOCKS, one burst in or out */
+	struct net_device *napi_dev;	/* dummy netdev for the NAPI */
+	struct napi_struct napi;
+	u32 nports;
+	struct edm_fab_port *port;	/* [nports] */
+	struct edm_fab_node_cfg cfg;
+	union {
+		struct edm_fab_host *host;
+		struct edm_fab_switch *sw;
+	};
+};
+
+static inline struct edm_fab_port *edm_port_of_skb(struct sk_buff *skb)
+{
+	return *(struct edm_fab_port **)skb->cb;
+}
+
+/* node.c */
+void edm_fab_node_kick(struct edm_fab_node *n);
+u64 edm_fab_now_ns(void);
+
+/* link.c; link changes hold edm_fab_link_mutex (innermost but for node->lock) */
+extern struct mutex edm_fab_link_mutex;
+void edm_fab_port_xmit(struct edm_fab_port *p, struct sk_buff *skb);
+void edm_fab_link_lost(struct edm_fab_port *p);
+int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index);
+void edm_fab_port_uninit(struct edm_fab_port *p);
+void edm_fab_node_unlink_all(struct edm_fab_node *n);
+void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb);
+void edm_fab_port_flush(struct edm_fab_port *p);
+bool edm_fab_port_up(const struct edm_fab_port *p);
+
+/* mux.c */
+int edm_mux_init(struct edm_mux *m);
+void edm_mux_uninit(struct edm_mux *m);
+u32 edm_mux_space(const struct edm_mux *m);
+int edm_mux_put_msg(struct edm_fab_port *p, const struct edm_pcs_msg_hdr *hdr, const u8 *payload);
+int edm_mux_put_blocks(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
+int edm_mux_put_ng(struct edm_fab_port *p, bool grant, const struct edm_pcs_ng *ng);
+int edm_mux_put_frame(struct edm_fab_port *p, struct sk_buff *skb);
+bool edm_mux_pending(const struct edm_mux *m);
+u32 edm_mux_pull(struct edm_fab_port *p, struct edm_pcs_block *out, u32 max);
+void edm_mux_purge(struct edm_mux *m);
+
+/* host.c: the node kind's hooks, called under node->lock */
+int edm_fab_host_create(struct edm_fab_node *n);
+void edm_fab_host_stop(struct edm_fab_node *n);
+void edm_fab_host_free(struct edm_fab_node *n);
+void edm_fab_host_complete(struct edm_fab_node *n);
+void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
+void edm_fab_host_poll(struct edm_fab_node *n);
+void edm_fab_host_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st);
+
+/* switch.c */
+int edm_fab_switch_create(struct edm_fab_node *n);
+void edm_fab_switch_stop(struct edm_fab_node *n);
+void edm_fab_switch_free(struct edm_fab_node *n);
+void edm_fab_switch_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
+void edm_fab_switch_poll(struct edm_fab_node *n);
+void edm_fab_switch_port_down(struct edm_fab_node *n, u32 port);
+void edm_fab_switch_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st);
+
+#endif /* _EDM_FAB_H */

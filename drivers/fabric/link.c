@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fabric ports and links: the PHY of each port (scrambler, sync-header
+ * monitor, bursts on the wire) and the links that join two ports, either an
+ * emulated wire with a rate and a propagation delay or a netdev (EDM over
+ * Ethernet, net/edm_eth.c).
+ *
+ * Locking. A port's state is under its node's lock. port->link is RCU: the
+ * link mutex (edm_fab_link_mutex) and the nodes' locks are held to change it,
+ * senders read it under rcu_read_lock(). An emulated wire's delay queue has
+ * its own lock (the skb queue's) and a soft hrtimer per direction.
+ */
+#include <linux/hrtimer.h>
+#include <linux/if_arp.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include "edm/dev.h"
+#include "fab.h"
+
+/* serializes link changes: port->link, binds, link memory */
+DEFINE_MUTEX(edm_fab_link_mutex);
+
+struct edm_wire_cb {
+	struct edm_fab_port *port;	/* must stay first: edm_port_of_skb() */
+	u64 at_ns;
+};
+
+static struct edm_wire_cb *edm_wire_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct edm_wire_cb) > sizeof(skb->cb));
+	return (struct edm_wire_cb *)skb->cb;
+}
+
+void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg)
+{
+	cfg->rate_mbps = EDM_FAB_DEFAULT_RATE;
+	cfg->delay_ns = 0;
+	cfg->mux = EDM_FAB_MUX_FAIR;
+	cfg->sherr_threshold = EDM_PCS_SHERR_THRESHOLD;
+}
+
+static void edm_port_phy_reset(struct edm_fab_port *p)
+{
+	edm_pcs_scr_init(&p->scr_tx, EDM_FAB_SCRAMBLE_SEED);
+	edm_pcs_scr_init(&p->scr_rx, EDM_FAB_SCRAMBLE_SEED);
+	edm_pcs_sherr_init(&p->sherr, p->cfg.sherr_threshold, EDM_PCS_SHERR_WINDOW);
+	if (p->dec_frame)
+		edm_pcs_dec_init(&p->dec, p->dec_frame, EDM_FRAME_MAX, p->dec_msg,
+				 p->dec_msg ? EDM_PCS_MSG_MAX : 0);
+	p->in_run = false;
+	p->run_len = 0;
+	p->tx_seq = 0;
+	p->rx_seq_valid = false;
+	p->corrupt = 0;
+}
+
+static void edm_port_down_work(struct work_struct *work)
+{
+	struct edm_fab_port *p = container_of(work, struct edm_fab_port, down_work);
+	struct edm_fab_node *n = p->node;
+
+	edm_fab_nl_link_down(n->net, n->name, p->index, "sync header errors");
+	edm_fab_node_put(n);
+}
+
+int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
+{
+	p->node = n;
+	p->index = index;
+	p->state = EDM_FLINK_DOWN;
+	edm_fab_link_cfg_default(&p->cfg);
+	INIT_WORK(&p->down_work, edm_port_down_work);
+	edm_port_phy_reset(p);
+	return edm_mux_init(&p->mux);
+}
+
+void edm_fab_port_uninit(struct edm_fab_port *p)
+{
+	edm_mux_uninit(&p->mux);
+	kvfree(p->dec_frame);
+	kvfree(p->dec_msg);
+	kvfree(p->run);
+}
+
+/* Receive buffers, made when the port is first linked. */
+static int edm_port_alloc(struct edm_fab_port *p)
+{
+	bool host = p->node->kind == EDM_FAB_HOST;
+
+	if (p->dec_frame)
+		return 0;
+	p->dec_frame = kvmalloc(EDM_FRAME_MAX, GFP_KERNEL);
+	if (host)
+		p->dec_msg = kvmalloc(EDM_PCS_MSG_MAX, GFP_KERNEL);
+	else
+		p->run = kvmalloc_array(EDM_RUN_MAX, sizeof(*p->run), GFP_KERNEL);
+	if (!p->dec_frame || (host ? !p->dec_msg : !p->run)) {
+		kvfree(p->dec_frame);
+		kvfree(p->dec_msg);
+		kvfree(p->run);
+		p->dec_frame = NULL;
+		p->dec_msg = NULL;
+		p->run = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+bool edm_fab_port_up(const struct edm_fab_port *p)
+{
+	return p->state == EDM_FLINK_UP && rcu_access_pointer(p->link);
+}
+
+/* Under the node lock: the port stops, its queues are lost. */
+static void edm_port_set_down(struct edm_fab_port *p)
+{
+	struct edm_fab_node *n = p->node;
+
+	lockdep_assert_held(&n->lock);
+	if (p->state == EDM_FLINK_DOWN)
+		return;
+	p->state = EDM_FLINK_DOWN;
+	p->stats.down_events++;
+	edm_mux_purge(&p->mux);
+	if (n->kind == EDM_FAB_SWITCH)
+		edm_fab_switch_port_down(n, p->index);
+}
+
+/* Bursts */
+
+static void edm_port_rx_blocks(struct edm_fab_port *p, struct edm_pcs_block *b, u32 nb)
+{
+	struct edm_fab_node *n = p->node;
+	u32 i;
+
+	for (i = 0; i < nb && p->corrupt; i++, p->corrupt--)
+		b[i].sync = EDM_PCS_SYNC_BAD0;
+	for (i = 0; i < nb; i++) {
+		if (b[i].sync == EDM_PCS_SYNC_BAD0 || b[i].sync == EDM_PCS_SYNC_BAD3)
+			p->stats.sherr++;
+		if (edm_pcs_sherr_feed(&p->sherr, b[i].sync)) {
+			edm_port_set_down(p);
+			edm_fab_node_get(n);
+			if (!schedule_work(&p->down_work))
+				edm_fab_node_put(n);
+			return;
+		}
+	}
+	edm_pcs_descramble(&p->scr_rx, b, nb);
+	p->stats.rx_blocks += nb;
+	if (n->kind == EDM_FAB_HOST)
+		edm_fab_host_rx(p, b, nb);
+	else
+		edm_fab_switch_rx(p, b, nb);
+}
+
+/* Under the node lock, from the poll: decode one burst and drop the skb. */
+void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
+{
+	struct edm_fab_node *n = p->node;
+	const struct edm_burst_hdr *h;
+	u32 nb, seq;
+	int got;
+
+	lockdep_assert_held(&n->lock);
+	if (p->state != EDM_FLINK_UP || skb->len < sizeof(*h))
+		goto drop;
+	h = (const struct edm_burst_hdr *)skb->data;
+	nb = ntohs(h->nblocks);
+	seq = ntohl(h->seq);
+	if (!nb || nb > EDM_BURST_BLOCKS || h->flags)
+		goto bad;
+	if (p->rx_seq_valid && seq != p->rx_seq)
+		p->stats.seq_gaps++;
+	p->rx_seq = seq + 1;
+	p->rx_seq_valid = true;
+	got = edm_pcs_wire_unpack(skb->data + sizeof(*h), skb->len - sizeof(*h), n->scratch, nb);
+	if (got != nb)
+		goto bad;
+	p->stats.rx_bursts++;
+	edm_port_rx_blocks(p, n->scratch, nb);
+	consume_skb(skb);
+	return;
+bad:
+	p->stats.rx_bad++;
+drop:
+	kfree_skb(skb);
+}
+
+/* Under the node lock: turn what the mux holds into bursts on node->txq. */
+void edm_fab_port_flush(struct edm_fab_port *p)
+{
+	struct edm_fab_node *n = p->node;
+	struct edm_burst_hdr *h;
+	struct sk_buff *skb;
+	u32 nb, size;
+
+	lockdep_assert_held(&n->lock);
+	if (!edm_fab_port_up(p))
+		return;
+	while (edm_mux_pending(&p->mux)) {
+		nb = edm_mux_pull(p, n->scratch, p->burst_max);
+		if (!nb)
+			break;
+		edm_pcs_scramble(&p->scr_tx, n->scratch, nb);
+		size = edm_pcs_wire_size(nb);
+		skb = alloc_skb(LL_MAX_HEADER + sizeof(*h) + size, GFP_ATOMIC);
+		if (!skb) {
+			p->stats.tx_drops++;
+			continue;
+		}
+		skb_reserve(skb, LL_MAX_HEADER);
+		h = skb_put(skb, sizeof(*h));
+		h->seq = htonl(p->tx_seq++);
+		h->nblocks = htons(nb);
+		h->flags = 0;
+		edm_pcs_wire_pack(n->scratch, nb, skb_put(skb, size), size);
+		p->stats.tx_blocks += nb;
+		p->stats.tx_bursts++;
+		edm_wire_cb(skb)->port = p;
+		__skb_queue_tail(&n->txq, skb);
+	}
+}
+
+/* Emulated wires */
+
+static u64 edm_wire_ser_ns(const struct edm_fab_port *p, u32 bytes)
+{
+	return div_u64((u64)bytes * 8000, p->cfg.rate_mbps);
+}
+
+static void edm_wire_deliver(struct edm_fab_link *l, int dir, struct sk_buff *skb)
+{
+	edm_fab_port_rx(l->end[!dir], skb);
+}
+
+static enum hrtimer_restart edm_wire_timer(struct hrtimer *t)
+{
+	struct edm_fab_link *l;
+	struct sk_buff_head due;
+	struct sk_buff *skb;
+	int dir = 0;
+	u64 now;
+
+	l = container_of(t, struct edm_fab_link, timer[0]);
+	if (t != &l->timer[0]) {
+		dir = 1;
+		l = container_of(t, struct edm_fab_link, timer[1]);
+	}
+	__skb_queue_head_init(&due);
+	now = edm_fab_now_ns();
+	spin_lock(&l->wire[dir].lock);
+	while ((skb = skb_peek(&l->wire[dir])) && edm_wire_cb(skb)->at_ns <= now) {
+		__skb_unlink(skb, &l->wire[dir]);
+		__skb_queue_tail(&due, skb);
+	}
+	if (skb)
+		hrtimer_set_expires(t, ns_to_ktime(edm_wire_cb(skb)->at_ns));
+	spin_unlock(&l->wire[dir].lock);
+	while ((skb = __skb_dequeue(&due)))
+		edm_wire_deliver(l, dir, skb);
+	return skb_queue_empty_lockless(&l->wire[dir]) ? HRTIMER_NORESTART : HRTIMER_RESTART;
+}
+
+/*
+ * The wire is busy for each burst's serialization time at the link rate and
+ * delivers it a propagation delay later. A burst due within a microsecond
+ * goes at once: no timer is that precise, and software is far slower than
+ * the modeled wire.
+ */
+static void edm_wire_xmit(struct edm_fab_link *l, struct edm_fab_port *p, struct sk_buff *skb)
+{
+	int dir = l->end[0] == p ? 0 : 1;
+	struct sk_buff_head *q = &l->wire[dir];
+	u64 now = edm_fab_now_ns(), at;
+	bool first;
+
+	at = max(now, p->free_at_ns) + edm_wire_ser_ns(p, skb->len);
+	p->free_at_ns = at;
+	at += p->cfg.delay_ns;
+	if (at <= now + NSEC_PER_USEC && skb_queue_empty_lockless(q)) {
+		edm_wire_deliver(l, dir, skb);
+		return;
+	}
+	edm_wire_cb(skb)->at_ns = at;
+	spin_lock_bh(&q->lock);
+	first = skb_queue_empty(q);
+	__skb_queue_tail(q, skb);
+	if (first)
+		hrtimer_start(&l->timer[dir], ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+	spin_unlock_bh(&q->lock);
+}
+
+/* After a poll, without the node lock. */
+void edm_fab_port_xmit(struct edm_fab_port *p, struct sk_buff *skb)
+{
+	struct edm_fab_link *l;
+
+	rcu_read_lock();
+	l = rcu_dereference(p->link);
+	if (!l) {
+		kfree_skb(skb);
+	} else if (l->eth) {
+		if (edm_eth_xmit(l->eth, skb))
+			p->stats.tx_drops++;	/* racy, a hint */
+	} else {
+		edm_wire_xmit(l, p, skb);
+	}
+	rcu_read_unlock();
+}
+
+/* Links */
+
+static struct edm_fab_link *edm_link_alloc(void)
+{
+	struct edm_fab_link *l = kzalloc(sizeof(*l), GFP_KERNEL);
+	int i;
+
+	if (!l)
+		return NULL;
+	for (i = 0; i < 2; i++) {
+		skb_queue_head_init(&l->wire[i]);
+		hrtimer_init(&l->timer[i], CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+		l->timer[i].function = edm_wire_timer;
+	}
+	return l;
+}
+
+static void edm_port_attach(struct edm_fab_port *p, struct edm_fab_link *l,
+			    const struct edm_fab_link_cfg *cfg, u32 burst_max)
+{
+	spin_lock_bh(&p->node->lock);
+	p->cfg = *cfg;
+	p->burst_max = burst_max;
+	edm_port_phy_reset(p);
+	p->free_at_ns = 0;
+	p->state = EDM_FLINK_UP;
+	rcu_assign_pointer(p->link, l);
+	spin_unlock_bh(&p->node->lock);
+}
+
+static void edm_port_detach(struct edm_fab_port *p)
+{
+	spin_lock_bh(&p->node->lock);
+	edm_port_set_down(p);
+	RCU_INIT_POINTER(p->link, NULL);
+	spin_unlock_bh(&p->node->lock);
+}
+
+static int edm_link_cfg_check(const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack)
+{
+	if (cfg->rate_mbps < EDM_FAB_RATE_MIN || cfg->rate_mbps > EDM_FAB_RATE_MAX ||
+	    EDM_SCHED_PS_PER_MBYTE % cfg->rate_mbps) {
+		NL_SET_ERR_MSG(extack, "link rate must be 1000..400000 Mb/s and divide 8 Tb/s");
+		return -ERANGE;
+	}
+	if (cfg->delay_ns > EDM_FAB_DELAY_MAX_NS) {
+		NL_SET_ERR_MSG(extack, "link delay must be at most 10 ms");
+		return -ERANGE;
+	}
+	if (cfg->mux > EDM_FAB_MUX_MAX) {
+		NL_SET_ERR_MSG(extack, "unknown mux policy");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int edm_link_check(struct edm_fab_node *n, u32 port, const struct edm_fab_link_cfg *cfg,
+			  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (n->dead) {
+		NL_SET_ERR_MSG(extack, "fabric node is being destroyed");
+		return -ENODEV;
+	}
+	if (port >= n->nports) {
+		NL_SET_ERR_MSG(extack, "the node has no such port");
+		return -ERANGE;
+	}
+	if (rcu_access_pointer(n->port[port].link)) {
+		NL_SET_ERR_MSG(extack, "the port is already linked");
+		return -EBUSY;
+	}
+	err = edm_link_cfg_check(cfg, extack);
+	if (err)
+		return err;
+	return edm_port_alloc(&n->port[port]);
+}
+
+int edm_fab_link_emu(struct edm_fab_node *a, u32 pa, struct edm_fab_node *b, u32 pb,
+		     const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack)
+{
+	struct edm_fab_link *l;
+	int err;
+
+	if (a == b) {
+		NL_SET_ERR_MSG(extack, "a link joins two different nodes");
+		return -EINVAL;
+	}
+	if (a->net != b->net) {
+		NL_SET_ERR_MSG(extack, "emulated links stay in one netns: bind a netdev instead");
+		return -EXDEV;
+	}
+	mutex_lock(&edm_fab_link_mutex);
+	err = edm_link_check(a, pa, cfg, extack);
+	if (!err)
+		err = edm_link_check(b, pb, cfg, extack);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	l = edm_link_alloc();
+	if (!l)
+		goto out;
+	l->end[0] = &a->port[pa];
+	l->end[1] = &b->port[pb];
+	edm_port_attach(l->end[0], l, cfg, EDM_BURST_BLOCKS);
+	edm_port_attach(l->end[1], l, cfg, EDM_BURST_BLOCKS);
+	err = 0;
+out:
+	mutex_unlock(&edm_fab_link_mutex);
+	return err;
+}
+
+int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
+		      const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack)
+{
+	struct edm_fab_link *l;
+	int err;
+
+	if (dev->type != ARPHRD_ETHER || dev->flags & IFF_LOOPBACK) {
+		NL_SET_ERR_MSG(extack, "EDM over Ethernet needs an Ethernet netdev");
+		return -EINVAL;
+	}
+	if (dev->mtu < EDM_FAB_ETH_MIN_MTU) {
+		NL_SET_ERR_MSG(extack, "the netdev's MTU must be at least 1280");
+		return -EINVAL;
+	}
+	mutex_lock(&edm_fab_link_mutex);
+	err = edm_link_check(n, port, cfg, extack);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	l = edm_link_alloc();
+	if (!l)
+		goto out;
+	l->end[0] = &n->port[port];
+	l->eth = edm_eth_bind(l->end[0], dev);
+	if (IS_ERR(l->eth)) {
+		err = PTR_ERR(l->eth);
+		kfree(l);
+		NL_SET_ERR_MSG(extack, "could not bind the netdev");
+		goto out;
+	}
+	/* a burst must fit the netdev's MTU: whole groups of eight blocks */
+	edm_port_attach(l->end[0], l, cfg,
+			min_t(u32, EDM_BURST_BLOCKS, (dev->mtu - sizeof(struct edm_burst_hdr)) /
+				   EDM_PCS_GROUP_BYTES * EDM_PCS_GROUP));
+	err = 0;
+out:
+	mutex_unlock(&edm_fab_link_mutex);
+	return err;
+}
+
+/* Under the link mutex: cut both ends, wait for senders, free. */
+static void edm_link_free(struct edm_fab_link *l)
+{
+	int i;
+
+	lockdep_assert_held(&edm_fab_link_mutex);
+	for (i = 0; i < 2; i++)
+		if (l->end[i])
+			edm_port_detach(l->end[i]);
+	if (l->eth)
+		edm_eth_unbind(l->eth);	/* waits for receivers */
+	synchronize_net();		/* and for senders */
+	for (i = 0; i < 2; i++) {
+		hrtimer_cancel(&l->timer[i]);
+		skb_queue_purge(&l->wire[i]);
+	}
+	kfree(l);
+}
+
+int edm_fab_link_del(struct edm_fab_node *n, u32 port, struct netlink_ext_ack *extack)
+{
+	struct edm_fab_link *l;
+
+	if (port >= n->nports) {
+		NL_SET_ERR_MSG(extack, "the node has no such port");
+		return -ERANGE;
+	}
+	mutex_lock(&edm_fab_link_mutex);
+	l = rcu_dereference_protected(n->port[port].link, lockdep_is_held(&edm_fab_link_mutex));
+	if (l)
+		edm_link_free(l);
+	mutex_unlock(&edm_fab_link_mutex);
+	if (!l) {
+		NL_SET_ERR_MSG(extack, "the port is not linked");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+void edm_fab_node_unlink_all(struct edm_fab_node *n)
+{
+	struct edm_fab_link *l;
+	u32 i;
+
+	mutex_lock(&edm_fab_link_mutex);
+	for (i = 0; i < n->nports; i++) {
+		l = rcu_dereference_protected(n->port[i].link,
+					      lockdep_is_held(&edm_fab_link_mutex));
+		if (l)
+			edm_link_free(l);
+	}
+	mutex_unlock(&edm_fab_link_mutex);
+}
+
+/* The bound netdev is going away (RTNL and the link mutex held). */
+void edm_fab_link_lost(struct edm_fab_port *p)
+{
+	struct edm_fab_link *l;
+
+	l = rcu_dereference_protected(p->link, lockdep_is_held(&edm_fab_link_mutex));
+	if (l)
+		edm_link_free(l);
+}
+
+/* Any set brings a disabled end back up, with a fresh PHY. */
+int edm_fab_link_set(struct edm_fab_node *n, u32 port, const struct edm_fab_link_cfg *cfg,
+		     u32 corrupt, struct netlink_ext_ack *extack)
+{
+	struct edm_fab_port *p;
+	int err = 0;
+
+	if (port >= n->nports) {
+		NL_SET_ERR_MSG(extack, "the node has no such port");
+		return -ERANGE;
+	}
+	err = edm_link_cfg_check(cfg, extack);
+	if (err)
+		return err;
+	p = &n->port[port];
+	mutex_lock(&edm_fab_link_mutex);
+	spin_lock_bh(&n->lock);
+	if (!rcu_access_pointer(p->link)) {
+		NL_SET_ERR_MSG(extack, "the port is not linked");
+		err = -ENOENT;
+	} else {
+		p->cfg = *cfg;
+		if (p->state == EDM_FLINK_DOWN) {
+			edm_port_phy_reset(p);
+			p->state = EDM_FLINK_UP;
+		}
+		edm_pcs_sherr_init(&p->sherr, cfg->sherr_threshold, EDM_PCS_SHERR_WINDOW);
+		p->corrupt = corrupt;
+	}
+	spin_unlock_bh(&n->lock);
+	mutex_unlock(&edm_fab_link_mutex);
+	return err;
+}
+
+int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info *info)
+{
+	struct edm_fab_port *p, *peer;
+	struct edm_fab_link *l;
+
+	if (port >= n->nports)
+		return -ERANGE;
+	memset(info, 0, sizeof(*info));
+	p = &n->port[port];
+	mutex_lock(&edm_fab_link_mutex);
+	l = rcu_dereference_protected(p->link, lockdep_is_held(&edm_fab_link_mutex));
+	if (l) {
+		info->linked = true;
+		if (l->eth) {
+			info->ifindex = edm_eth_ifindex(l->eth);
+		} else {
+			peer = l->end[0] == p ? l->end[1] : l->end[0];
+			strscpy(info->peer, peer->node->name, sizeof(info->peer));
+			info->peer_port = peer->index;
+		}
+	}
+	spin_lock_bh(&n->lock);
+	info->state = p->state;
+	info->cfg = p->cfg;
+	info->stats = p->stats;
+	spin_unlock_bh(&n->lock);
+	mutex_unlock(&edm_fab_link_mutex);
+	return 0;
+}

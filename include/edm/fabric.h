@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The EDM fabric inside edm.ko: nodes (hosts and switches), their PHY ports,
+ * the links between ports, the host stack's op API and the transports that
+ * carry blocks (emulated wires, or Ethernet frames of ethertype 0x88B5).
+ *
+ * Blocks travel in bursts: an skb whose data is a struct edm_burst_hdr and
+ * then up to EDM_BURST_BLOCKS blocks in the PCS wire form (66 bytes per eight
+ * blocks, payloads scrambled). The same skb is queued on an emulated wire or,
+ * behind an Ethernet header, sent on a netdev.
+ *
+ * Execution. Every node has a NAPI instance on a dummy netdev. Arriving
+ * bursts go to the node's inbox (an skb queue) and schedule the NAPI; the
+ * poll decodes them under the node's lock, runs the host stack or the switch,
+ * and flushes what the ports' TX muxes produced. So all of a node's state is
+ * touched under node->lock (BH), and no node calls into another directly.
+ *
+ * Lifetime. Nodes are edm devices (EDM_DEV_TYPE_FHOST, _FSWITCH) created and
+ * destroyed under the netns registry lock. A node is refcounted: /dev/edm<N>
+ * files and in-flight timers hold references, and a destroyed node is marked
+ * dead (ops fail with ENODEV) until the last reference goes.
+ */
+#ifndef _EDM_FABRIC_H
+#define _EDM_FABRIC_H
+
+#include <linux/bits.h>
+#include <linux/hrtimer.h>
+#include <linux/kref.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <uapi/linux/edm.h>
+
+#include "edm/pcs.h"
+#include "edm/timing.h"
+
+struct edm_dev;
+struct edm_fab_node;
+struct edm_fab_port;
+
+#define EDM_FAB_ETHERTYPE	0x88B5	/* IEEE 802 local experimental 1 */
+#define EDM_BURST_BLOCKS	256	/* blocks per burst at most */
+#define EDM_FAB_ADDR_MAX	511	/* 9-bit fabric address */
+#define EDM_FAB_PORTS_MAX	512
+#define EDM_FAB_DEFAULT_PORTS	16
+#define EDM_FAB_DEFAULT_TIMEOUT_MS 100
+#define EDM_FAB_TIMEOUT_MS_MAX	60000
+#define EDM_FAB_REGION_MAX	BIT_ULL(30)
+#define EDM_FAB_RATE_MIN	1000
+#define EDM_FAB_RATE_MAX	400000
+#define EDM_FAB_DELAY_MAX_NS	10000000
+#define EDM_FAB_DEFAULT_RATE	25000
+#define EDM_FAB_CHUNK_MIN	8
+
+/* The head of every burst, big endian on the wire. */
+struct edm_burst_hdr {
+	__be32 seq;		/* per link direction, from 0 */
+	__be16 nblocks;		/* 1..EDM_BURST_BLOCKS */
+	__be16 flags;		/* 0 */
+} __packed;
+
+/* Link parameters, as EDM_A_FLINK_* set them. */
+struct edm_fab_link_cfg {
+	u32 rate_mbps;
+	u32 delay_ns;
+	u32 mux;		/* enum edm_fab_mux */
+	u32 sherr_threshold;
+};
+
+struct edm_fab_link_stats {
+	u64 tx_blocks;
+	u64 rx_blocks;
+	u64 tx_mem_blocks;
+	u64 tx_frame_blocks;
+	u64 tx_bursts;
+	u64 rx_bursts;
+	u64 preemptions;
+	u64 mem_wait_max;
+	u64 sherr;
+	u64 rx_bad;
+	u64 seq_gaps;
+	u64 tx_drops;
+	u64 down_events;
+};
+
+/* What a link end says about itself (netlink FLINK_GET). */
+struct edm_fab_link_info {
+	bool linked;
+	char peer[EDM_NAME_LEN];	/* emulated: the other node, else "" */
+	u32 peer_port;
+	int ifindex;			/* bound: the netdev, else 0 */
+	u32 state;			/* enum edm_flink_state */
+	struct edm_fab_link_cfg cfg;
+	struct edm_fab_link_stats stats;
+};
+
+/*
+ * An op of the host stack. The caller fills the first block and owns the op
+ * and buf until done() is called, exactly once, in BH context.
+ */
+struct edm_fab_op {
+	u32 opcode;		/* enum edm_op_code */
+	u32 dst;		/* memory node address */
+	u64 addr;		/* offset in its region */
+	u32 len;		/* 1..EDM_OP_MAX_LEN; RMW ops 8 */
+	void *buf;		/* kernel memory: write source, read target */
+	u64 arg0, arg1;
+	void (*done)(struct edm_fab_op *op);
+	void *priv;
+
+	/* filled at completion */
+	int status;		/* 0 or -errno */
+	u32 bytes;
+	u64 result;		/* RMW: old value; region probe: its size */
+	u64 lat_ns;
+	u64 model_ns;
+
+	/* the host stack's */
+	struct list_head list;
+	u64 start_ns;
+	u64 deadline_ns;
+	u32 progress;		/* bytes sent (write) or received (read) */
+	u8 id;
+	u8 state;
+};
+
+/* Creation parameters of a node: the cfg of its type's create(). */
+struct edm_fab_node_cfg {
+	/* switch */
+	u32 nports;		/* 0: EDM_FAB_DEFAULT_PORTS */
+	u32 x;			/* 0: EDM_SCHED_DEFAULT_X */
+	u32 chunk;		/* 0: EDM_SCHED_DEFAULT_CHUNK */
+	u32 policy;		/* enum edm_fab_policy */
+	u32 rate_mbps;		/* 0: EDM_FAB_DEFAULT_RATE */
+	/* host */
+	u32 addr;		/* its switch port */
+	u64 region_size;	/* bytes served, 0: none */
+	u32 timeout_ms;		/* 0: EDM_FAB_DEFAULT_TIMEOUT_MS */
+};
+
+struct edm_fab_node_stats {
+	u64 v[__EDM_A_FSTAT_CNT];	/* indexed by EDM_A_FSTAT_*; 0 = unused */
+};
+
+/* What a node says about itself (netlink FABRIC_GET). */
+struct edm_fab_node_info {
+	bool is_host;
+	struct edm_fab_node_cfg cfg;	/* current values, defaults filled in */
+	int minor;			/* host: N of /dev/edm<N> */
+	struct edm_fab_node_stats stats;
+};
+
+extern const struct edm_dev_type_ops edm_fswitch_dev_type;
+extern const struct edm_dev_type_ops edm_fhost_dev_type;
+
+void edm_fab_node_info(struct edm_fab_node *n, struct edm_fab_node_info *info);
+int edm_fab_switch_set(struct edm_fab_node *sw, const u32 *policy, const u32 *chunk,
+		       struct netlink_ext_ack *extack);
+
+/*
+ * Netlink events (kernel/fabric_nl.c). Called in process context with the
+ * registry lock not held; a link end that went down says why.
+ */
+void edm_fab_nl_link_down(struct net *net, const char *node, u32 port, const char *why);
+
+/* Node lookup and references (drivers/fabric/node.c) */
+struct edm_fab_node *edm_fab_node_of(const struct edm_dev *dev);
+struct edm_fab_node *edm_fab_node_get(struct edm_fab_node *n);
+void edm_fab_node_put(struct edm_fab_node *n);
+const char *edm_fab_node_name(const struct edm_fab_node *n);
+bool edm_fab_node_is_host(const struct edm_fab_node *n);
+u32 edm_fab_node_nports(const struct edm_fab_node *n);
+
+/* Host stack (drivers/fabric/host.c) */
+int edm_fab_host_submit(struct edm_fab_node *host, struct edm_fab_op *op);
+int edm_fab_host_probe(struct edm_fab_node *host, u32 dst, u64 *size);
+int edm_fab_host_sync_op(struct edm_fab_node *host, struct edm_fab_op *op);
+u32 edm_fab_host_addr(const struct edm_fab_node *host);
+int edm_fab_host_minor(const struct edm_fab_node *host);
+/* for cdev.c: its per-host state and the N of /dev/edm<N> */
+void edm_fab_host_set_cdev(struct edm_fab_node *host, void *cdev, int minor);
+void *edm_fab_host_cdev(const struct edm_fab_node *host);
+
+/* Links (drivers/fabric/link.c), under the registry lock */
+int edm_fab_link_emu(struct edm_fab_node *a, u32 pa, struct edm_fab_node *b, u32 pb,
+		     const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack);
+int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
+		      const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack);
+int edm_fab_link_del(struct edm_fab_node *n, u32 port, struct netlink_ext_ack *extack);
+int edm_fab_link_set(struct edm_fab_node *n, u32 port, const struct edm_fab_link_cfg *cfg,
+		     u32 corrupt, struct netlink_ext_ack *extack);
+int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info *info);
+void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg);
+
+/*
+ * EDM over Ethernet (net/edm_eth.c): a port bound to a netdev sends bursts
+ * behind an Ethernet header (broadcast destination) and receives them through
+ * a packet_type handler registered for that one netdev.
+ */
+struct edm_eth_bind;
+struct edm_eth_bind *edm_eth_bind(struct edm_fab_port *p, struct net_device *dev);
+void edm_eth_unbind(struct edm_eth_bind *b);
+int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *burst);
+int edm_eth_ifindex(const struct edm_eth_bind *b);
+int edm_eth_init(void);
+void edm_eth_exit(void);
+
+/* Delivery of a received burst to a port; any context, takes the skb. */
+void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *burst);
+
+/*
+ * /dev/edm<N> (drivers/fabric/cdev.c). add() at host creation, del() at its
+ * destruction while the host still holds its own reference (an open() may
+ * take one until del() returns); process context. index() is the host's N,
+ * or -ENOENT; any context. [cdev helper: index() added]
+ */
+int edm_fab_cdev_add(struct edm_fab_node *host);
+void edm_fab_cdev_del(struct edm_fab_node *host);
+int edm_fab_cdev_index(const struct edm_fab_node *host);
+
+#endif /* _EDM_FABRIC_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EDM over Ethernet: a fabric port bound to a netdev sends its bursts of
+ * blocks as frames of the IEEE local experimental ethertype 0x88B5 and
+ * receives them through a packet_type handler registered for that netdev
+ * alone. The burst header carries a sequence number, so a lost frame shows
+ * up as a gap on the receiving port.
+ *
+ * Frames go to the broadcast address: a bound netdev is a point-to-point
+ * wire (a veth, a guest NIC on a socket network), as a PHY link is.
+ *
+ * Locking: a bind is made and dropped under the fabric's link mutex (and the
+ * list of binds also has a spinlock, for lockdep's sake kept innermost); the
+ * receive handler runs under RCU and only queues the skb on the port's node.
+ * A netdev notifier drops the links of a netdev that goes away.
+ */
+#include <linux/etherdevice.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+
+#include "edm/fabric.h"
+#include "../drivers/fabric/fab.h"
+
+struct edm_eth_bind {
+	struct packet_type pt;
+	struct net_device *dev;
+	netdevice_tracker tracker;
+	struct edm_fab_port *port;
+	struct list_head list;		/* on edm_eth_binds */
+};
+
+static LIST_HEAD(edm_eth_binds);	/* under edm_eth_lock */
+static DEFINE_SPINLOCK(edm_eth_lock);
+
+static int edm_eth_rcv(struct sk_buff *skb, struct net_device *dev, struct packet_type *pt,
+		       struct net_device *orig_dev)
+{
+	struct edm_eth_bind *b = container_of(pt, struct edm_eth_bind, pt);
+
+	if (skb->pkt_type == PACKET_OTHERHOST || skb->pkt_type == PACKET_LOOPBACK)
+		goto drop;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	if (skb_linearize(skb))
+		goto drop;
+	edm_fab_port_rx(b->port, skb);
+	return NET_RX_SUCCESS;
+drop:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+struct edm_eth_bind *edm_eth_bind(struct edm_fab_port *p, struct net_device *dev)
+{
+	struct edm_eth_bind *b;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->port = p;
+	b->dev = dev;
+	netdev_hold(dev, &b->tracker, GFP_KERNEL);
+	b->pt.type = htons(EDM_FAB_ETHERTYPE);
+	b->pt.dev = dev;
+	b->pt.func = edm_eth_rcv;
+	spin_lock(&edm_eth_lock);
+	list_add(&b->list, &edm_eth_binds);
+	spin_unlock(&edm_eth_lock);
+	dev_add_pack(&b->pt);
+	return b;
+}
+
+void edm_eth_unbind(struct edm_eth_bind *b)
+{
+	spin_lock(&edm_eth_lock);
+	list_del(&b->list);
+	spin_unlock(&edm_eth_lock);
+	dev_remove_pack(&b->pt);	/* waits for edm_eth_rcv() */
+	netdev_put(b->dev, &b->tracker);
+	kfree(b);
+}
+
+int edm_eth_ifindex(const struct edm_eth_bind *b)
+{
+	return b->dev->ifindex;
+}
+
+/* Takes the burst; headroom for the Ethernet header was reserved. */
+int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *skb)
+{
+	struct net_device *dev = b->dev;
+
+	if (!(dev->flags & IFF_UP) || skb->len > dev->mtu) {
+		kfree_skb(skb);
+		return -ENETDOWN;
+	}
+	skb->dev = dev;
+	skb->protocol = htons(EDM_FAB_ETHERTYPE);
+	skb_reset_network_header(skb);
+	if (dev_hard_header(skb, dev, EDM_FAB_ETHERTYPE, dev->broadcast, dev->dev_addr,
+			    skb->len) < 0) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -ENOBUFS;
+}
+
+static struct edm_fab_port *edm_eth_port_of(struct net_device *dev)
+{
+	struct edm_fab_port *p = NULL;
+	struct edm_eth_bind *b;
+
+	spin_lock(&edm_eth_lock);
+	list_for_each_entry(b, &edm_eth_binds, list) {
+		if (b->dev == dev) {
+			p = b->port;
+			break;
+		}
+	}
+	spin_unlock(&edm_eth_lock);
+	return p;
+}
+
+static int edm_eth_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct edm_fab_port *p;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	/* binds come and go under the link mutex: p stays valid while we hold it */
+	mutex_lock(&edm_fab_link_mutex);
+	while ((p = edm_eth_port_of(dev)))
+		edm_fab_link_lost(p);
+	mutex_unlock(&edm_fab_link_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block edm_eth_notifier = {
+	.notifier_call = edm_eth_event,
+};
+
+int edm_eth_init(void)
+{
+	return register_netdevice_notifier(&edm_eth_notifier);
+}
+
+void edm_eth_exit(void)
+{
+	unregister_netdevice_notifier(&edm_eth_notifier);
+}
