@@ -98,6 +98,8 @@ struct edm_fab_node {
 	spinlock_t lock;		/* protects all below but the inbox */
 	struct sk_buff_head inbox;	/* bursts received, its own lock */
 	struct sk_buff_head txq;	/* bursts built by a poll, sent after it */
+	struct sk_buff_head rxq;	/* host: frames for its netdev, same */
+	struct net_device *ndev;	/* host: its netdev (net/edm_fab_netdev.c) */
 	struct edm_pcs_block *scratch;	/* EDM_BURST_BLOCKS, one burst in or out */
 	struct net_device *napi_dev;	/* dummy netdev for the NAPI */
 	struct napi_struct napi;
@@ -129,6 +131,13 @@ void edm_fab_node_unlink_all(struct edm_fab_node *n);
 void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb);
 void edm_fab_port_flush(struct edm_fab_port *p);
 bool edm_fab_port_up(const struct edm_fab_port *p);
+
+/* net/edm_fab_netdev.c */
+int edm_fab_netdev_create(struct edm_fab_node *n);
+void edm_fab_netdev_destroy(struct edm_fab_node *n);
+void edm_fab_netdev_rx(struct edm_fab_node *n, const u8 *frame, u32 len);
+void edm_fab_netdev_deliver(struct edm_fab_node *n, struct sk_buff_head *q);
+void edm_fab_netdev_carrier(struct edm_fab_node *n, bool up);
 
 /* mux.c */
 int edm_mux_init(struct edm_mux *m);

@@ -624,8 +624,10 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 		case EDM_PCS_EV_GRANT:
 			edm_host_rx_grant(h, &ev.ng);
 			break;
-		case EDM_PCS_EV_NOTIFY:
 		case EDM_PCS_EV_FRAME:
+			edm_fab_netdev_rx(p->node, p->dec.frame, ev.len);
+			break;
+		case EDM_PCS_EV_NOTIFY:
 			h->st[EDM_A_FSTAT_STRAY]++;
 			break;
 		default:

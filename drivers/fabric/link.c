@@ -124,6 +124,7 @@ static void edm_port_set_down(struct edm_fab_port *p)
 	p->state = EDM_FLINK_DOWN;
 	p->stats.down_events++;
 	edm_mux_purge(&p->mux);
+	edm_fab_netdev_carrier(n, false);
 	if (n->kind == EDM_FAB_SWITCH)
 		edm_fab_switch_port_down(n, p->index);
 }
@@ -240,6 +241,7 @@ static enum hrtimer_restart edm_wire_timer(struct hrtimer *t)
 {
 	struct edm_fab_link *l;
 	struct sk_buff_head due;
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	struct sk_buff *skb;
 	int dir = 0;
 	u64 now;
@@ -256,19 +258,23 @@ static enum hrtimer_restart edm_wire_timer(struct hrtimer *t)
 		__skb_unlink(skb, &l->wire[dir]);
 		__skb_queue_tail(&due, skb);
 	}
-	if (skb)
+	/* decided under the lock: a sender that finds the queue empty starts us */
+	if (skb) {
 		hrtimer_set_expires(t, ns_to_ktime(edm_wire_cb(skb)->at_ns));
+		ret = HRTIMER_RESTART;
+	}
 	spin_unlock(&l->wire[dir].lock);
 	while ((skb = __skb_dequeue(&due)))
 		edm_wire_deliver(l, dir, skb);
-	return skb_queue_empty_lockless(&l->wire[dir]) ? HRTIMER_NORESTART : HRTIMER_RESTART;
+	return ret;
 }
 
 /*
- * The wire is busy for each burst's serialization time at the link rate and
- * delivers it a propagation delay later. A burst due within a microsecond
- * goes at once: no timer is that precise, and software is far slower than
- * the modeled wire.
+ * A wire with a propagation delay is busy for each burst's serialization
+ * time at the link rate and delivers it a delay later. With no delay (the
+ * default) it delivers at once: no timer is precise to the nanoseconds a
+ * burst takes at 25 Gb/s, and software is far slower than the modeled wire,
+ * whose time each op's modeled latency accounts for.
  */
 static void edm_wire_xmit(struct edm_fab_link *l, struct edm_fab_port *p, struct sk_buff *skb)
 {
@@ -277,6 +283,10 @@ static void edm_wire_xmit(struct edm_fab_link *l, struct edm_fab_port *p, struct
 	u64 now = edm_fab_now_ns(), at;
 	bool first;
 
+	if (!p->cfg.delay_ns && skb_queue_empty_lockless(q)) {
+		edm_wire_deliver(l, dir, skb);
+		return;
+	}
 	at = max(now, p->free_at_ns) + edm_wire_ser_ns(p, skb->len);
 	p->free_at_ns = at;
 	at += p->cfg.delay_ns;
@@ -339,6 +349,7 @@ static void edm_port_attach(struct edm_fab_port *p, struct edm_fab_link *l,
 	p->state = EDM_FLINK_UP;
 	rcu_assign_pointer(p->link, l);
 	spin_unlock_bh(&p->node->lock);
+	edm_fab_netdev_carrier(p->node, true);
 }
 
 static void edm_port_detach(struct edm_fab_port *p)
@@ -553,6 +564,7 @@ int edm_fab_link_set(struct edm_fab_node *n, u32 port, const struct edm_fab_link
 		if (p->state == EDM_FLINK_DOWN) {
 			edm_port_phy_reset(p);
 			p->state = EDM_FLINK_UP;
+			edm_fab_netdev_carrier(n, true);
 		}
 		edm_pcs_sherr_init(&p->sherr, cfg->sherr_threshold, EDM_PCS_SHERR_WINDOW);
 		p->corrupt = corrupt;

@@ -12,7 +12,7 @@
  *
  * Teardown, in this order: mark dead and fail what is pending (no new work is
  * accepted), remove the links (after which nobody can deliver to us), stop
- * the NAPI, drop the registry's reference. Open /dev/edm<N> files keep the
+ * the NAPI, unregister the host's netdev, drop the registry's reference. Open /dev/edm<N> files keep the
  * memory until they close.
  */
 #include <linux/ktime.h>
@@ -60,7 +60,7 @@ static void edm_fab_flush_ports(struct edm_fab_node *n)
 static int edm_fab_poll(struct napi_struct *napi, int budget)
 {
 	struct edm_fab_node *n = container_of(napi, struct edm_fab_node, napi);
-	struct sk_buff_head out;
+	struct sk_buff_head out, up;
 	struct sk_buff *skb;
 	int done = 0;
 
@@ -78,11 +78,15 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 		edm_fab_switch_poll(n);
 	edm_fab_flush_ports(n);
 	__skb_queue_head_init(&out);
+	__skb_queue_head_init(&up);
 	skb_queue_splice_init(&n->txq, &out);
+	skb_queue_splice_init(&n->rxq, &up);
 	spin_unlock(&n->lock);
 
 	while ((skb = __skb_dequeue(&out)))
 		edm_fab_port_xmit(edm_port_of_skb(skb), skb);
+	if (n->kind == EDM_FAB_HOST)
+		edm_fab_netdev_deliver(n, &up);
 
 	if (n->kind == EDM_FAB_HOST)
 		edm_fab_host_complete(n);
@@ -229,6 +233,7 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	spin_lock_init(&n->lock);
 	skb_queue_head_init(&n->inbox);
 	__skb_queue_head_init(&n->txq);
+	__skb_queue_head_init(&n->rxq);
 	n->nports = kind == EDM_FAB_HOST ? 1 : n->cfg.nports;
 
 	err = -ENOMEM;
@@ -253,18 +258,27 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	dev->type_priv = n;
 
 	if (kind == EDM_FAB_HOST) {
+		err = edm_fab_netdev_create(n);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "could not register the host's netdev (name taken?)");
+			goto err_napi;
+		}
 		err = edm_fab_cdev_add(n);
 		if (err) {
 			NL_SET_ERR_MSG(extack, "could not register /dev/edm<N>");
-			dev->type_priv = NULL;
-			napi_disable(&n->napi);
-			netif_napi_del(&n->napi);
-			edm_fab_node_put(n);
-			return err;
+			goto err_napi;
 		}
 	}
 	pr_debug("fabric %s %s created\n", kind == EDM_FAB_HOST ? "host" : "switch", n->name);
 	return 0;
+
+err_napi:
+	dev->type_priv = NULL;
+	napi_disable(&n->napi);
+	netif_napi_del(&n->napi);
+	edm_fab_netdev_destroy(n);
+	edm_fab_node_put(n);
+	return err;
 
 err_ports:
 	while (i--)
@@ -302,8 +316,10 @@ static void edm_fab_node_destroy(struct edm_dev *dev)
 	napi_disable(&n->napi);
 	netif_napi_del(&n->napi);
 	skb_queue_purge(&n->inbox);
-	if (n->kind == EDM_FAB_HOST)
+	if (n->kind == EDM_FAB_HOST) {
+		edm_fab_netdev_destroy(n);
 		edm_fab_host_complete(n);
+	}
 	dev->type_priv = NULL;
 	pr_debug("fabric node %s destroyed\n", n->name);
 	edm_fab_node_put(n);

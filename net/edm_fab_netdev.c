@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The netdev of a fabric host: ordinary Ethernet frames over the EDM PHY.
+ * Its frames share the host's link with memory traffic block by block (the
+ * TX mux in mux.c), cross the switch store-and-forward, and come up at the
+ * other host as received frames. It carries the name of its fabric node.
+ *
+ * Locking: xmit queues the frame on the port's mux under the node lock and
+ * kicks the node's poll; frames received by the poll wait on node->rxq and
+ * go up the stack after the poll drops the lock, so the stack may send from
+ * its receive path without meeting our lock.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+
+#include "../drivers/fabric/fab.h"
+
+struct edm_fab_ndev {
+	struct edm_fab_node *node;	/* not counted: the node outlives us */
+};
+
+static netdev_tx_t edm_fab_ndev_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct edm_fab_node *n = ((struct edm_fab_ndev *)netdev_priv(dev))->node;
+	struct edm_fab_port *p = &n->port[0];
+	u32 len = skb->len;
+	int err = -ENETDOWN;
+
+	spin_lock(&n->lock);
+	if (!n->dead && edm_fab_port_up(p))
+		err = edm_mux_put_frame(p, skb);
+	else
+		kfree_skb(skb);
+	if (!err && skb_queue_len(&p->mux.frames) >= EDM_FRAMES_QLEN - 1)
+		netif_stop_queue(dev);
+	spin_unlock(&n->lock);
+	if (err) {
+		dev->stats.tx_dropped++;
+		return NETDEV_TX_OK;
+	}
+	dev->stats.tx_packets++;
+	dev->stats.tx_bytes += len;
+	napi_schedule(&n->napi);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops edm_fab_ndev_ops = {
+	.ndo_start_xmit = edm_fab_ndev_xmit,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+static void edm_fab_ndev_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &edm_fab_ndev_ops;
+	dev->needs_free_netdev = false;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = EDM_FRAME_MAX - ETH_HLEN - VLAN_HLEN;
+	dev->priv_flags |= IFF_NO_QUEUE;
+	eth_hw_addr_random(dev);
+}
+
+int edm_fab_netdev_create(struct edm_fab_node *n)
+{
+	struct net_device *dev;
+	int err;
+
+	dev = alloc_netdev(sizeof(struct edm_fab_ndev), n->name, NET_NAME_USER,
+			   edm_fab_ndev_setup);
+	if (!dev)
+		return -ENOMEM;
+	dev_net_set(dev, n->net);
+	((struct edm_fab_ndev *)netdev_priv(dev))->node = n;
+	err = register_netdev(dev);
+	if (err) {
+		free_netdev(dev);
+		return err;
+	}
+	netif_carrier_off(dev);
+	n->ndev = dev;
+	return 0;
+}
+
+/* After the node's poll is stopped: nothing delivers to the netdev then. */
+void edm_fab_netdev_destroy(struct edm_fab_node *n)
+{
+	if (!n->ndev)
+		return;
+	skb_queue_purge(&n->rxq);
+	unregister_netdev(n->ndev);
+	free_netdev(n->ndev);
+	n->ndev = NULL;
+}
+
+/* Under the node lock: a frame the decoder completed. */
+void edm_fab_netdev_rx(struct edm_fab_node *n, const u8 *frame, u32 len)
+{
+	struct net_device *dev = n->ndev;
+	struct sk_buff *skb;
+
+	if (!dev || len < ETH_HLEN)
+		return;
+	skb = netdev_alloc_skb_ip_align(dev, len);
+	if (!skb) {
+		dev->stats.rx_dropped++;
+		return;
+	}
+	skb_put_data(skb, frame, len);
+	skb->protocol = eth_type_trans(skb, dev);
+	dev->stats.rx_packets++;
+	dev->stats.rx_bytes += len;
+	__skb_queue_tail(&n->rxq, skb);
+}
+
+/* From the poll, without the node lock. */
+void edm_fab_netdev_deliver(struct edm_fab_node *n, struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(q)))
+		netif_receive_skb(skb);
+	if (n->ndev && netif_queue_stopped(n->ndev) &&
+	    skb_queue_len_lockless(&n->port[0].mux.frames) < EDM_FRAMES_QLEN / 2)
+		netif_wake_queue(n->ndev);
+}
+
+void edm_fab_netdev_carrier(struct edm_fab_node *n, bool up)
+{
+	if (!n->ndev)
+		return;
+	if (up)
+		netif_carrier_on(n->ndev);
+	else
+		netif_carrier_off(n->ndev);
+}
