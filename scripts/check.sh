@@ -50,7 +50,8 @@ build_module_clean() {
 }
 
 build_edmctl() {
-	make -C tools/edmctl clean && make -C tools/edmctl
+	make -C tools/edmctl clean && make -C tools/edmctl &&
+		make -C tools/edmop clean && make -C tools/edmop
 }
 
 # suite NAME CMD...: run a TAP-printing suite, show and keep its TAP. A

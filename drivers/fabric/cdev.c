@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/edm<N>: the ops of fabric host N for user space. One misc device per
- * host; N comes from edm_fab_cdevs, an allocating xarray, and stays the
- * host's until edm_fab_cdev_del().
+ * host; N comes from an IDA, and the host keeps it and our state
+ * (edm_fab_host_set_cdev()) until edm_fab_cdev_del().
  *
  * Ops. EDM_IOC_SUBMIT checks every op of a batch, copies write data into a
  * kernel buffer and hands the op to the host stack; its done() (BH) moves it
@@ -29,6 +29,7 @@
  * f->map_lock protects the binding, the mapping count and insertions into
  * pages. Order: mmap_lock, map_lock, page lock, i_mmap_rwsem.
  */
+#include <linux/idr.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
@@ -51,9 +52,8 @@ enum {
 struct edm_fab_cdev {
 	struct miscdevice misc;
 	struct edm_fab_node *host;	/* not counted: lives until edm_fab_cdev_del() */
-	u32 index;
+	int index;
 	char name[16];
-	struct rcu_head rcu;
 };
 
 /* An open file. */
@@ -87,7 +87,7 @@ struct edm_fab_cop {
 	u8 data[];
 };
 
-static DEFINE_XARRAY_ALLOC(edm_fab_cdevs);
+static DEFINE_IDA(edm_fab_cdev_ida);
 
 /* ---- file context ---- */
 
@@ -674,72 +674,45 @@ static const struct file_operations edm_fab_cdev_fops = {
 int edm_fab_cdev_add(struct edm_fab_node *host)
 {
 	struct edm_fab_cdev *c;
-	u32 index;
-	int err;
+	int index, err;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	/* reserve N; lookups see the device only once it exists */
-	err = xa_alloc(&edm_fab_cdevs, &index, NULL, XA_LIMIT(0, EDM_FAB_CDEV_MAX - 1),
-		       GFP_KERNEL);
-	if (err)
+	index = ida_alloc_max(&edm_fab_cdev_ida, EDM_FAB_CDEV_MAX - 1, GFP_KERNEL);
+	if (index < 0) {
+		err = index;
 		goto err_free;
+	}
 	c->host = host;
 	c->index = index;
-	snprintf(c->name, sizeof(c->name), "edm%u", index);
+	snprintf(c->name, sizeof(c->name), "edm%d", index);
 	c->misc.minor = MISC_DYNAMIC_MINOR;
 	c->misc.name = c->name;
 	c->misc.fops = &edm_fab_cdev_fops;
 	c->misc.mode = 0600;
 	err = misc_register(&c->misc);
 	if (err)
-		goto err_erase;
-	xa_store(&edm_fab_cdevs, index, c, GFP_KERNEL);	/* the slot exists: no failure */
+		goto err_ida;
+	edm_fab_host_set_cdev(host, c, index);
 	return 0;
 
-err_erase:
-	xa_erase(&edm_fab_cdevs, index);
+err_ida:
+	ida_free(&edm_fab_cdev_ida, index);
 err_free:
 	kfree(c);
 	return err;
 }
 
-static struct edm_fab_cdev *edm_fab_cdev_find(const struct edm_fab_node *host)
-{
-	struct edm_fab_cdev *c;
-	unsigned long index;
-
-	xa_for_each(&edm_fab_cdevs, index, c)
-		if (c->host == host)
-			return c;
-	return NULL;
-}
-
-int edm_fab_cdev_index(const struct edm_fab_node *host)
-{
-	struct edm_fab_cdev *c;
-	int index;
-
-	rcu_read_lock();
-	c = edm_fab_cdev_find(host);
-	index = c ? c->index : -ENOENT;
-	rcu_read_unlock();
-	return index;
-}
-
 /* Open files keep their own node reference and outlive the device. */
 void edm_fab_cdev_del(struct edm_fab_node *host)
 {
-	struct edm_fab_cdev *c;
+	struct edm_fab_cdev *c = edm_fab_host_cdev(host);
 
-	/* only this call frees c: it stays valid past the RCU section */
-	rcu_read_lock();
-	c = edm_fab_cdev_find(host);
-	rcu_read_unlock();
 	if (!c)
 		return;
-	xa_erase(&edm_fab_cdevs, c->index);
 	misc_deregister(&c->misc);	/* after it, no open() is running or will */
-	kfree_rcu(c, rcu);
+	edm_fab_host_set_cdev(host, NULL, -1);
+	ida_free(&edm_fab_cdev_ida, c->index);
+	kfree(c);
 }

@@ -52,7 +52,8 @@ struct edm_hdst {
 	struct edm_fab_op *rd[EDM_HOST_IDS];
 	u8 wr_next, rd_next;
 	u16 wr_busy, rd_busy;
-	u64 region_size;		/* learnt by a probe, 0: unknown */
+	u64 region_size;		/* learnt by a probe */
+	bool region_known;
 };
 
 /* A request this memory node is answering. */
@@ -289,6 +290,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 		edm_req_put(h, op);
 		op->state = EDM_OPS_WAIT_RESP;
 	}
+	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
 	list_move_tail(&op->list, &h->inflight);
 	return 0;
 }
@@ -453,7 +455,8 @@ static void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 			    const u8 *pl)
 {
 	struct edm_served *s;
-	u64 w, addr, a0, a1, *word;
+	u64 w, addr, a0, a1;
+	__le64 *word;
 	u32 op;
 
 	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 24) {
@@ -476,16 +479,17 @@ static void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 		edm_host_served_new(h, hdr, s);
 		return;
 	}
-	word = (u64 *)(h->region + addr);
+	/* words are little endian, as on the wire */
+	word = (__le64 *)(h->region + addr);
 	s->value = true;
-	s->val = *word;
+	s->val = le64_to_cpu(*word);
 	if (op == EDM_OP_CAS) {
-		if (*word == a0)
-			*word = a1;
+		if (s->val == a0)
+			*word = cpu_to_le64(a1);
 	} else if (op == EDM_OP_FADD) {
-		*word += a0;
+		*word = cpu_to_le64(s->val + a0);
 	} else {
-		*word = a0;
+		*word = cpu_to_le64(a0);
 	}
 	h->st[EDM_A_FSTAT_SERVED_RMWS]++;
 	edm_host_served_new(h, hdr, s);
@@ -536,8 +540,10 @@ static void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hd
 			return;
 		}
 		op->result = get_unaligned_le64(pl);
-		if (op->opcode == EDM_OP_PROBE)
+		if (op->opcode == EDM_OP_PROBE) {
 			h->dst[op->dst]->region_size = op->result;
+			h->dst[op->dst]->region_known = true;
+		}
 		edm_op_finish(h, op, 0);
 		return;
 	}
@@ -638,7 +644,10 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 
 /* Timeouts: the paper's NULL response when a memory node is gone */
 
-/* The timeout runs from submission: a node never linked times out too. */
+/*
+ * An op has the timeout from the moment its request leaves; one still queued
+ * (its node busy, or the link down) has ten times that from submission.
+ */
 static void edm_host_expire(struct edm_fab_host *h, u64 now)
 {
 	struct edm_fab_op *op, *tmp;
@@ -697,14 +706,14 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 	op->model_ns = 0;
 	op->state = EDM_OPS_QUEUED;
 	op->start_ns = edm_fab_now_ns();
-	op->deadline_ns = op->start_ns + (u64)n->cfg.timeout_ms * NSEC_PER_MSEC;
+	op->deadline_ns = op->start_ns + (u64)n->cfg.timeout_ms * NSEC_PER_MSEC * 10;
 	spin_lock_bh(&n->lock);
 	if (n->dead || h->stopped) {
 		err = -ENODEV;
 	} else if (h->nops >= EDM_HOST_INFLIGHT_MAX) {
 		err = -EAGAIN;
 	} else if (op->opcode == EDM_OP_WRITE && h->dst[op->dst] &&
-		   h->dst[op->dst]->region_size &&
+		   h->dst[op->dst]->region_known &&
 		   !(op->addr <= h->dst[op->dst]->region_size &&
 		     op->len <= h->dst[op->dst]->region_size - op->addr)) {
 		err = -ERANGE;

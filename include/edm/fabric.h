@@ -210,12 +210,10 @@ void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *burst);
 
 /*
  * /dev/edm<N> (drivers/fabric/cdev.c). add() at host creation, del() at its
- * destruction while the host still holds its own reference (an open() may
- * take one until del() returns); process context. index() is the host's N,
- * or -ENOENT; any context. [cdev helper: index() added]
+ * destruction while the node still holds the registry's reference (an open()
+ * may take one until del() returns); process context.
  */
 int edm_fab_cdev_add(struct edm_fab_node *host);
 void edm_fab_cdev_del(struct edm_fab_node *host);
-int edm_fab_cdev_index(const struct edm_fab_node *host);
 
 #endif /* _EDM_FABRIC_H */

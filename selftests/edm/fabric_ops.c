@@ -1,0 +1,1325 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+/*
+ * /dev/edm<N>: remote memory ops through the fabric host's misc device.
+ *
+ * Each test builds, through netlink (genl.c), a switch fo_sw with a compute
+ * host fo_cn (address 1, no region), a memory host fo_mn (address 2, a 1 MiB
+ * region) and a host fo_nr (address 3, no region) linked to its ports 1, 2
+ * and 3, and works through fo_cn's /dev/edm<N>: data integrity of random ops from 8 threads against shadow
+ * copies, exact CAS counting under contention, region bounds, every bad
+ * ioctl argument, a seeded ioctl fuzz pass that must leave a canary area
+ * alone, the mmap load/store shim, completions, poll(), the per-file caps,
+ * and files that outlive their ops or their host.
+ *
+ * Needs edm.ko loaded and root. EDM_TEST_SCALE divides the iterations;
+ * EDM_FUZZ_SEED picks the fuzz seed (default 1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/edm.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "genl.h"
+#include "kselftest_harness.h"
+
+#define SW		"fo_sw"
+#define CN		"fo_cn"
+#define MN		"fo_mn"
+#define NR		"fo_nr"		/* a host that serves no region */
+#define CN_ADDR		1
+#define MN_ADDR		2
+#define NR_ADDR		3
+#define NOBODY		9		/* a switch port with no host */
+#define REGION		(1u << 20)
+#define PAGE		4096u
+
+/* The region's layout for the integrity test and the fuzz pass. */
+#define NTHREADS	8
+#define SLICE		(64u << 10)	/* per thread: [t * SLICE, (t + 1) * SLICE) */
+#define NSUB		8		/* a batch touches each sub-slice once at most */
+#define SHARED		(NTHREADS * SLICE)	/* shared words, RMW only */
+#define NSHARED		16
+#define COUNTER		(SHARED + NSHARED * 8)	/* the CAS counter */
+#define CANARY		(REGION - (64u << 10))	/* fuzz: nothing may write here */
+#define CANARY_LEN	(16u << 10)
+
+#define REAP_WAIT_MS	(timeout_ms() + 20000ull)	/* far past any op's own timeout */
+#define KADDR		0xffff888000000000ull	/* kernel memory */
+
+#define NLA_DATA(a) ((const unsigned char *)(a) + NLA_HDRLEN)
+
+/* ---- helpers ---- */
+
+static int scale(void)
+{
+	const char *s = getenv("EDM_TEST_SCALE");
+	int n = s ? atoi(s) : 1;
+
+	return n > 0 ? n : 1;
+}
+
+static int scaled(int n)
+{
+	n /= scale();
+	return n > 0 ? n : 1;
+}
+
+/*
+ * The requester's op timeout runs from submission: under TCG, with 8 threads
+ * of ops queued, 100 ms is not enough. Slow kernels get more.
+ */
+static uint32_t timeout_ms(void)
+{
+	uint32_t ms = 1000 * scale();
+
+	return ms < 60000 ? ms : 60000;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+static struct edm_op mkop(uint8_t opcode, uint16_t dst, uint64_t addr, uint32_t len, void *buf)
+{
+	return (struct edm_op){ .opcode = opcode, .dst = dst, .addr = addr, .len = len,
+				.buf = (uintptr_t)buf };
+}
+
+/* Submit: 0 or -errno; *done as the kernel wrote it. */
+static int submit(int fd, struct edm_op *ops, uint32_t nr, uint32_t *done)
+{
+	struct edm_submit s = { .ops = (uintptr_t)ops, .nr = nr, .done = 0xdead };
+	int err = ioctl(fd, EDM_IOC_SUBMIT, &s) ? -errno : 0;
+
+	if (done)
+		*done = s.done;
+	return err;
+}
+
+/* Reap exactly @n completions, or fewer if they do not come in time; how many. */
+static int reap_n(int fd, struct edm_cqe *cqes, uint32_t n)
+{
+	uint64_t deadline = now_ms() + REAP_WAIT_MS;
+	uint32_t got = 0;
+
+	while (got < n && now_ms() < deadline) {
+		uint32_t want = n - got > EDM_OP_BATCH_MAX ? EDM_OP_BATCH_MAX : n - got;
+		struct edm_reap r = { .cqes = (uintptr_t)(cqes + got), .max = want,
+				      .min = want, .timeout_ms = 1000 };
+
+		if (ioctl(fd, EDM_IOC_REAP, &r))
+			return -errno;
+		got += r.nr;
+	}
+	return got;
+}
+
+/* One op start to finish: its errno from submit, or its completion status. */
+static int do_op(int fd, struct edm_op *op, struct edm_cqe *cqe)
+{
+	struct edm_cqe local;
+	int err;
+
+	if (!cqe)
+		cqe = &local;
+	err = submit(fd, op, 1, NULL);
+	if (err)
+		return err;
+	if (reap_n(fd, cqe, 1) != 1)
+		return -ETIME;
+	return cqe->status;
+}
+
+static int rw(int fd, uint8_t opcode, uint64_t addr, void *buf, uint32_t len)
+{
+	struct edm_op op = mkop(opcode, MN_ADDR, addr, len, buf);
+
+	return do_op(fd, &op, NULL);
+}
+
+static int rmw(int fd, uint8_t opcode, uint64_t addr, uint64_t a0, uint64_t a1, uint64_t *old)
+{
+	struct edm_op op = mkop(opcode, MN_ADDR, addr, 8, NULL);
+	struct edm_cqe cqe;
+	int err;
+
+	op.arg0 = a0;
+	op.arg1 = a1;
+	err = do_op(fd, &op, &cqe);
+	if (!err && old)
+		*old = cqe.result;
+	return err;
+}
+
+static int target(int fd, uint16_t dst, uint64_t *size)
+{
+	struct edm_target t = { .dst = dst };
+
+	if (ioctl(fd, EDM_IOC_TARGET, &t))
+		return -errno;
+	if (size)
+		*size = t.size;
+	return 0;
+}
+
+/* Fill @len bytes of the region at @addr with @pattern's bytes; 0 or -errno. */
+static int fill(int fd, uint64_t addr, const uint8_t *data, uint32_t len)
+{
+	uint32_t off, n;
+	int err;
+
+	for (off = 0; off < len; off += n) {
+		n = len - off > 32768 ? 32768 : len - off;
+		err = rw(fd, EDM_OP_WRITE, addr + off, (void *)(data + off), n);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Read @len bytes of the region at @addr, in ops of at most 32 KiB; 0 or -errno. */
+static int fetch(int fd, uint64_t addr, uint8_t *data, uint32_t len)
+{
+	uint32_t off, n;
+	int err;
+
+	for (off = 0; off < len; off += n) {
+		n = len - off > 32768 ? 32768 : len - off;
+		err = rw(fd, EDM_OP_READ, addr + off, data + off, n);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void pattern(uint8_t *p, uint32_t len, uint64_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = rnd(&seed);
+}
+
+/* ---- the topology, through netlink ---- */
+
+static int fab_del(struct genl_sock *gs, const char *name)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	return genl_request(gs, EDM_CMD_FABRIC_DEL, 0, &ab, NULL, NULL);
+}
+
+static int fab_new(struct genl_sock *gs, const char *name, uint32_t type, int addr,
+		   uint64_t region)
+{
+	struct attrbuf ab = {};
+	int err;
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, type);
+	if (addr >= 0) {
+		ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+		ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, timeout_ms());
+	}
+	if (region)
+		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
+	if (err)
+		fprintf(stderr, "FABRIC_NEW %s: %s (%s)\n", name, strerror(-err), gs->errmsg);
+	return err;
+}
+
+static int flink_new(struct genl_sock *gs, const char *node, uint32_t peer_port)
+{
+	struct attrbuf ab = {};
+	int err;
+
+	ab_put_str(&ab, EDM_A_FLINK_NODE, node);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
+	ab_put_str(&ab, EDM_A_FLINK_PEER, SW);
+	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, peer_port);
+	err = genl_request(gs, EDM_CMD_FLINK_NEW, 0, &ab, NULL, NULL);
+	if (err)
+		fprintf(stderr, "FLINK_NEW %s: %s (%s)\n", node, strerror(-err), gs->errmsg);
+	return err;
+}
+
+static void minor_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	const struct nlattr *a = genl_attr(attrs, len, EDM_A_FAB_MINOR);
+
+	if (a)
+		memcpy(arg, NLA_DATA(a), sizeof(uint32_t));
+}
+
+/* N of /dev/edm<N> of host @name, or -errno. */
+static int fab_minor(struct genl_sock *gs, const char *name)
+{
+	struct attrbuf ab = {};
+	int32_t minor = -1;
+	int err;
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	err = genl_request(gs, EDM_CMD_FABRIC_GET, 0, &ab, minor_cb, &minor);
+	return err ? err : minor < 0 ? -EPROTO : minor;
+}
+
+static void topo_remove(struct genl_sock *gs)
+{
+	fab_del(gs, CN);
+	fab_del(gs, MN);
+	fab_del(gs, NR);
+	fab_del(gs, SW);
+}
+
+static int topo_make(struct genl_sock *gs)
+{
+	int err;
+
+	err = fab_new(gs, SW, EDM_DEV_TYPE_FSWITCH, -1, 0);
+	if (!err)
+		err = fab_new(gs, CN, EDM_DEV_TYPE_FHOST, CN_ADDR, 0);
+	if (!err)
+		err = fab_new(gs, MN, EDM_DEV_TYPE_FHOST, MN_ADDR, REGION);
+	if (!err)
+		err = flink_new(gs, CN, CN_ADDR);
+	if (!err)
+		err = fab_new(gs, NR, EDM_DEV_TYPE_FHOST, NR_ADDR, 0);
+	if (!err)
+		err = flink_new(gs, MN, MN_ADDR);
+	if (!err)
+		err = flink_new(gs, NR, NR_ADDR);
+	if (!err)
+		err = fab_minor(gs, CN);
+	return err;
+}
+
+FIXTURE(fab) {
+	struct genl_sock gs;
+	char path[32];		/* fo_cn's /dev/edm<N> */
+	int fd;
+};
+
+FIXTURE_SETUP(fab)
+{
+	uint64_t size = 0;
+	int minor;
+
+	self->fd = -1;
+	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
+	topo_remove(&self->gs);		/* what an aborted run left */
+	minor = topo_make(&self->gs);
+	if (minor < 0)
+		topo_remove(&self->gs);
+	ASSERT_LE(0, minor);
+	snprintf(self->path, sizeof(self->path), "/dev/edm%d", minor);
+	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd) TH_LOG("%s: %s", self->path, strerror(errno));
+	/* the probe also lets fo_cn check writes against the region */
+	ASSERT_EQ(0, target(self->fd, MN_ADDR, &size));
+	ASSERT_EQ(REGION, size);
+}
+
+FIXTURE_TEARDOWN(fab)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	topo_remove(&self->gs);
+	genl_close(&self->gs);
+}
+
+/* ---- data integrity: 8 threads against shadow copies ---- */
+
+struct worker {
+	const char *path;
+	int idx, iters;
+	uint64_t seed;
+	uint64_t shared_add[NSHARED];	/* what this thread added to each shared word */
+	uint64_t ops;
+	char err[256];
+};
+
+struct batch_op {
+	struct edm_op op;
+	uint8_t *buf;
+	uint64_t expect;		/* own RMW: the word's value before */
+	bool own_rmw;
+};
+
+static int __attribute__((format(printf, 2, 3))) fail(struct worker *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->err, sizeof(w->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t shadow_word(const uint8_t *shadow, uint32_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, shadow + off, 8);
+	return v;
+}
+
+/* One random op in sub-slice @sub of the worker's slice; updates the shadow for writes. */
+static void batch_pick(struct worker *w, uint8_t *shadow, uint32_t sub, struct batch_op *b)
+{
+	uint32_t base = w->idx * SLICE, sublen = SLICE / NSUB;
+	uint32_t kind = rnd(&w->seed) % 100, off, len;
+	uint8_t *buf = b->buf;
+
+	memset(b, 0, sizeof(*b));
+	b->buf = buf;
+	len = rnd(&w->seed) % 8 ? 1 + rnd(&w->seed) % 512 : 1 + rnd(&w->seed) % sublen;
+	off = sub * sublen + rnd(&w->seed) % (sublen - len + 1);
+	if (kind < 35) {			/* write */
+		pattern(b->buf, len, rnd(&w->seed));
+		memcpy(shadow + off, b->buf, len);
+		b->op = mkop(EDM_OP_WRITE, MN_ADDR, base + off, len, b->buf);
+	} else if (kind < 70) {			/* read */
+		b->op = mkop(EDM_OP_READ, MN_ADDR, base + off, len, b->buf);
+	} else if (kind < 90) {			/* an RMW on an own word */
+		off = (sub * sublen + rnd(&w->seed) % sublen) & ~7u;
+		b->own_rmw = true;
+		b->expect = shadow_word(shadow, off);
+		b->op = mkop(EDM_OP_CAS + kind % 3, MN_ADDR, base + off, 8, NULL);
+		b->op.arg0 = rnd(&w->seed);
+		b->op.arg1 = rnd(&w->seed);
+		if (b->op.opcode == EDM_OP_CAS && kind % 2)
+			b->op.arg0 = b->expect;	/* half the CASes succeed */
+	} else {				/* fetch-and-add on a shared word */
+		uint32_t k = rnd(&w->seed) % NSHARED;
+
+		b->op = mkop(EDM_OP_FADD, MN_ADDR, SHARED + 8 * k, 8, NULL);
+		b->op.arg0 = rnd(&w->seed) % 1000;
+		w->shared_add[k] += b->op.arg0;
+	}
+	b->op.user_data = sub;
+}
+
+/* The op's completion against the shadow; RMWs update it. */
+static int batch_check(struct worker *w, uint8_t *shadow, struct batch_op *b,
+		       const struct edm_cqe *c)
+{
+	uint32_t off = b->op.addr - w->idx * SLICE;
+	uint64_t v;
+
+	if (c->status)
+		return fail(w, "op %u at 0x%llx len %u: status %d", b->op.opcode,
+			    (unsigned long long)b->op.addr, b->op.len, c->status);
+	if (b->op.opcode == EDM_OP_READ) {
+		if (c->bytes != b->op.len)
+			return fail(w, "read of %u bytes returned %u", b->op.len, c->bytes);
+		if (memcmp(b->buf, shadow + off, b->op.len))
+			return fail(w, "read at 0x%llx len %u differs from the shadow",
+				    (unsigned long long)b->op.addr, b->op.len);
+	}
+	if (!b->own_rmw)
+		return 0;
+	if (c->result != b->expect)
+		return fail(w, "rmw %u at 0x%llx: old 0x%llx, shadow 0x%llx", b->op.opcode,
+			    (unsigned long long)b->op.addr, (unsigned long long)c->result,
+			    (unsigned long long)b->expect);
+	v = b->expect;
+	if (b->op.opcode == EDM_OP_CAS && v == b->op.arg0)
+		v = b->op.arg1;
+	else if (b->op.opcode == EDM_OP_FADD)
+		v += b->op.arg0;
+	else if (b->op.opcode == EDM_OP_SWAP)
+		v = b->op.arg0;
+	memcpy(shadow + off, &v, 8);
+	return 0;
+}
+
+/* A batch: up to NSUB ops on distinct sub-slices, so their order does not matter. */
+static int worker_batch(struct worker *w, int fd, uint8_t *shadow, struct batch_op *bops)
+{
+	struct edm_op ops[NSUB];
+	struct edm_cqe cqes[NSUB];
+	uint32_t n = 1 + rnd(&w->seed) % NSUB, first = rnd(&w->seed) % NSUB, i, done;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		batch_pick(w, shadow, (first + i) % NSUB, &bops[(first + i) % NSUB]);
+		ops[i] = bops[(first + i) % NSUB].op;
+	}
+	err = submit(fd, ops, n, &done);
+	if (err || done != n)
+		return fail(w, "submit of %u: %s, done %u", n, strerror(-err), done);
+	if (reap_n(fd, cqes, n) != (int)n)
+		return fail(w, "fewer than %u completions", n);
+	for (i = 0; i < n; i++) {
+		if (cqes[i].user_data >= NSUB)
+			return fail(w, "bad user_data %llu", (unsigned long long)cqes[i].user_data);
+		if (batch_check(w, shadow, &bops[cqes[i].user_data], &cqes[i]))
+			return -1;
+	}
+	w->ops += n;
+	return 0;
+}
+
+static int worker_run(struct worker *w, int fd, uint8_t *shadow, uint8_t *check,
+		      struct batch_op *bops)
+{
+	int i, err;
+
+	pattern(shadow, SLICE, w->seed ^ 0xabcdef);
+	err = fill(fd, w->idx * SLICE, shadow, SLICE);
+	if (err)
+		return fail(w, "initial fill: %s", strerror(-err));
+	for (i = 0; i < w->iters; i++)
+		if (worker_batch(w, fd, shadow, bops))
+			return -1;
+	err = fetch(fd, w->idx * SLICE, check, SLICE);
+	if (err)
+		return fail(w, "final read: %s", strerror(-err));
+	if (memcmp(check, shadow, SLICE))
+		return fail(w, "the slice differs from the shadow at the end");
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct batch_op bops[NSUB];
+	struct worker *w = arg;
+	uint8_t *shadow, *check, *bufs;
+	int fd, i;
+
+	fd = open(w->path, O_RDWR | O_CLOEXEC);
+	shadow = malloc(SLICE);
+	check = malloc(SLICE);
+	bufs = malloc(NSUB * (SLICE / NSUB));
+	if (fd < 0 || !shadow || !check || !bufs) {
+		fail(w, "setup: %s", strerror(errno));
+	} else {
+		for (i = 0; i < NSUB; i++)
+			bops[i].buf = bufs + i * (SLICE / NSUB);
+		worker_run(w, fd, shadow, check, bops);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(shadow);
+	free(check);
+	free(bufs);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(fab, integrity, 300)
+{
+	static struct worker w[NTHREADS];
+	pthread_t th[NTHREADS];
+	uint64_t zero[NSHARED] = {}, want, got;
+	int i, k;
+
+	ASSERT_EQ(0, fill(self->fd, SHARED, (uint8_t *)zero, sizeof(zero)));
+	for (i = 0; i < NTHREADS; i++) {
+		w[i] = (struct worker){ .path = self->path, .idx = i, .iters = scaled(60),
+					.seed = 0x9e3779b97f4a7c15ull * (i + 1) };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, worker_main, &w[i]));
+	}
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < NTHREADS; i++) {
+		EXPECT_STREQ("", w[i].err) TH_LOG("thread %d", i);
+	}
+	for (k = 0; k < NSHARED; k++) {
+		want = 0;
+		for (i = 0; i < NTHREADS; i++)
+			want += w[i].shared_add[k];
+		ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, SHARED + 8 * k, &got, 8));
+		EXPECT_EQ(want, got) TH_LOG("shared word %d", k);
+	}
+	for (i = 0, want = 0; i < NTHREADS; i++)
+		want += w[i].ops;
+	TH_LOG("%llu ops", (unsigned long long)want);
+}
+
+/* ---- CAS contention ---- */
+
+struct casser {
+	const char *path;
+	int n;
+	uint64_t tries;
+	char err[256];
+};
+
+static void *casser_main(void *arg)
+{
+	struct casser *c = arg;
+	uint64_t guess = 0, old;
+	int fd, i, err;
+
+	fd = open(c->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(c->err, sizeof(c->err), "open: %s", strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < c->n; i++) {
+		for (;;) {
+			c->tries++;
+			err = rmw(fd, EDM_OP_CAS, COUNTER, guess, guess + 1, &old);
+			if (err) {
+				snprintf(c->err, sizeof(c->err), "cas: %s", strerror(-err));
+				goto out;
+			}
+			if (old == guess)
+				break;
+			guess = old;	/* someone else won: retry from what is there */
+		}
+		guess++;
+	}
+out:
+	close(fd);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(fab, cas_contention, 300)
+{
+	static struct casser c[NTHREADS];
+	pthread_t th[NTHREADS];
+	uint64_t zero = 0, v, tries = 0;
+	int i, n = scaled(40);
+
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_WRITE, COUNTER, &zero, 8));
+	for (i = 0; i < NTHREADS; i++) {
+		c[i] = (struct casser){ .path = self->path, .n = n };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, casser_main, &c[i]));
+	}
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < NTHREADS; i++) {
+		EXPECT_STREQ("", c[i].err) TH_LOG("thread %d", i);
+		tries += c[i].tries;
+	}
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, COUNTER, &v, 8));
+	EXPECT_EQ((uint64_t)NTHREADS * n, v);
+	/* the word ops agree: FADD and SWAP see the count too */
+	ASSERT_EQ(0, rmw(self->fd, EDM_OP_FADD, COUNTER, 5, 0, &v));
+	EXPECT_EQ((uint64_t)NTHREADS * n, v);
+	ASSERT_EQ(0, rmw(self->fd, EDM_OP_SWAP, COUNTER, 7, 0, &v));
+	EXPECT_EQ((uint64_t)NTHREADS * n + 5, v);
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, COUNTER, &v, 8));
+	EXPECT_EQ(7ull, v);
+	TH_LOG("%d increments took %llu CAS ops", NTHREADS * n, (unsigned long long)tries);
+}
+
+/* ---- bounds ---- */
+
+TEST_F(fab, out_of_region)
+{
+	uint8_t buf[64] = {};
+	struct edm_op op;
+
+	/* straddling the end, just past it, far past it: reads, writes, RMWs */
+	EXPECT_EQ(-ERANGE, rw(self->fd, EDM_OP_READ, REGION - 8, buf, 16));
+	EXPECT_EQ(-ERANGE, rw(self->fd, EDM_OP_READ, REGION, buf, 1));
+	EXPECT_EQ(-ERANGE, rw(self->fd, EDM_OP_WRITE, REGION - 8, buf, 16));
+	EXPECT_EQ(-ERANGE, rw(self->fd, EDM_OP_WRITE, REGION, buf, 1));
+	EXPECT_EQ(-ERANGE, rw(self->fd, EDM_OP_WRITE, 0x3ff00000, buf, 64));
+	EXPECT_EQ(-ERANGE, rmw(self->fd, EDM_OP_CAS, REGION, 0, 1, NULL));
+	EXPECT_EQ(-ERANGE, rmw(self->fd, EDM_OP_FADD, REGION + 4096, 1, 0, NULL));
+	/* beyond any region there can be: refused at submit */
+	op = mkop(EDM_OP_READ, MN_ADDR, 1ull << 30, 1, buf);
+	EXPECT_EQ(-ERANGE, submit(self->fd, &op, 1, NULL));
+	op = mkop(EDM_OP_READ, MN_ADDR, ~0ull - 3, 16, buf);
+	EXPECT_EQ(-ERANGE, submit(self->fd, &op, 1, NULL));
+	/* fo_nr serves no region; fo_cn is the requester itself */
+	op = mkop(EDM_OP_READ, NR_ADDR, 0, 8, buf);
+	EXPECT_EQ(-ERANGE, do_op(self->fd, &op, NULL));
+	op = mkop(EDM_OP_SWAP, NR_ADDR, 0, 8, NULL);
+	EXPECT_EQ(-ERANGE, do_op(self->fd, &op, NULL));
+	op = mkop(EDM_OP_READ, CN_ADDR, 0, 8, buf);
+	EXPECT_EQ(-EINVAL, submit(self->fd, &op, 1, NULL));
+	/* the last bytes are fine */
+	EXPECT_EQ(0, rw(self->fd, EDM_OP_WRITE, REGION - 64, buf, 64));
+	EXPECT_EQ(0, rw(self->fd, EDM_OP_READ, REGION - 64, buf, 64));
+	EXPECT_EQ(0, rmw(self->fd, EDM_OP_FADD, REGION - 8, 1, 0, NULL));
+}
+
+/* A read from a port with no host ends with ETIMEDOUT, within the host's timeout. */
+TEST_F_TIMEOUT(fab, nobody_answers, 120)
+{
+	struct edm_op op;
+	uint8_t buf[64];
+	uint64_t t0 = now_ms();
+
+	op = mkop(EDM_OP_READ, NOBODY, 0, 64, buf);
+	EXPECT_EQ(-ETIMEDOUT, do_op(self->fd, &op, NULL));
+	EXPECT_GT(timeout_ms() + 5000ull, now_ms() - t0);
+	EXPECT_LE(timeout_ms(), now_ms() - t0);
+}
+
+/* ---- bad arguments, field by field ---- */
+
+static int submit1(int fd, struct edm_op op)
+{
+	uint32_t done = 7;
+	int err = submit(fd, &op, 1, &done);
+
+	return err && done ? -EPROTO : err;	/* a refused op is not counted */
+}
+
+TEST_F(fab, bad_submit)
+{
+	static uint8_t buf[EDM_OP_MAX_LEN + 1];
+	struct edm_op ops[EDM_OP_BATCH_MAX + 1];
+	struct edm_submit s = {};
+	struct edm_cqe cqe[2];
+	struct edm_op good = mkop(EDM_OP_READ, MN_ADDR, 0, 8, buf), op;
+	uint32_t done;
+	int i;
+
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, (void *)KADDR));
+	EXPECT_EQ(EFAULT, errno);
+	/* the batch: its pointer and its size */
+	s.nr = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, &s));	/* ops NULL */
+	EXPECT_EQ(EFAULT, errno);
+	s.ops = KADDR;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, &s));
+	EXPECT_EQ(EFAULT, errno);
+	for (i = 0; i <= EDM_OP_BATCH_MAX; i++)
+		ops[i] = good;
+	EXPECT_EQ(-EINVAL, submit(self->fd, ops, 0, NULL));
+	EXPECT_EQ(-EINVAL, submit(self->fd, ops, EDM_OP_BATCH_MAX + 1, NULL));
+
+	/* each field of an op */
+	op = good, op.opcode = EDM_OP_MAX + 1;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.opcode = 0xff;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.flags = 1;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.flags = 0x80;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.len = 0;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.len = EDM_OP_MAX_LEN + 1;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.len = ~0u;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.dst = 512;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.dst = 0xffff;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.addr = 1ull << 30;
+	EXPECT_EQ(-ERANGE, submit1(self->fd, op));
+	op = good, op.addr = ~0ull;
+	EXPECT_EQ(-ERANGE, submit1(self->fd, op));
+	op = good, op.addr = (1ull << 30) - 4;	/* the end passes the largest region */
+	EXPECT_EQ(-ERANGE, submit1(self->fd, op));
+	op = good, op.buf = KADDR;
+	EXPECT_EQ(-EFAULT, submit1(self->fd, op));
+	op = good, op.buf = ~0ull - 4;		/* wraps */
+	EXPECT_EQ(-EFAULT, submit1(self->fd, op));
+	op = good, op.opcode = EDM_OP_WRITE, op.buf = 0;
+	EXPECT_EQ(-EFAULT, submit1(self->fd, op));
+	op = good, op.opcode = EDM_OP_WRITE, op.buf = KADDR;
+	EXPECT_EQ(-EFAULT, submit1(self->fd, op));
+	for (i = EDM_OP_CAS; i <= EDM_OP_SWAP; i++) {
+		op = good, op.opcode = i, op.len = 4;
+		EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+		op = good, op.opcode = i, op.len = 16;
+		EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+		op = good, op.opcode = i, op.addr = 4;
+		EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+		op = good, op.opcode = i, op.buf = KADDR;	/* unused by RMWs */
+		EXPECT_EQ(0, submit1(self->fd, op));
+		EXPECT_EQ(1, reap_n(self->fd, cqe, 1));
+	}
+	/* a batch stops at its first bad op; those before it are taken */
+	ops[1].flags = 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, ops, 3, &done));
+	EXPECT_EQ(1u, done);
+	EXPECT_EQ(1, reap_n(self->fd, cqe, 1));
+	EXPECT_EQ(0, cqe[0].status);
+	/* a read whose buffer faults at reap time completes with EFAULT, once */
+	op = good, op.buf = 0;
+	EXPECT_EQ(0, submit1(self->fd, op));
+	EXPECT_EQ(1, reap_n(self->fd, cqe, 1));
+	EXPECT_EQ(-EFAULT, cqe[0].status);
+	EXPECT_EQ(0u, cqe[0].bytes);
+}
+
+TEST_F(fab, bad_reap)
+{
+	struct edm_cqe cqe[4];
+	uint8_t buf[8];
+	struct edm_reap r = { .cqes = (uintptr_t)cqe, .max = 1 };
+	struct edm_op op = mkop(EDM_OP_READ, MN_ADDR, 0, 8, buf);
+	uint64_t t0;
+
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_REAP, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	r.max = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.max = EDM_OP_BATCH_MAX + 1;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.max = 1, r.min = 2;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.min = 0, r.cqes = KADDR;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(EFAULT, errno);
+	/* nothing in flight: min is not waited for */
+	r = (struct edm_reap){ .cqes = (uintptr_t)cqe, .max = 4, .min = 4, .timeout_ms = 10000 };
+	t0 = now_ms();
+	EXPECT_EQ(0, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(0u, r.nr);
+	EXPECT_GT(5000ull, now_ms() - t0);
+	/* a completion that cannot be copied out stays queued */
+	ASSERT_EQ(0, submit(self->fd, &op, 1, NULL));
+	r = (struct edm_reap){ .cqes = 0, .max = 1, .min = 1, .timeout_ms = 10000 };
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(1, reap_n(self->fd, cqe, 1));
+	EXPECT_EQ(0, cqe[0].status);
+	EXPECT_EQ(8u, cqe[0].bytes);
+}
+
+TEST_F_TIMEOUT(fab, bad_target_and_cmd, 120)
+{
+	struct edm_target t = { .dst = MN_ADDR };
+	uint64_t size = 1;
+
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_TARGET, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	t.pad0 = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_TARGET, &t));
+	EXPECT_EQ(EINVAL, errno);
+	t.pad0 = 0, t.pad1 = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_TARGET, &t));
+	EXPECT_EQ(EINVAL, errno);
+	t.pad1 = 0, t.dst = 512;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_TARGET, &t));
+	EXPECT_EQ(EINVAL, errno);
+	/* a host with no region reports 0 bytes, itself is no target, nobody times out */
+	EXPECT_EQ(0, target(self->fd, NR_ADDR, &size));
+	EXPECT_EQ(0ull, size);
+	EXPECT_EQ(-EINVAL, target(self->fd, CN_ADDR, &size));
+	EXPECT_EQ(-ETIMEDOUT, target(self->fd, NOBODY, &size));
+	/* unknown commands */
+	EXPECT_EQ(-1, ioctl(self->fd, _IO(EDM_IOC_MAGIC, 0), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, _IOWR(EDM_IOC_MAGIC, 1, uint32_t), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, _IOWR('x', 1, struct edm_submit), 0));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+TEST_F(fab, bad_mmap)
+{
+	int fd2 = open(self->path, O_RDWR | O_CLOEXEC);
+	void *p;
+
+	ASSERT_LE(0, fd2);
+	/* no target bound yet */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd2, 0));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd2);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, self->fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_SHARED, self->fd, 0));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, REGION + PAGE, PROT_READ, MAP_SHARED, self->fd, 0));
+	EXPECT_EQ(ERANGE, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, self->fd, REGION));
+	EXPECT_EQ(ERANGE, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, self->fd,
+				   REGION - PAGE));
+	EXPECT_EQ(ERANGE, errno);
+	/* the whole region is fine, and mprotect cannot add exec */
+	p = mmap(NULL, REGION, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, PAGE, PROT_READ | PROT_EXEC));
+	/* a mapped window cannot be rebound */
+	EXPECT_EQ(-EBUSY, target(self->fd, MN_ADDR, NULL));
+	EXPECT_EQ(0, munmap(p, REGION));
+	EXPECT_EQ(0, target(self->fd, MN_ADDR, NULL));
+}
+
+/* ---- the ioctl fuzz pass ---- */
+
+struct fuzz {
+	uint64_t seed;
+	uint8_t *scratch;	/* SCRATCH bytes, then a PROT_NONE page */
+	uint8_t *none;		/* a PROT_NONE page */
+	uint64_t accepted, reaped;
+};
+
+#define SCRATCH		(128u << 10)
+
+static uint64_t fuzz_ptr(struct fuzz *z)
+{
+	switch (rnd(&z->seed) % 9) {
+	case 0:
+		return 0;
+	case 1:
+		return (uintptr_t)z->scratch + SCRATCH - rnd(&z->seed) % 64;	/* runs into the guard */
+	case 2:
+		return (uintptr_t)z->none + rnd(&z->seed) % PAGE;
+	case 3:
+		return KADDR + rnd(&z->seed) % (1u << 30);
+	case 4:
+		return ~0ull - rnd(&z->seed) % PAGE;
+	case 5:
+		return 1ull << 63 | rnd(&z->seed);	/* not canonical */
+	default:
+		return (uintptr_t)z->scratch + rnd(&z->seed) % SCRATCH;
+	}
+}
+
+static uint64_t fuzz_pick(struct fuzz *z, const uint64_t *vals, unsigned int n)
+{
+	return rnd(&z->seed) % 4 ? vals[rnd(&z->seed) % n] : rnd(&z->seed);
+}
+
+/* Does [addr, addr + len) touch the canary, without wrapping? */
+static bool hits_canary(uint64_t addr, uint32_t len)
+{
+	return addr + len > addr && addr < CANARY + CANARY_LEN && addr + len > CANARY;
+}
+
+/* A well-formed op, then 0 to 3 of its fields spoilt. */
+static void fuzz_op(struct fuzz *z, struct edm_op *op)
+{
+	static const uint64_t lens[] = { 0, 1, 7, 8, 9, 64, 4096, 65535, 65536, 1u << 31 };
+	static const uint64_t addrs[] = { 0, 8, 4, REGION - 8, REGION, REGION + 8, CANARY - 8,
+					  CANARY + CANARY_LEN, 1ull << 30, (1ull << 30) - 8,
+					  ~0ull, ~0ull - 7, 1ull << 63 };
+	static const uint64_t dsts[] = { MN_ADDR, CN_ADDR, NR_ADDR, NOBODY, 511, 512 };
+	int i, n = rnd(&z->seed) % 4;
+
+	*op = (struct edm_op){
+		.user_data = rnd(&z->seed),
+		.opcode = rnd(&z->seed) % (EDM_OP_MAX + 1),
+		.dst = MN_ADDR,
+		.len = 1 + rnd(&z->seed) % 4096,
+		.addr = rnd(&z->seed) % (REGION - 4096),
+		.buf = (uintptr_t)z->scratch + rnd(&z->seed) % (SCRATCH - 4096),
+		.arg0 = rnd(&z->seed),
+		.arg1 = rnd(&z->seed),
+	};
+	if (op->opcode >= EDM_OP_CAS) {
+		op->len = 8;
+		op->addr &= ~7ull;
+	}
+	for (i = 0; i < n; i++) {
+		switch (rnd(&z->seed) % 6) {
+		case 0:
+			op->opcode = rnd(&z->seed);
+			break;
+		case 1:
+			op->flags = 1 << rnd(&z->seed) % 8;
+			break;
+		case 2:
+			op->len = fuzz_pick(z, lens, 10);
+			break;
+		case 3:
+			op->dst = fuzz_pick(z, dsts, 6);
+			break;
+		case 4:
+			op->addr = fuzz_pick(z, addrs, 13);
+			break;
+		default:
+			op->buf = fuzz_ptr(z);
+			break;
+		}
+	}
+	/* a well-formed write may land anywhere but on the canary: move it just before */
+	if (op->opcode != EDM_OP_READ && hits_canary(op->addr, op->len))
+		op->addr = op->len > CANARY ? 0 : CANARY - op->len;
+}
+
+static void fuzz_submit(struct fuzz *z, int fd)
+{
+	struct edm_op *ops = (struct edm_op *)z->scratch;
+	struct edm_submit s;
+	uint32_t nr, i;
+
+	nr = rnd(&z->seed) % 8 ? 1 + rnd(&z->seed) % 8 : rnd(&z->seed) % 300;
+	for (i = 0; i < nr && i < SCRATCH / 2 / sizeof(*ops); i++)
+		fuzz_op(z, &ops[i]);
+	s = (struct edm_submit){ .ops = rnd(&z->seed) % 8 ? (uintptr_t)ops : fuzz_ptr(z),
+				 .nr = nr, .done = 0 };
+	if (rnd(&z->seed) % 16 == 0) {		/* the struct itself nowhere */
+		ioctl(fd, EDM_IOC_SUBMIT, rnd(&z->seed) % 2 ? 0 : KADDR);
+		return;
+	}
+	ioctl(fd, EDM_IOC_SUBMIT, &s);
+	z->accepted += s.done;
+}
+
+static void fuzz_reap(struct fuzz *z, int fd)
+{
+	struct edm_cqe *cqes = (struct edm_cqe *)(z->scratch + SCRATCH / 2);
+	struct edm_reap r;
+
+	r = (struct edm_reap){ .cqes = rnd(&z->seed) % 4 ? (uintptr_t)cqes : fuzz_ptr(z),
+			       .max = rnd(&z->seed) % 8 ? 1 + rnd(&z->seed) % 64 : rnd(&z->seed),
+			       .min = rnd(&z->seed) % 4, .timeout_ms = rnd(&z->seed) % 3 };
+	if (rnd(&z->seed) % 16 == 0) {
+		ioctl(fd, EDM_IOC_REAP, rnd(&z->seed) % 2 ? 0 : KADDR);
+		return;
+	}
+	if (!ioctl(fd, EDM_IOC_REAP, &r))
+		z->reaped += r.nr;
+}
+
+static void fuzz_other(struct fuzz *z, int fd)
+{
+	struct edm_target t;
+	unsigned long cmd;
+	size_t len;
+	void *p;
+
+	switch (rnd(&z->seed) % 3) {
+	case 0:		/* TARGET: the right node, bad pads or addresses; never a lost one */
+		t = (struct edm_target){ .dst = rnd(&z->seed) % 2 ? MN_ADDR : 512 + rnd(&z->seed),
+					 .pad0 = rnd(&z->seed) % 4 ? 0 : rnd(&z->seed),
+					 .pad1 = rnd(&z->seed) % 4 ? 0 : rnd(&z->seed) };
+		ioctl(fd, EDM_IOC_TARGET, &t);
+		break;
+	case 1:		/* commands that are none of ours */
+		cmd = rnd(&z->seed) % 2 ? _IOC(rnd(&z->seed) % 4, EDM_IOC_MAGIC, rnd(&z->seed) % 16,
+					       rnd(&z->seed) % 64) : (uint32_t)rnd(&z->seed);
+		if (cmd != EDM_IOC_SUBMIT && cmd != EDM_IOC_REAP && cmd != EDM_IOC_TARGET &&
+		    _IOC_TYPE(cmd) == EDM_IOC_MAGIC)
+			ioctl(fd, cmd, fuzz_ptr(z));
+		break;
+	default:	/* mappings of any shape; those that exist are dropped at once */
+		len = (1 + rnd(&z->seed) % 512) * PAGE;
+		p = mmap(NULL, len, rnd(&z->seed) % 8, rnd(&z->seed) % 2 ? MAP_SHARED : MAP_PRIVATE,
+			 fd, (rnd(&z->seed) % 300) * PAGE);
+		if (p != MAP_FAILED)
+			munmap(p, len);
+		break;
+	}
+}
+
+/* Everything the fuzz pass had taken completes, exactly once. */
+static int fuzz_drain(struct fuzz *z, int fd)
+{
+	struct edm_cqe cqes[EDM_OP_BATCH_MAX];
+	uint64_t deadline = now_ms() + REAP_WAIT_MS;
+	struct edm_reap r;
+
+	while (z->reaped < z->accepted && now_ms() < deadline) {
+		r = (struct edm_reap){ .cqes = (uintptr_t)cqes, .max = EDM_OP_BATCH_MAX,
+				       .min = 1, .timeout_ms = 200 };
+		if (ioctl(fd, EDM_IOC_REAP, &r))
+			return -errno;
+		z->reaped += r.nr;
+	}
+	r = (struct edm_reap){ .cqes = (uintptr_t)cqes, .max = 1 };
+	if (ioctl(fd, EDM_IOC_REAP, &r))
+		return -errno;
+	z->reaped += r.nr;	/* none more */
+	return 0;
+}
+
+TEST_F_TIMEOUT(fab, ioctl_fuzz, 300)
+{
+	static uint8_t canary[CANARY_LEN], check[CANARY_LEN];
+	const char *s = getenv("EDM_FUZZ_SEED");
+	struct fuzz z = { .seed = s ? strtoull(s, NULL, 0) : 1 };
+	int i, iters = scaled(3000), fd2;
+	uint8_t *map;
+
+	TH_LOG("seed %llu (EDM_FUZZ_SEED), %d iterations", (unsigned long long)z.seed, iters);
+	z.seed = z.seed * 0x9e3779b97f4a7c15ull + 1;
+	map = mmap(NULL, SCRATCH + 2 * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	z.scratch = map;
+	z.none = map + SCRATCH + PAGE;
+	ASSERT_EQ(0, mprotect(map + SCRATCH, 2 * PAGE, PROT_NONE));
+	pattern(canary, CANARY_LEN, 77);
+	ASSERT_EQ(0, fill(self->fd, CANARY, canary, CANARY_LEN));
+
+	/* a second file shares the fuzzing, and is closed with ops in flight */
+	fd2 = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	for (i = 0; i < iters; i++) {
+		int fd = i % 5 == 4 ? fd2 : self->fd;
+		uint64_t before = z.accepted, reaped = z.reaped;
+
+		switch (rnd(&z.seed) % 10) {
+		case 0 ... 4:
+			fuzz_submit(&z, fd);
+			break;
+		case 5 ... 7:
+			fuzz_reap(&z, fd);
+			break;
+		default:
+			fuzz_other(&z, fd);
+			break;
+		}
+		if (fd == fd2) {	/* fd2's ops are not counted: they die with it */
+			z.accepted = before;
+			z.reaped = reaped;
+		}
+	}
+	close(fd2);
+	ASSERT_EQ(0, fuzz_drain(&z, self->fd));
+	EXPECT_EQ(z.accepted, z.reaped);
+	TH_LOG("%llu ops taken and completed", (unsigned long long)z.accepted);
+
+	/* the kernel is sane: the canary is untouched and plain ops still work */
+	ASSERT_EQ(0, target(self->fd, MN_ADDR, NULL));
+	ASSERT_EQ(0, fetch(self->fd, CANARY, check, CANARY_LEN));
+	EXPECT_EQ(0, memcmp(canary, check, CANARY_LEN));
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_WRITE, 0, canary, 64));
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, 0, check, 64));
+	EXPECT_EQ(0, memcmp(canary, check, 64));
+	munmap(map, SCRATCH + 2 * PAGE);
+}
+
+/* ---- the mmap shim ---- */
+
+#define WIN	(16 * PAGE)
+
+TEST_F(fab, mmap_shim)
+{
+	static uint8_t data[WIN], now[WIN];
+	volatile uint8_t *p;
+	uint8_t *m;
+
+	pattern(data, WIN, 5);
+	ASSERT_EQ(0, fill(self->fd, 0, data, WIN));
+	m = mmap(NULL, WIN, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	p = m;
+
+	/* loads see what ops wrote; pages 8.. are not touched yet */
+	EXPECT_EQ(0, memcmp(m, data, WIN / 2));
+
+	/* stores go back on msync; untouched bytes stay */
+	p[PAGE + 1] = data[PAGE + 1] ^ 0xff;
+	p[3 * PAGE + 100] = data[3 * PAGE + 100] ^ 0x55;
+	data[PAGE + 1] ^= 0xff;
+	data[3 * PAGE + 100] ^= 0x55;
+	ASSERT_EQ(0, msync(m, WIN, MS_SYNC));
+	ASSERT_EQ(0, fetch(self->fd, 0, now, WIN));
+	EXPECT_EQ(0, memcmp(now, data, WIN));
+
+	/* a store after msync is caught again, as is a store to a page never loaded */
+	p[PAGE + 2] = 0xab;
+	data[PAGE + 2] = 0xab;
+	p[9 * PAGE] = 0xcd;
+	data[9 * PAGE] = 0xcd;
+	ASSERT_EQ(0, msync(m + PAGE, 9 * PAGE, MS_SYNC));
+	ASSERT_EQ(0, fetch(self->fd, 0, now, WIN));
+	EXPECT_EQ(0, memcmp(now, data, WIN));
+
+	/* munmap writes back what msync was not asked for */
+	memset(m + 12 * PAGE, 0x11, PAGE);
+	memset(data + 12 * PAGE, 0x11, PAGE);
+	ASSERT_EQ(0, munmap(m, WIN));
+	ASSERT_EQ(0, fetch(self->fd, 0, now, WIN));
+	EXPECT_EQ(0, memcmp(now, data, WIN));
+
+	/* a window at an offset shows the region from there, up to its last byte */
+	m = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, REGION - 2 * PAGE);
+	ASSERT_NE(MAP_FAILED, m);
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_WRITE, REGION - 8, data, 8));
+	EXPECT_EQ(0, memcmp(m + 2 * PAGE - 8, data, 8));
+	memcpy(m, "edm!", 4);
+	ASSERT_EQ(0, fsync(self->fd));	/* fsync writes back every window */
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, REGION - 2 * PAGE, now, 4));
+	EXPECT_EQ(0, memcmp(now, "edm!", 4));
+	ASSERT_EQ(0, munmap(m, 2 * PAGE));
+}
+
+/* Two mappings and a fork share the cache; the child's stores come back. */
+TEST_F(fab, mmap_shared)
+{
+	uint8_t *a, *b, got[8];
+	pid_t pid;
+	int st;
+
+	a = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	b = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 2 * PAGE);
+	ASSERT_NE(MAP_FAILED, a);
+	ASSERT_NE(MAP_FAILED, b);
+	a[2 * PAGE] = 42;
+	EXPECT_EQ(42, b[0]);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		b[PAGE + 8] = 43;
+		_exit(msync(b, 2 * PAGE, MS_SYNC) ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(43, a[3 * PAGE + 8]);
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, 3 * PAGE + 8, got, 1));
+	EXPECT_EQ(43, got[0]);
+	ASSERT_EQ(0, munmap(b, 2 * PAGE));
+	ASSERT_EQ(0, munmap(a, 4 * PAGE));
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, 2 * PAGE, got, 1));
+	EXPECT_EQ(42, got[0]);
+}
+
+/* ---- completions, poll, caps ---- */
+
+TEST_F(fab, completions)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	uint8_t buf[64] = { 1, 2, 3 };
+	struct edm_op ops[3] = {
+		mkop(EDM_OP_WRITE, MN_ADDR, 64, 64, buf),
+		mkop(EDM_OP_READ, MN_ADDR, 64, 64, buf),
+		mkop(EDM_OP_FADD, MN_ADDR, 128, 8, NULL),
+	};
+	struct edm_cqe cqe[3];
+	int i, got = 0;
+
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	for (i = 0; i < 3; i++)
+		ops[i].user_data = 1000 + i;
+	ops[2].arg0 = 1;
+	ASSERT_EQ(0, submit(self->fd, ops, 3, NULL));
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	while (got < 3) {
+		int n = reap_n(self->fd, cqe + got, 1);
+
+		ASSERT_EQ(1, n);
+		got++;
+	}
+	pfd.revents = 0;
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	for (i = 0; i < 3; i++) {
+		struct edm_cqe *c = &cqe[i];
+
+		ASSERT_LE(1000ull, c->user_data);
+		ASSERT_GT(1003ull, c->user_data);
+		EXPECT_EQ(0, c->status);
+		EXPECT_EQ(c->user_data == 1002 ? 8u : 64u, c->bytes);
+		EXPECT_LT(0ull, c->lat_ns);
+		EXPECT_LT(0ull, c->model_ns);
+		EXPECT_GT(10ull * 1000 * 1000 * 1000, c->lat_ns);
+	}
+}
+
+/* Per file: 1024 ops or 16 MiB held at most; the rest waits for a reap. */
+TEST_F_TIMEOUT(fab, caps, 120)
+{
+	static uint8_t buf[EDM_OP_MAX_LEN];
+	struct edm_op ops[EDM_OP_BATCH_MAX];
+	struct edm_cqe cqe[EDM_OP_BATCH_MAX];
+	uint32_t done, i;
+
+	/* reads from nobody stay in flight until they time out */
+	for (i = 0; i < EDM_OP_BATCH_MAX; i++)
+		ops[i] = mkop(EDM_OP_READ, NOBODY, 0, 8, buf);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, submit(self->fd, ops, EDM_OP_BATCH_MAX, &done));
+	EXPECT_EQ(-EAGAIN, submit(self->fd, ops, 1, &done));
+	EXPECT_EQ(0u, done);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(EDM_OP_BATCH_MAX, reap_n(self->fd, cqe, EDM_OP_BATCH_MAX));
+		EXPECT_EQ(-ETIMEDOUT, cqe[0].status);
+		EXPECT_EQ(-ETIMEDOUT, cqe[EDM_OP_BATCH_MAX - 1].status);
+	}
+	/* bytes: 256 reads of 65535 fit in 16 MiB, one more does not */
+	for (i = 0; i < EDM_OP_BATCH_MAX; i++)
+		ops[i] = mkop(EDM_OP_READ, NOBODY, 0, EDM_OP_MAX_LEN, buf);
+	ASSERT_EQ(0, submit(self->fd, ops, EDM_OP_BATCH_MAX, &done));
+	ops[0].len = 300;
+	EXPECT_EQ(-EAGAIN, submit(self->fd, ops, 1, &done));
+	ASSERT_EQ(EDM_OP_BATCH_MAX, reap_n(self->fd, cqe, EDM_OP_BATCH_MAX));
+	EXPECT_EQ(0, submit(self->fd, ops, 1, &done));
+	EXPECT_EQ(1, reap_n(self->fd, cqe, 1));
+}
+
+/* Closing files with ops in flight, to a live node and to nobody. */
+TEST_F_TIMEOUT(fab, close_in_flight, 120)
+{
+	static uint8_t buf[EDM_OP_BATCH_MAX][256];
+	struct edm_op ops[EDM_OP_BATCH_MAX];
+	uint8_t v[8];
+	int round, fd, i;
+
+	for (round = 0; round < 4; round++) {
+		fd = open(self->path, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, target(fd, MN_ADDR, NULL));
+		for (i = 0; i < EDM_OP_BATCH_MAX; i++) {
+			ops[i] = mkop(EDM_OP_READ, MN_ADDR, i * 256, 256, buf[i]);
+			if (round % 2)
+				ops[i].dst = NOBODY;	/* these wait for their timeout */
+			else if (i % 2)
+				ops[i].opcode = EDM_OP_WRITE;
+		}
+		ASSERT_EQ(0, submit(fd, ops, EDM_OP_BATCH_MAX, NULL));
+		close(fd);
+	}
+	/* the host works on; the orphans go when they end (run.sh audits leaks) */
+	EXPECT_EQ(0, rw(self->fd, EDM_OP_READ, 0, v, 8));
+}
+
+/* A file outlives its host: every op then fails with ENODEV. */
+TEST_F_TIMEOUT(fab, host_gone, 120)
+{
+	struct edm_cqe cqe;
+	uint8_t buf[8];
+	struct edm_op op = mkop(EDM_OP_READ, MN_ADDR, 0, 8, buf);
+	struct edm_reap r = { .cqes = (uintptr_t)&cqe, .max = 1, .min = 1, .timeout_ms = 100 };
+	struct stat st;
+	uint8_t *m;
+
+	m = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	m[0] = 1;				/* fetched and dirty */
+	ASSERT_EQ(0, fab_del(&self->gs, CN));
+	EXPECT_NE(0, stat(self->path, &st));	/* the device went with the host */
+	EXPECT_EQ(-ENODEV, submit(self->fd, &op, 1, NULL));
+	EXPECT_EQ(0, ioctl(self->fd, EDM_IOC_REAP, &r));
+	EXPECT_EQ(0u, r.nr);
+	EXPECT_EQ(-1, msync(m, PAGE, MS_SYNC));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(1, m[0]);			/* loads still work from the cache */
+	EXPECT_EQ(0, munmap(m, PAGE));		/* its write-back fails, logged */
+	EXPECT_EQ(-ENODEV, target(self->fd, MN_ADDR, NULL));
+}
+
+TEST_HARNESS_MAIN
