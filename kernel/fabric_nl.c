@@ -26,7 +26,7 @@
 /* Bounds past what an s16 policy bound holds (not const: the 6.1 API). */
 static struct netlink_range_validation edm_fab_chunk_range = {
 	.min = EDM_FAB_CHUNK_MIN,
-	.max = U16_MAX,
+	.max = EDM_FAB_CHUNK_MAX,
 };
 
 static struct netlink_range_validation edm_fab_rate_range = {
@@ -345,26 +345,27 @@ static struct nlattr *edm_fab_first_of(struct genl_info *info, const int *list, 
 	return NULL;
 }
 
+/* A switch's attributes on a host, or a host's on a switch, are refused by name. */
 static int edm_fab_chk_kind(struct genl_info *info, bool is_host)
 {
+	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *bad;
 
-	if (is_host) {
+	if (is_host)
 		bad = edm_fab_first_of(info, edm_fab_switch_attrs,
 				       ARRAY_SIZE(edm_fab_switch_attrs));
-		if (bad) {
-			NL_SET_ERR_MSG_ATTR(info->extack, bad,
-					    "ports, sched-x, chunk, policy and rate are switch attributes, not for a host");
-			return -EINVAL;
-		}
-		return edm_nl_require(info, EDM_A_FAB_ADDR, "missing host address (its switch port)");
-	}
-	bad = edm_fab_first_of(info, edm_fab_host_attrs, ARRAY_SIZE(edm_fab_host_attrs));
-	if (bad) {
-		NL_SET_ERR_MSG_ATTR(info->extack, bad,
-				    "addr, region-size and timeout-ms are host attributes, not for a switch");
+	else
+		bad = edm_fab_first_of(info, edm_fab_host_attrs, ARRAY_SIZE(edm_fab_host_attrs));
+	if (bad && is_host)
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "a host takes no ports, sched-x, chunk, policy or rate-mbps");
+	else if (bad)
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "a switch takes no addr, region-size or timeout-ms");
+	if (bad)
 		return -EINVAL;
-	}
+	if (is_host)
+		return edm_nl_require(info, EDM_A_FAB_ADDR, "missing host address");
 	return 0;
 }
 
@@ -468,9 +469,10 @@ int edm_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 
 int edm_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *policy = info->attrs[EDM_A_FAB_POLICY], *chunk = info->attrs[EDM_A_FAB_CHUNK];
-	struct edm_net *en = edm_net(genl_info_net(info));
 	u32 new_policy = 0, new_chunk = 0, old_policy, old_chunk;
+	struct nlattr *policy = info->attrs[EDM_A_FAB_POLICY];
+	struct nlattr *chunk = info->attrs[EDM_A_FAB_CHUNK];
+	struct edm_net *en = edm_net(genl_info_net(info));
 	struct edm_fab_node_info ni;
 	struct edm_fab_node *sw;
 	struct edm_dev *dev;
@@ -728,7 +730,7 @@ static int edm_flink_chk_new(struct genl_info *info)
 		return -EINVAL;
 	}
 	if (!a[EDM_A_FLINK_PEER] && !a[EDM_A_FLINK_IFINDEX]) {
-		NL_SET_ERR_MSG(info->extack, "missing other end: a peer node or a netdev's ifindex");
+		NL_SET_ERR_MSG(info->extack, "missing other end: a peer or a netdev");
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, EDM_A_FLINK_PEER);
 		return -EINVAL;
 	}

@@ -15,6 +15,12 @@ pkgs=(
 	qemu-system-x86 busybox-static binutils
 	# tests, the spec check and the apps tests run
 	python3 python3-yaml jq util-linux iproute2 iputils-ping ethtool iperf3 sockperf
+	# make sim-report's plots
+	gnuplot-nox
+	# Soft-RoCE for tools/bench/edm.sh: the rxe verbs provider (librxe), ibv_devices
+	# and perftest's ib_read_lat/ib_write_lat/ib_read_bw ("rdma link" is iproute2's;
+	# rdma-core itself only adds udev rules and services, not needed)
+	ibverbs-providers ibverbs-utils perftest
 )
 
 missing=()

@@ -325,7 +325,7 @@ static void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
-	n = min3(g->size, op->len - op->progress, (u32)EDM_PCS_MSG_MAX - 8);
+	n = min3(g->size, op->len - op->progress, (u32)EDM_FAB_CHUNK_MAX);
 	put_unaligned_le64(op->addr + op->progress, h->wbuf);
 	memcpy(h->wbuf + 8, (u8 *)op->buf + op->progress, n);
 	hdr = (struct edm_pcs_msg_hdr){

@@ -393,7 +393,7 @@ static int edm_link_check(struct edm_fab_node *n, u32 port, const struct edm_fab
 	}
 	if (rcu_access_pointer(n->port[port].link)) {
 		NL_SET_ERR_MSG(extack, "the port is already linked");
-		return -EBUSY;
+		return -EEXIST;
 	}
 	err = edm_link_cfg_check(cfg, extack);
 	if (err)

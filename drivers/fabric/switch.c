@@ -426,7 +426,7 @@ int edm_fab_switch_set(struct edm_fab_node *n, const u32 *policy, const u32 *chu
 		NL_SET_ERR_MSG(extack, "policy and chunk are switch settings");
 		return -EOPNOTSUPP;
 	}
-	if (chunk && (*chunk < EDM_FAB_CHUNK_MIN || *chunk > EDM_PCS_MSG_MAX - 8)) {
+	if (chunk && (*chunk < EDM_FAB_CHUNK_MIN || *chunk > EDM_FAB_CHUNK_MAX)) {
 		NL_SET_ERR_MSG(extack, "chunk must be 8..65527 bytes");
 		return -ERANGE;
 	}
@@ -481,7 +481,7 @@ int edm_fab_switch_create(struct edm_fab_node *n)
 	struct edm_fab_switch *sw;
 	int err = -ENOMEM;
 
-	if (n->cfg.chunk > EDM_PCS_MSG_MAX - 8)
+	if (n->cfg.chunk > EDM_FAB_CHUNK_MAX)
 		return -ERANGE;
 	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)

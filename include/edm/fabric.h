@@ -51,6 +51,7 @@ struct edm_fab_port;
 #define EDM_FAB_DELAY_MAX_NS	10000000
 #define EDM_FAB_DEFAULT_RATE	25000
 #define EDM_FAB_CHUNK_MIN	8
+#define EDM_FAB_CHUNK_MAX	(EDM_PCS_MSG_MAX - 8)	/* a WREQ chunk and its address */
 
 /* The head of every burst, big endian on the wire. */
 struct edm_burst_hdr {

@@ -5,7 +5,11 @@
  * unknown, wrongly typed, oversized, reply-only or missing attribute must
  * fail with EINVAL and an extack message that points at the attribute,
  * and an unprivileged caller must get EPERM on every mutating command
- * while it can still read. Random messages are edm_fuzz's (fuzz.sh).
+ * while it can still read. The fabric commands also get requests that
+ * are well formed but wrong (a switch attribute on a host, a port past
+ * the last, a link to itself): each fails with a message pointing at the
+ * attribute at fault, and makes nothing. Random messages are edm_fuzz's
+ * (fuzz.sh).
  * Needs edm.ko loaded and root.
  */
 #include <errno.h>
@@ -38,6 +42,7 @@ FIXTURE_VARIANT(cmd) {
 	uint16_t nests[LIST_MAX];
 	uint16_t reply_only[LIST_MAX];
 	uint16_t required[LIST_MAX];	/* each is required on its own */
+	uint32_t required_u32[LIST_MAX];	/* a valid value for required[i], if not 1 */
 	int needs_one;			/* needs at least one attribute */
 };
 
@@ -129,6 +134,120 @@ FIXTURE_VARIANT_ADD(cmd, netdimm_del) {
 	.strs = { EDM_A_NETDIMM_NAME },
 	.reply_only = { NETDIMM_NOT_SELECTORS },
 	.needs_one = 1,
+};
+
+#define FAB_NOT_SELECTORS						\
+	EDM_A_FAB_TYPE, EDM_A_FAB_PORTS, EDM_A_FAB_SCHED_X, EDM_A_FAB_CHUNK,	\
+	EDM_A_FAB_POLICY, EDM_A_FAB_RATE_MBPS, EDM_A_FAB_ADDR,		\
+	EDM_A_FAB_REGION_SIZE, EDM_A_FAB_TIMEOUT_MS, EDM_A_FAB_MINOR,	\
+	EDM_A_FAB_STATS
+
+FIXTURE_VARIANT_ADD(cmd, fabric_get) {
+	.cmd = EDM_CMD_FABRIC_GET,
+	.maxattr = EDM_A_FAB_MAX,
+	.u32s = { EDM_A_FAB_ID },
+	.strs = { EDM_A_FAB_NAME },
+	.reply_only = { FAB_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, fabric_dump) {
+	.cmd = EDM_CMD_FABRIC_GET,
+	.dump = 1,
+	.maxattr = EDM_A_FAB_MAX,
+	.u32s = { EDM_A_FAB_ID },
+	.strs = { EDM_A_FAB_NAME },
+	.reply_only = { FAB_NOT_SELECTORS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, fabric_new) {
+	.cmd = EDM_CMD_FABRIC_NEW,
+	.maxattr = EDM_A_FAB_MAX,
+	.u32s = { EDM_A_FAB_TYPE, EDM_A_FAB_PORTS, EDM_A_FAB_SCHED_X, EDM_A_FAB_CHUNK,
+		  EDM_A_FAB_POLICY, EDM_A_FAB_RATE_MBPS, EDM_A_FAB_ADDR, EDM_A_FAB_TIMEOUT_MS },
+	.u64s = { EDM_A_FAB_REGION_SIZE },
+	.strs = { EDM_A_FAB_NAME },
+	.reply_only = { EDM_A_FAB_ID, EDM_A_FAB_MINOR, EDM_A_FAB_STATS },
+	.required = { EDM_A_FAB_NAME, EDM_A_FAB_TYPE },
+	.required_u32 = { 0, EDM_DEV_TYPE_FSWITCH },
+};
+
+FIXTURE_VARIANT_ADD(cmd, fabric_del) {
+	.cmd = EDM_CMD_FABRIC_DEL,
+	.maxattr = EDM_A_FAB_MAX,
+	.u32s = { EDM_A_FAB_ID },
+	.strs = { EDM_A_FAB_NAME },
+	.reply_only = { FAB_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+/* What a running switch cannot change is rejected like a reply-only attribute. */
+FIXTURE_VARIANT_ADD(cmd, fabric_set) {
+	.cmd = EDM_CMD_FABRIC_SET,
+	.maxattr = EDM_A_FAB_MAX,
+	.u32s = { EDM_A_FAB_ID, EDM_A_FAB_POLICY, EDM_A_FAB_CHUNK },
+	.strs = { EDM_A_FAB_NAME },
+	.reply_only = { EDM_A_FAB_TYPE, EDM_A_FAB_PORTS, EDM_A_FAB_SCHED_X, EDM_A_FAB_RATE_MBPS,
+			EDM_A_FAB_ADDR, EDM_A_FAB_REGION_SIZE, EDM_A_FAB_TIMEOUT_MS,
+			EDM_A_FAB_MINOR, EDM_A_FAB_STATS },
+	.needs_one = 1,
+};
+
+#define FLINK_NOT_SELECTORS						\
+	EDM_A_FLINK_PEER, EDM_A_FLINK_PEER_PORT, EDM_A_FLINK_IFINDEX,	\
+	EDM_A_FLINK_RATE_MBPS, EDM_A_FLINK_DELAY_NS, EDM_A_FLINK_MUX,	\
+	EDM_A_FLINK_STATE, EDM_A_FLINK_SHERR_THRESHOLD, EDM_A_FLINK_CORRUPT, \
+	EDM_A_FLINK_STATS, EDM_A_FLINK_REASON
+
+FIXTURE_VARIANT_ADD(cmd, flink_get) {
+	.cmd = EDM_CMD_FLINK_GET,
+	.maxattr = EDM_A_FLINK_MAX,
+	.u32s = { EDM_A_FLINK_PORT },
+	.strs = { EDM_A_FLINK_NODE },
+	.reply_only = { FLINK_NOT_SELECTORS },
+	.required = { EDM_A_FLINK_NODE },
+};
+
+FIXTURE_VARIANT_ADD(cmd, flink_dump) {
+	.cmd = EDM_CMD_FLINK_GET,
+	.dump = 1,
+	.maxattr = EDM_A_FLINK_MAX,
+	.u32s = { EDM_A_FLINK_PORT },
+	.strs = { EDM_A_FLINK_NODE },
+	.reply_only = { FLINK_NOT_SELECTORS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, flink_new) {
+	.cmd = EDM_CMD_FLINK_NEW,
+	.maxattr = EDM_A_FLINK_MAX,
+	.u32s = { EDM_A_FLINK_PORT, EDM_A_FLINK_PEER_PORT, EDM_A_FLINK_IFINDEX,
+		  EDM_A_FLINK_RATE_MBPS, EDM_A_FLINK_DELAY_NS, EDM_A_FLINK_MUX,
+		  EDM_A_FLINK_SHERR_THRESHOLD },
+	.strs = { EDM_A_FLINK_NODE, EDM_A_FLINK_PEER },
+	.reply_only = { EDM_A_FLINK_STATE, EDM_A_FLINK_CORRUPT, EDM_A_FLINK_STATS,
+			EDM_A_FLINK_REASON },
+	.required = { EDM_A_FLINK_NODE },
+};
+
+FIXTURE_VARIANT_ADD(cmd, flink_del) {
+	.cmd = EDM_CMD_FLINK_DEL,
+	.maxattr = EDM_A_FLINK_MAX,
+	.u32s = { EDM_A_FLINK_PORT },
+	.strs = { EDM_A_FLINK_NODE },
+	.reply_only = { FLINK_NOT_SELECTORS },
+	.required = { EDM_A_FLINK_NODE },
+};
+
+/* A link's ends are rejected like reply-only attributes: they cannot change. */
+FIXTURE_VARIANT_ADD(cmd, flink_set) {
+	.cmd = EDM_CMD_FLINK_SET,
+	.maxattr = EDM_A_FLINK_MAX,
+	.u32s = { EDM_A_FLINK_PORT, EDM_A_FLINK_RATE_MBPS, EDM_A_FLINK_DELAY_NS,
+		  EDM_A_FLINK_MUX, EDM_A_FLINK_SHERR_THRESHOLD, EDM_A_FLINK_CORRUPT },
+	.strs = { EDM_A_FLINK_NODE },
+	.reply_only = { EDM_A_FLINK_PEER, EDM_A_FLINK_PEER_PORT, EDM_A_FLINK_IFINDEX,
+			EDM_A_FLINK_STATE, EDM_A_FLINK_STATS, EDM_A_FLINK_REASON },
+	.required = { EDM_A_FLINK_NODE },
 };
 
 FIXTURE_SETUP(cmd)
@@ -274,7 +393,7 @@ static void put_required(struct attrbuf *ab, const FIXTURE_VARIANT(cmd) *v, uint
 		else if (type == v->u64s[0])
 			ab_put(ab, type, &size, sizeof(size));
 		else
-			ab_put_u32(ab, type, 1);
+			ab_put_u32(ab, type, v->required_u32[i] ?: 1);
 	}
 }
 
@@ -449,6 +568,491 @@ TEST_F(edm, dump_spans_messages)
 	dev_del_all(_metadata, &self->gs);
 }
 
+/* ---- the EDM fabric ---- */
+
+/* The attributes of the last reply message, for the checks that follow. */
+struct reply {
+	size_t len;
+	unsigned char data[8192];
+};
+
+static void reply_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct reply *r = arg;
+
+	r->len = len < sizeof(r->data) ? len : sizeof(r->data);
+	memcpy(r->data, attrs, r->len);
+}
+
+static const struct nlattr *reply_attr(const struct reply *r, uint16_t type)
+{
+	return genl_attr((const struct nlattr *)r->data, r->len, type);
+}
+
+/* The u32 @type of the reply, or ~0 if it has none. */
+static uint32_t reply_u32(const struct reply *r, uint16_t type)
+{
+	const struct nlattr *a = reply_attr(r, type);
+	uint32_t v = ~0U;
+
+	if (a && a->nla_len == NLA_HDRLEN + sizeof(v))
+		memcpy(&v, (const char *)a + NLA_HDRLEN, sizeof(v));
+	return v;
+}
+
+static uint64_t reply_u64(const struct reply *r, uint16_t type)
+{
+	const struct nlattr *a = reply_attr(r, type);
+	uint64_t v = ~0ULL;
+
+	if (a && a->nla_len == NLA_HDRLEN + sizeof(v))
+		memcpy(&v, (const char *)a + NLA_HDRLEN, sizeof(v));
+	return v;
+}
+
+static const char *reply_str(const struct reply *r, uint16_t type)
+{
+	const struct nlattr *a = reply_attr(r, type);
+
+	return a ? (const char *)a + NLA_HDRLEN : "";
+}
+
+/* Is counter @stat in the reply's stats nest @nest? */
+static int reply_has_stat(const struct reply *r, uint16_t nest, uint16_t stat)
+{
+	const struct nlattr *a = reply_attr(r, nest);
+
+	return a && genl_attr((const struct nlattr *)((const char *)a + NLA_HDRLEN),
+			      a->nla_len - NLA_HDRLEN, stat) != NULL;
+}
+
+/* Where NLMSGERR_ATTR_OFFS points for the attribute put next into @ab. */
+static int next_off(const struct attrbuf *ab)
+{
+	return ATTR0_OFF + (int)ab->len;
+}
+
+static int fab_switch(struct genl_sock *gs, const char *name, uint32_t ports, struct reply *r)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FSWITCH);
+	ab_put_u32(&ab, EDM_A_FAB_PORTS, ports);
+	return genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, r ? reply_cb : NULL, r);
+}
+
+static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint64_t region,
+		    struct reply *r)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FHOST);
+	ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+	if (region)
+		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	return genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, r ? reply_cb : NULL, r);
+}
+
+static int fab_by_name(struct genl_sock *gs, uint8_t cmd, const char *name, struct reply *r)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	return genl_request(gs, cmd, 0, &ab, r ? reply_cb : NULL, r);
+}
+
+/* An emulated link @node:@port -- @peer:@peer_port. */
+static int flink_emu(struct genl_sock *gs, const char *node, uint32_t port, const char *peer,
+		     uint32_t peer_port, struct reply *r)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FLINK_NODE, node);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, port);
+	ab_put_str(&ab, EDM_A_FLINK_PEER, peer);
+	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, peer_port);
+	return genl_request(gs, EDM_CMD_FLINK_NEW, 0, &ab, r ? reply_cb : NULL, r);
+}
+
+/* FLINK_GET (or DEL, dump) of @node, and of @port unless it is -1. */
+static int flink_req(struct genl_sock *gs, uint8_t cmd, int dump, const char *node, int port,
+		     struct reply *r)
+{
+	struct attrbuf ab = {};
+
+	if (node)
+		ab_put_str(&ab, EDM_A_FLINK_NODE, node);
+	if (port >= 0)
+		ab_put_u32(&ab, EDM_A_FLINK_PORT, port);
+	return genl_request(gs, cmd, dump, &ab, r ? reply_cb : NULL, r);
+}
+
+/* @ab must fail with @err and a message; @off: the extack offset, or -1. */
+static void expect_bad(struct __test_metadata *_metadata, struct genl_sock *gs, uint8_t cmd,
+		       const struct attrbuf *ab, int err, int off, const char *what)
+{
+	int ret = genl_request(gs, cmd, 0, ab, NULL, NULL);
+
+	EXPECT_EQ(err, ret) {
+		TH_LOG("%s: got %d (%s)", what, ret, gs->errmsg);
+	}
+	EXPECT_NE('\0', gs->errmsg[0]) {
+		TH_LOG("%s: no extack message", what);
+	}
+	if (off >= 0)
+		EXPECT_EQ(off, gs->erroff) {
+			TH_LOG("%s: extack offset %d, want %d (%s)", what, gs->erroff, off,
+			       gs->errmsg);
+		}
+}
+
+TEST_F(edm, fabric_nodes)
+{
+	struct reply r = {};
+	struct attrbuf ab = {};
+	int err;
+
+	ASSERT_EQ(0, fab_switch(&self->gs, "sw0", 4, &r)) {
+		TH_LOG("switch: %s", self->gs.errmsg);
+	}
+	EXPECT_STREQ("sw0", reply_str(&r, EDM_A_FAB_NAME));
+	EXPECT_EQ((uint32_t)EDM_DEV_TYPE_FSWITCH, reply_u32(&r, EDM_A_FAB_TYPE));
+	EXPECT_EQ(4U, reply_u32(&r, EDM_A_FAB_PORTS));
+	/* The defaults the issue names: X 3, chunk 256 B, SRPT. */
+	EXPECT_EQ(3U, reply_u32(&r, EDM_A_FAB_SCHED_X));
+	EXPECT_EQ(256U, reply_u32(&r, EDM_A_FAB_CHUNK));
+	EXPECT_EQ((uint32_t)EDM_FAB_POLICY_SRPT, reply_u32(&r, EDM_A_FAB_POLICY));
+	EXPECT_TRUE(reply_has_stat(&r, EDM_A_FAB_STATS, EDM_A_FSTAT_GRANTS));
+	EXPECT_FALSE(reply_has_stat(&r, EDM_A_FAB_STATS, EDM_A_FSTAT_READS));
+	EXPECT_EQ(NULL, reply_attr(&r, EDM_A_FAB_ADDR));
+
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, fab_host(&self->gs, "h0", 1, 8192, &r)) {
+		TH_LOG("host: %s", self->gs.errmsg);
+	}
+	EXPECT_EQ((uint32_t)EDM_DEV_TYPE_FHOST, reply_u32(&r, EDM_A_FAB_TYPE));
+	EXPECT_EQ(1U, reply_u32(&r, EDM_A_FAB_ADDR));
+	EXPECT_EQ(8192ULL, reply_u64(&r, EDM_A_FAB_REGION_SIZE));
+	EXPECT_EQ(100U, reply_u32(&r, EDM_A_FAB_TIMEOUT_MS));
+	EXPECT_NE(~0U, reply_u32(&r, EDM_A_FAB_MINOR));
+	EXPECT_TRUE(reply_has_stat(&r, EDM_A_FAB_STATS, EDM_A_FSTAT_READS));
+	EXPECT_FALSE(reply_has_stat(&r, EDM_A_FAB_STATS, EDM_A_FSTAT_GRANTS));
+	EXPECT_EQ(NULL, reply_attr(&r, EDM_A_FAB_PORTS));
+
+	/* The dump lists fabric nodes only; a null device is not one. */
+	dev_new(&self->gs, "null0", &err);
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_FABRIC_GET, 1, NULL, NULL, NULL));
+	EXPECT_EQ(2, self->gs.nmsgs);
+	ab_put_str(&ab, EDM_A_FAB_NAME, "null0");
+	expect_bad(_metadata, &self->gs, EDM_CMD_FABRIC_GET, &ab, -ENODEV, ATTR0_OFF,
+		   "a null device is no fabric node");
+
+	/* Set: the switch's policy and chunk, and only a switch's. */
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "sw0");
+	ab_put_u32(&ab, EDM_A_FAB_POLICY, EDM_FAB_POLICY_FCFS);
+	ab_put_u32(&ab, EDM_A_FAB_CHUNK, 512);
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_FABRIC_SET, 0, &ab, NULL, NULL)) {
+		TH_LOG("set: %s", self->gs.errmsg);
+	}
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_GET, "sw0", &r));
+	EXPECT_EQ((uint32_t)EDM_FAB_POLICY_FCFS, reply_u32(&r, EDM_A_FAB_POLICY));
+	EXPECT_EQ(512U, reply_u32(&r, EDM_A_FAB_CHUNK));
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "h0");
+	ab_put_u32(&ab, EDM_A_FAB_POLICY, EDM_FAB_POLICY_FCFS);
+	expect_bad(_metadata, &self->gs, EDM_CMD_FABRIC_SET, &ab, -EINVAL, ATTR0_OFF,
+		   "a host has no scheduler to set");
+
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "sw0", NULL));
+	EXPECT_EQ(-ENODEV, fab_by_name(&self->gs, EDM_CMD_FABRIC_GET, "sw0", NULL));
+	EXPECT_EQ(-ENODEV, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "sw0", NULL));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "h0", NULL));
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_FABRIC_GET, 1, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+}
+
+/* One FABRIC_NEW whose attribute at @off (-1: none) is bad. */
+struct fab_bad {
+	const char *what;
+	uint32_t type;
+	uint16_t attr;		/* the bad attribute, put last; 0: none */
+	uint64_t value;
+	int err;
+	int misstype;		/* -1, or the attribute reported missing */
+};
+
+TEST_F(edm, fabric_bad_nodes)
+{
+	static const struct fab_bad bad[] = {
+		{ "ports on a host", EDM_DEV_TYPE_FHOST, EDM_A_FAB_PORTS, 4, -EINVAL, -1 },
+		{ "policy on a host", EDM_DEV_TYPE_FHOST, EDM_A_FAB_POLICY, 0, -EINVAL, -1 },
+		{ "addr on a switch", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_ADDR, 1, -EINVAL, -1 },
+		{ "region on a switch", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_REGION_SIZE, 4096,
+		  -EINVAL, -1 },
+		{ "timeout on a switch", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_TIMEOUT_MS, 5, -EINVAL, -1 },
+		{ "region not a multiple of 4 KiB", EDM_DEV_TYPE_FHOST, EDM_A_FAB_REGION_SIZE, 4097,
+		  -EINVAL, -1 },
+		{ "region over 1 GiB", EDM_DEV_TYPE_FHOST, EDM_A_FAB_REGION_SIZE, 2ULL << 30,
+		  -ERANGE, -1 },
+		{ "1 port", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_PORTS, 1, -ERANGE, -1 },
+		{ "513 ports", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_PORTS, 513, -ERANGE, -1 },
+		{ "x 0", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_SCHED_X, 0, -ERANGE, -1 },
+		{ "x 17", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_SCHED_X, 17, -ERANGE, -1 },
+		{ "chunk 7", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_CHUNK, 7, -ERANGE, -1 },
+		{ "chunk 65536", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_CHUNK, 65536, -ERANGE, -1 },
+		{ "policy 2", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_POLICY, 2, -ERANGE, -1 },
+		{ "rate 999", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_RATE_MBPS, 999, -ERANGE, -1 },
+		{ "rate 400001", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_RATE_MBPS, 400001, -ERANGE, -1 },
+		{ "addr 512", EDM_DEV_TYPE_FHOST, EDM_A_FAB_ADDR, 512, -ERANGE, -1 },
+		{ "timeout 0", EDM_DEV_TYPE_FHOST, EDM_A_FAB_TIMEOUT_MS, 0, -ERANGE, -1 },
+		{ "timeout 60001", EDM_DEV_TYPE_FHOST, EDM_A_FAB_TIMEOUT_MS, 60001, -ERANGE, -1 },
+		{ "a null device", EDM_DEV_TYPE_NULL, 0, 0, -ERANGE, -1 },
+		{ "a host with no address", EDM_DEV_TYPE_FHOST, 0, 0, -EINVAL, EDM_A_FAB_ADDR },
+	};
+	struct attrbuf ab;
+	unsigned int i;
+	int off;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const struct fab_bad *b = &bad[i];
+
+		memset(&ab, 0, sizeof(ab));
+		ab_put_str(&ab, EDM_A_FAB_NAME, "bad0");
+		off = b->type == EDM_DEV_TYPE_NULL ? next_off(&ab) : -1;
+		ab_put_u32(&ab, EDM_A_FAB_TYPE, b->type);
+		/* A host's address first, unless the address is what is bad. */
+		if (b->type == EDM_DEV_TYPE_FHOST && b->attr && b->attr != EDM_A_FAB_ADDR)
+			ab_put_u32(&ab, EDM_A_FAB_ADDR, 1);
+		if (b->attr) {
+			off = next_off(&ab);
+			if (b->attr == EDM_A_FAB_REGION_SIZE)
+				ab_put(&ab, b->attr, &b->value, sizeof(b->value));
+			else
+				ab_put_u32(&ab, b->attr, (uint32_t)b->value);
+		}
+		expect_bad(_metadata, &self->gs, EDM_CMD_FABRIC_NEW, &ab, b->err,
+			   b->misstype < 0 ? off : -1, b->what);
+		if (b->misstype >= 0)
+			EXPECT_EQ(b->misstype, self->gs.misstype) {
+				TH_LOG("%s: missing attribute %d", b->what, self->gs.misstype);
+			}
+	}
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "bad/name");
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FSWITCH);
+	expect_bad(_metadata, &self->gs, EDM_CMD_FABRIC_NEW, &ab, -EINVAL, ATTR0_OFF, "bad name");
+
+	/* Nothing of the above was made; a name in use is refused. */
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_FABRIC_GET, 1, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+	ASSERT_EQ(0, fab_switch(&self->gs, "sw0", 4, NULL));
+	EXPECT_EQ(-EEXIST, fab_host(&self->gs, "sw0", 1, 0, NULL));
+	EXPECT_NE('\0', self->gs.errmsg[0]);
+
+	/* What a running switch cannot change is refused, pointing at it. */
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "sw0");
+	off = next_off(&ab);
+	ab_put_u32(&ab, EDM_A_FAB_PORTS, 8);
+	expect_bad(_metadata, &self->gs, EDM_CMD_FABRIC_SET, &ab, -EINVAL, off, "set ports");
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "sw0");
+	off = next_off(&ab);
+	ab_put_u32(&ab, EDM_A_FAB_CHUNK, 4);
+	expect_bad(_metadata, &self->gs, EDM_CMD_FABRIC_SET, &ab, -ERANGE, off, "set chunk 4");
+}
+
+TEST_F(edm, fabric_links)
+{
+	struct attrbuf ab = {};
+	struct reply r = {};
+
+	ASSERT_EQ(0, fab_switch(&self->gs, "sw0", 4, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "h0", 1, 0, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "h1", 2, 4096, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "h2", 3, 0, NULL));
+
+	ASSERT_EQ(0, flink_emu(&self->gs, "sw0", 1, "h0", 0, &r)) {
+		TH_LOG("link: %s", self->gs.errmsg);
+	}
+	EXPECT_STREQ("sw0", reply_str(&r, EDM_A_FLINK_NODE));
+	EXPECT_EQ(1U, reply_u32(&r, EDM_A_FLINK_PORT));
+	EXPECT_STREQ("h0", reply_str(&r, EDM_A_FLINK_PEER));
+	EXPECT_EQ(0U, reply_u32(&r, EDM_A_FLINK_PEER_PORT));
+	EXPECT_EQ((uint32_t)EDM_FLINK_UP, reply_u32(&r, EDM_A_FLINK_STATE));
+	EXPECT_EQ((uint32_t)EDM_FAB_MUX_FAIR, reply_u32(&r, EDM_A_FLINK_MUX));
+	EXPECT_EQ(NULL, reply_attr(&r, EDM_A_FLINK_IFINDEX));
+	EXPECT_TRUE(reply_has_stat(&r, EDM_A_FLINK_STATS, EDM_A_LSTAT_SHERR));
+
+	/* The other direction of naming, with every parameter. */
+	ab_put_str(&ab, EDM_A_FLINK_NODE, "h1");
+	ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, 2);
+	ab_put_u32(&ab, EDM_A_FLINK_RATE_MBPS, 10000);
+	ab_put_u32(&ab, EDM_A_FLINK_DELAY_NS, 100);
+	ab_put_u32(&ab, EDM_A_FLINK_MUX, EDM_FAB_MUX_STRICT);
+	ab_put_u32(&ab, EDM_A_FLINK_SHERR_THRESHOLD, 8);
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_FLINK_NEW, 0, &ab, reply_cb, &r)) {
+		TH_LOG("link h1: %s", self->gs.errmsg);
+	}
+	EXPECT_EQ(0U, reply_u32(&r, EDM_A_FLINK_PORT));
+	EXPECT_EQ(10000U, reply_u32(&r, EDM_A_FLINK_RATE_MBPS));
+	EXPECT_EQ(100U, reply_u32(&r, EDM_A_FLINK_DELAY_NS));
+	EXPECT_EQ((uint32_t)EDM_FAB_MUX_STRICT, reply_u32(&r, EDM_A_FLINK_MUX));
+	EXPECT_EQ(8U, reply_u32(&r, EDM_A_FLINK_SHERR_THRESHOLD));
+
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "h0", -1, &r));
+	EXPECT_STREQ("sw0", reply_str(&r, EDM_A_FLINK_PEER));
+	EXPECT_EQ(1U, reply_u32(&r, EDM_A_FLINK_PEER_PORT));
+
+	/* The dump: every linked end, of a node, of one port. */
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 1, NULL, -1, NULL));
+	EXPECT_EQ(4, self->gs.nmsgs);
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 1, "sw0", -1, NULL));
+	EXPECT_EQ(2, self->gs.nmsgs);
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 1, "sw0", 2, NULL));
+	EXPECT_EQ(1, self->gs.nmsgs);
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 1, "h2", -1, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+
+	/* A linked port takes no second link. */
+	EXPECT_GT(0, flink_emu(&self->gs, "sw0", 1, "h2", 0, NULL));
+	EXPECT_NE('\0', self->gs.errmsg[0]);
+
+	/* Set changes this end, and a set of nothing is fine. */
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FLINK_NODE, "sw0");
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, 1);
+	ab_put_u32(&ab, EDM_A_FLINK_RATE_MBPS, 100000);
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_FLINK_SET, 0, &ab, NULL, NULL)) {
+		TH_LOG("set: %s", self->gs.errmsg);
+	}
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "sw0", 1, &r));
+	EXPECT_EQ(100000U, reply_u32(&r, EDM_A_FLINK_RATE_MBPS));
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_SET, 0, "sw0", 1, NULL));
+
+	/* Deleting one end deletes the link: both ends are free again. */
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_DEL, 0, "h0", -1, NULL));
+	EXPECT_EQ(-ENODEV, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "sw0", 1, NULL));
+	EXPECT_EQ(-ENODEV, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "h0", -1, NULL));
+	EXPECT_EQ(0, flink_emu(&self->gs, "sw0", 1, "h2", 0, NULL)) {
+		TH_LOG("relink: %s", self->gs.errmsg);
+	}
+
+	/* A node's links go with it. */
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "sw0", NULL));
+	EXPECT_EQ(-ENODEV, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "h1", -1, NULL));
+	EXPECT_EQ(-ENODEV, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "h2", -1, NULL));
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 1, NULL, -1, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+
+	/* FLINK_DOWN is an event: no request takes it. */
+	EXPECT_EQ(-EOPNOTSUPP, genl_request(&self->gs, EDM_CMD_FLINK_DOWN, 0, NULL, NULL, NULL));
+}
+
+TEST_F(edm, fabric_bad_links)
+{
+	struct attrbuf ab;
+	int err, off;
+
+	ASSERT_EQ(0, fab_switch(&self->gs, "sw0", 4, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "h0", 1, 0, NULL));
+	dev_new(&self->gs, "null0", &err);
+	ASSERT_EQ(0, err);
+
+#define BAD_LINK(cmd, errno_, what, ...) do {					\
+		memset(&ab, 0, sizeof(ab));					\
+		off = -1;							\
+		__VA_ARGS__;							\
+		expect_bad(_metadata, &self->gs, cmd, &ab, errno_, off, what);	\
+	} while (0)
+#define AT(put) (off = next_off(&ab), put)
+
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "a peer and a netdev",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "no other end",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0"));
+	EXPECT_EQ(EDM_A_FLINK_PEER, self->gs.misstype);
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "no node",
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0"));
+	EXPECT_EQ(EDM_A_FLINK_NODE, self->gs.misstype);
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "a peer port without a peer",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1);
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, 1)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "linked to itself",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "sw0");
+		 ab_put_u32(&ab, EDM_A_FLINK_PORT, 1);
+		 AT(ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0")));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ENODEV, "no such node",
+		 AT(ab_put_str(&ab, EDM_A_FLINK_NODE, "nosuch"));
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0"));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ENODEV, "a null device is no node",
+		 AT(ab_put_str(&ab, EDM_A_FLINK_NODE, "null0"));
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0"));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ENODEV, "no such peer",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 AT(ab_put_str(&ab, EDM_A_FLINK_PEER, "nosuch")));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "switch port 4 of 4",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_PORT, 4));
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "h0"));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "host port 1",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_PORT, 1));
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0"));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "peer port 9 of 4",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, 9)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ENODEV, "no such netdev",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 0x7ffffff0)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "loopback is no Ethernet",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "rate 999",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_RATE_MBPS, 999)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "delay over 10 ms",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_DELAY_NS, 10000001)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "mux 3",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_MUX, 3)));
+	/* Nothing above made a link. */
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 1, NULL, -1, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+
+	/* An end that is not linked: the port, or the node if no port is given. */
+	BAD_LINK(EDM_CMD_FLINK_GET, -ENODEV, "get an unlinked port",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_PORT, 3)));
+	BAD_LINK(EDM_CMD_FLINK_DEL, -ENODEV, "delete an unlinked end",
+		 AT(ab_put_str(&ab, EDM_A_FLINK_NODE, "h0")));
+	BAD_LINK(EDM_CMD_FLINK_SET, -ENODEV, "set an unlinked end",
+		 AT(ab_put_str(&ab, EDM_A_FLINK_NODE, "h0"));
+		 ab_put_u32(&ab, EDM_A_FLINK_RATE_MBPS, 10000));
+	BAD_LINK(EDM_CMD_FLINK_GET, -ERANGE, "get port 4 of 4",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "sw0");
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_PORT, 4)));
+#undef AT
+#undef BAD_LINK
+}
+
 /* As uid 65534: 0 when every mutating command fails with EPERM and reads work. */
 static int unprivileged_checks(uint32_t id)
 {
@@ -471,7 +1075,7 @@ static int unprivileged_checks(uint32_t id)
 	ab_put_u32(&ab, EDM_A_DEV_ID, id);
 	bad |= (genl_request(&gs, EDM_CMD_DEV_GET, 0, &ab, NULL, NULL) != 0) << 3;
 	bad |= (genl_request(&gs, EDM_CMD_DEV_GET, 1, NULL, collect_cb, &set) != 0) << 4;
-	bad |= (set.n != 1) << 5;
+	bad |= (set.n != 3) << 5;	/* priv0, and the fabric nodes priv1 and priv2 */
 	/* NetDIMMs: creating and deleting need CAP_NET_ADMIN, reading does not. */
 	memset(&ab, 0, sizeof(ab));
 	ab_put_str(&ab, EDM_A_NETDIMM_NAME, "unpriv1");
@@ -481,6 +1085,20 @@ static int unprivileged_checks(uint32_t id)
 	ab_put_str(&ab, EDM_A_NETDIMM_NAME, "unpriv1");
 	bad |= (genl_request(&gs, EDM_CMD_NETDIMM_DEL, 0, &ab, NULL, NULL) != -EPERM) << 7;
 	bad |= (genl_request(&gs, EDM_CMD_NETDIMM_GET, 1, NULL, NULL, NULL) != 0) << 8;
+	/* The fabric: every change needs CAP_NET_ADMIN, reading does not. */
+	bad |= (fab_switch(&gs, "unpriv2", 4, NULL) != -EPERM) << 9;
+	bad |= (fab_by_name(&gs, EDM_CMD_FABRIC_DEL, "priv1", NULL) != -EPERM) << 10;
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "priv1");
+	ab_put_u32(&ab, EDM_A_FAB_CHUNK, 64);
+	bad |= (genl_request(&gs, EDM_CMD_FABRIC_SET, 0, &ab, NULL, NULL) != -EPERM) << 11;
+	bad |= (flink_emu(&gs, "priv1", 0, "priv2", 0, NULL) != -EPERM) << 12;
+	bad |= (flink_req(&gs, EDM_CMD_FLINK_DEL, 0, "priv1", 1, NULL) != -EPERM) << 13;
+	bad |= (flink_req(&gs, EDM_CMD_FLINK_SET, 0, "priv1", 1, NULL) != -EPERM) << 14;
+	bad |= (genl_request(&gs, EDM_CMD_FABRIC_GET, 1, NULL, NULL, NULL) != 0 ||
+		gs.nmsgs != 2) << 15;
+	bad |= (flink_req(&gs, EDM_CMD_FLINK_GET, 1, NULL, -1, NULL) != 0 ||
+		gs.nmsgs != 2) << 16;
 	genl_close(&gs);
 	return bad;
 }
@@ -493,6 +1111,9 @@ TEST_F(edm, unprivileged_gets_eperm_and_can_read)
 
 	id = dev_new(&self->gs, "priv0", &err);
 	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, fab_switch(&self->gs, "priv1", 4, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "priv2", 1, 0, NULL));
+	ASSERT_EQ(0, flink_emu(&self->gs, "priv1", 1, "priv2", 0, NULL));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -502,9 +1123,14 @@ TEST_F(edm, unprivileged_gets_eperm_and_can_read)
 	EXPECT_TRUE(WIFEXITED(status));
 	/*
 	 * Bits: 0 new, 1 del not EPERM; 2 version, 3 get, 4 dump failed; 5 changed;
-	 * 6 netdimm new, 7 netdimm del not EPERM; 8 netdimm dump failed.
+	 * 6 netdimm new, 7 netdimm del not EPERM; 8 netdimm dump failed;
+	 * 9..14 fabric new, del, set, link new, del, set not EPERM; 15, 16
+	 * fabric and link dumps failed or changed.
 	 */
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, flink_req(&self->gs, EDM_CMD_FLINK_GET, 0, "priv2", -1, NULL));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "priv1", NULL));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "priv2", NULL));
 	EXPECT_EQ(0, dev_del(&self->gs, id));
 }
 

@@ -7,7 +7,8 @@
                          enums, attributes, commands and groups, with the same
                          values, and no attribute space or command outside it
   spec_check.py kernel   (in the VM, edm.ko loaded) the running family has the
-                         spec's commands with its do/dump/admin-perm flags, and
+                         spec's commands with its do/dump/admin-perm flags (and
+                         none for a command that is only an event), and
                          each command's policy accepts exactly the spec's
                          request attributes, with the spec's types and checks;
                          a nest's policy is the nested attribute set's, all of
@@ -73,9 +74,10 @@ def attr_sets(spec):
 
 
 def enum_values(spec):
-    """{enum name: [values]} of the spec's enum definitions."""
-    return {d["name"]: [v for v, _ in numbered(
-                [e if isinstance(e, dict) else {"name": e} for e in d["entries"]])]
+    """{enum name: [values]} of the spec's enum definitions, unspec left out."""
+    return {d["name"]: [v for v, e in numbered(
+                [e if isinstance(e, dict) else {"name": e} for e in d["entries"]])
+                        if e["name"] != "unspec"]
             for d in spec.get("definitions", []) if d["type"] == "enum"}
 
 
@@ -102,10 +104,14 @@ def check_spec(spec, tap):
                 for n in ((op.get(mode) or {}).get(msg) or {}).get("attributes", []):
                     if n not in sets[aset]:
                         errs.append(f"{op['name']} {mode} {msg}: no attribute {n!r} in {aset}")
+        for n in (op.get("event") or {}).get("attributes", []):
+            if n not in sets[aset]:
+                errs.append(f"{op['name']} event: no attribute {n!r} in {aset}")
     tap.case("spec: attribute sets, enums and attributes referred to exist", errs)
 
     # An enum attribute takes every value of its enum but unspec: checks
-    # min 1 and max its last value, so a new enum entry needs its max raised.
+    # min its first value (1 after an unspec) and max its last, so a new
+    # enum entry needs its max raised.
     errs = []
     for sname, aset in sets.items():
         for name, (_, a) in aset.items():
@@ -113,7 +119,7 @@ def check_spec(spec, tap):
             if not vals or a.get("enum-as-flags"):
                 continue
             checks = a.get("checks", {})
-            want = (min(v for v in vals if v), max(vals))
+            want = (min(vals), max(vals))
             got = (checks.get("min"), checks.get("max"))
             if got != want:
                 errs.append(f"{sname}.{name} (enum {a['enum']}): checks min/max {got}, "
@@ -122,7 +128,11 @@ def check_spec(spec, tap):
 
 
 def header_enums(text):
-    """Every enum block of the header as [(name, value)], markers dropped."""
+    """Every enum block of the header as [(name, value)], markers dropped.
+
+    Markers are __X_CNT and the constants defined from other names (X_MAX =
+    __X_CNT - 1); a counter named like EDM_A_FSTAT_ITER_MAX is no marker.
+    """
     blocks = []
     for body in re.findall(r"enum\s*\w*\s*\{(.*?)\};", text, re.S):
         body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
@@ -130,10 +140,13 @@ def header_enums(text):
         for item in filter(None, (x.strip() for x in body.split(","))):
             m = re.fullmatch(r"(\w+)(?:\s*=\s*(.+))?", item)
             name, expr = m.group(1), m.group(2)
-            if name.startswith("__") or name.endswith("_MAX"):
+            if name.startswith("__"):
                 continue
             if expr is not None:
-                val = int(expr, 0)
+                try:
+                    val = int(expr, 0)
+                except ValueError:
+                    continue  # a marker such as X_MAX = __X_CNT - 1
             out.append((name, val))
             val += 1
         blocks.append(out)
@@ -438,6 +451,11 @@ def check_kernel(spec, tap):
     mask = GENL_ADMIN_PERM | GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP
     for cmd, op in numbered(spec["operations"]["list"]):
         if cmd == 0:
+            continue
+        if "do" not in op and "dump" not in op:
+            # An event only: the family has no operation to register for it.
+            tap.case(f"kernel: {op['name']} is an event, no operation",
+                     [f"the running family has an operation {cmd}"] if cmd in ops else [])
             continue
         spec_cmds.add(cmd)
         errs = []

@@ -14,6 +14,7 @@
 
 #include "edmctl.h"
 #include "nl.h"
+#include "obj_fabric.h"
 #include "obj_netdimm.h"
 #include "print.h"
 
@@ -21,6 +22,7 @@ static const struct edm_object *const objects[] = {
 	&obj_version,
 	&obj_dev,
 	&obj_netdimm,
+	&obj_fabric,
 	&obj_monitor,
 };
 

@@ -6,6 +6,10 @@
  * JSON: one object per line, {"object":"dev","event":"new","id":1,...}.
  * NetDIMM events print the device's own fields, as "netdimm show" prints
  * its first line: "netdimm new 1: name nd0 ifindex 5 peer nd1 size 64M ...".
+ * Fabric events print a node as "fabric show" does ("fabric new 1: name sw0
+ * type switch ...") or a link end as "fabric link show" does ("fabric-link
+ * new sw0:1 peer h1:0 ..."); a link end that went down says why
+ * ("fabric-link down sw0:1 state down reason "sync header errors"").
  * Events the table does not know (newer modules) are skipped.
  */
 #include <stdlib.h>
@@ -16,6 +20,7 @@
 #include "edmctl.h"
 #include "nl.h"
 #include "obj_dev.h"
+#include "obj_fabric.h"
 #include "obj_netdimm.h"
 #include "print.h"
 
@@ -31,6 +36,13 @@ static const struct monitor_event events[] = {
 	{ EDM_CMD_DEV_DEL,	"dev",	"del",	dev_print_msg },
 	{ EDM_CMD_NETDIMM_NEW,	"netdimm", "new", netdimm_print_event },
 	{ EDM_CMD_NETDIMM_DEL,	"netdimm", "del", netdimm_print_event },
+	{ EDM_CMD_FABRIC_NEW,	"fabric", "new", fabric_print_event },
+	{ EDM_CMD_FABRIC_DEL,	"fabric", "del", fabric_print_event },
+	{ EDM_CMD_FABRIC_SET,	"fabric", "set", fabric_print_event },
+	{ EDM_CMD_FLINK_NEW,	"fabric-link", "new", fabric_link_print_event },
+	{ EDM_CMD_FLINK_DEL,	"fabric-link", "del", fabric_link_print_event },
+	{ EDM_CMD_FLINK_SET,	"fabric-link", "set", fabric_link_print_event },
+	{ EDM_CMD_FLINK_DOWN,	"fabric-link", "down", fabric_link_print_event },
 };
 
 struct monitor {
@@ -44,8 +56,10 @@ static void monitor_usage(FILE *fp)
 		"Usage: edmctl monitor [ count N ]\n"
 		"       edmctl monitor help\n"
 		"Prints device events (\"dev new ...\", \"dev del ...\",\n"
-		"\"netdimm new ...\", \"netdimm del ...\") as they arrive, until\n"
-		"interrupted or, with \"count N\", after N events.\n");
+		"\"netdimm new ...\", \"netdimm del ...\"), fabric node events\n"
+		"(\"fabric new|del|set ...\") and link events (\"fabric-link\n"
+		"new|del|set|down ...\") as they arrive, until interrupted or, with\n"
+		"\"count N\", after N events.\n");
 }
 
 /*

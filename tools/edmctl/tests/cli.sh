@@ -81,8 +81,24 @@ run 0 '^Usage: edmctl netdimm' '' -- netdimm zone show help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm stats help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm del help
 run 0 'RXMODE := \{ zerocopy \| clone \}' '' -- netdimm help
-run 0 'OBJECT := \{ version \| dev \| netdimm \| monitor \}' '' -- help
+run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| monitor \}' '' -- help
 run 0 'netdimm new' '' -- monitor help
+run 0 'fabric-link' '' -- monitor help
+run 0 '^Usage: edmctl fabric' '' -- fabric help
+run 0 '^Usage: edmctl fabric' '' -- help fabric
+run 0 '^Usage: edmctl fabric' '' -- f h
+run 0 '^Usage: edmctl fabric' '' -- fabric add help
+run 0 '^Usage: edmctl fabric' '' -- fabric add switch help
+run 0 '^Usage: edmctl fabric' '' -- fabric add switch sw0 ports 4 help
+run 0 '^Usage: edmctl fabric' '' -- fabric show sw0 help
+run 0 '^Usage: edmctl fabric' '' -- fabric del help
+run 0 '^Usage: edmctl fabric' '' -- fabric set sw0 help
+run 0 '^Usage: edmctl fabric' '' -- fabric link help
+run 0 '^Usage: edmctl fabric' '' -- fabric link add help
+run 0 '^Usage: edmctl fabric' '' -- fabric link add sw0:1 peer h0 help
+run 0 '^Usage: edmctl fabric' '' -- fabric link show sw0 help
+run 0 'MUX := \{ fair \| strict \| none \}' '' -- fabric help
+run 0 'POLICY := \{ srpt \| fcfs \}' '' -- fabric help
 
 # --- unknown words ---
 run 1 '' '^Object "foo" is unknown, try "edmctl help"\.$' -- foo
@@ -174,6 +190,92 @@ run 1 '' '^Error: duplicate "name"\.$' -- netdimm stats nd0 name nd1
 run 1 '' '^Error: invalid device id "x"\.$' -- netdimm zone show id x
 run 1 '' '^Error: device name "0123456789abcdef" is too long' -- netdimm del 0123456789abcdef
 
+# --- fabric: bad arguments, all caught before talking to the kernel ---
+run 1 '' '^Command "foo" not found, try "edmctl fabric help"\.$' -- fabric foo
+run 1 '' '^Command "s" is ambiguous, try "edmctl fabric help"\.$' -- fabric s
+run 1 '' '^Command "foo" not found, try "edmctl fabric help"\.$' -- fabric link foo
+run 1 '' '^Command "s" is ambiguous, try "edmctl fabric help"\.$' -- fabric link s
+run 1 '' '^Error: "add" needs "switch" or "host", try "edmctl fabric help"\.$' -- fabric add
+run 1 '' '^Error: unknown node kind "sw0", expected one of: switch, host\.$' \
+	-- fabric add sw0 ports 4
+run 1 '' '^Error: "switch" needs a name\.$' -- fabric add switch
+run 1 '' '^Error: node name "0123456789abcdef" is too long \(at most 15 characters\)\.$' \
+	-- fabric add switch 0123456789abcdef
+run 1 '' '^Error: node name must not be empty\.$' -- fabric add host '' addr 1
+run 1 '' '^Error: a host needs "addr ADDR", the switch port it is on\.$' -- fabric add host h0
+run 1 '' '^Error: a host needs "addr ADDR"' -- fabric add host h0 region 1m timeout 5
+for kw in ports x chunk policy rate; do
+	run 1 '' "^Error: \"$kw\" is a switch option, not for a host\\.\$" \
+		-- fabric add host h0 addr 1 $kw 1
+done
+for kw in addr region timeout; do
+	run 1 '' "^Error: \"$kw\" is a host option, not for a switch\\.\$" \
+		-- fabric add switch sw0 $kw 1
+done
+for kw in ports x chunk rate; do
+	run 1 '' "^Error: invalid $kw \"4x\" \\(expected a number\\)\\.\$" \
+		-- fabric add switch sw0 $kw 4x
+	run 1 '' "^Error: invalid $kw \"-1\"" -- fabric add switch sw0 $kw -1
+	run 1 '' "^Error: \"$kw\" needs an argument\\.\$" -- fabric add switch sw0 $kw
+done
+run 1 '' '^Error: duplicate "ports"\.$' -- fabric add switch sw0 ports 4 ports 8
+run 1 '' '^Error: unknown policy "lifo", expected one of: srpt, fcfs\.$' \
+	-- fabric add switch sw0 policy lifo
+run 1 '' '^Error: invalid addr "4294967296" \(expected a number\)\.$' \
+	-- fabric add host h0 addr 4294967296
+run 1 '' '^Error: invalid timeout "1s" \(expected a number\)\.$' \
+	-- fabric add host h0 addr 1 timeout 1s
+for region in 3X 0K -1 1.5G 1MB ''; do
+	run 1 '' "^Error: invalid region \"$region\" \\(expected bytes with an optional K, M or G suffix\\)\\.\$" \
+		-- fabric add host h0 addr 1 region "$region"
+done
+run 1 '' '^Error: duplicate "region"\.$' -- fabric add host h0 addr 1 region 4k region 8k
+run 1 '' '^Error: unknown argument "foo", try "edmctl fabric help"\.$' \
+	-- fabric add switch sw0 foo 1
+run 1 '' '^Error: a node name is required, try "edmctl fabric help"\.$' -- fabric del
+run 1 '' '^Error: unknown argument "sw1", try "edmctl fabric help"\.$' -- fabric del sw0 sw1
+run 1 '' '^Error: unknown argument "sw1", try "edmctl fabric help"\.$' -- fabric show sw0 sw1
+run 1 '' '^Error: a node name is required' -- fabric set
+run 1 '' '^Error: nothing to set: give "policy" or "chunk"\.$' -- fabric set sw0
+run 1 '' '^Error: "ports" is fixed when a switch is created\.$' -- fabric set sw0 ports 8
+run 1 '' '^Error: unknown policy "x", expected one of: srpt, fcfs\.$' -- fabric set sw0 policy x
+run 1 '' '^Error: duplicate "chunk"\.$' -- fabric set sw0 chunk 64 chunk 128
+run 1 '' '^Error: a link end NODE\[:PORT\] is required, try "edmctl fabric help"\.$' \
+	-- fabric link add
+for end in sw0: :1 sw0:x sw0:-1 sw0:1:2 sw0:4294967296; do
+	run 1 '' "^Error: invalid link end \"$end\" \\(expected NODE\\[:PORT\\]\\)\\.\$" \
+		-- fabric link add "$end" peer h0
+	run 1 '' "^Error: invalid link end \"$end\"" -- fabric link add sw0:1 peer "$end"
+	run 1 '' "^Error: invalid link end \"$end\"" -- fabric link del "$end"
+	run 1 '' "^Error: invalid link end \"$end\"" -- fabric link show "$end"
+done
+run 1 '' '^Error: node name in "0123456789abcdef:1" is too long \(at most 15 characters\)\.$' \
+	-- fabric link set 0123456789abcdef:1 rate 10000
+run 1 '' '^Error: a link needs "peer NODE\[:PORT\]" or "dev IFNAME"\.$' -- fabric link add sw0:1
+run 1 '' '^Error: a link needs "peer' -- fabric link add sw0:1 rate 10000 mux fair
+run 1 '' '^Error: "peer" and "dev" are mutually exclusive: a link has one other end\.$' \
+	-- fabric link add sw0:1 peer h0 dev lo
+run 1 '' '^Error: duplicate "peer"\.$' -- fabric link add sw0:1 peer h0 peer h1
+run 1 '' '^Error: a node cannot be linked to itself\.$' -- fabric link add sw0:1 peer sw0:2
+run 1 '' '^Error: cannot find network device "edmctl-nosuch0"\.$' \
+	-- fabric link add h0 dev edmctl-nosuch0
+run 1 '' '^Error: "dev" needs an argument\.$' -- fabric link add h0 dev
+run 1 '' '^Error: unknown mux "fifo", expected one of: fair, strict, none\.$' \
+	-- fabric link add sw0:1 peer h0 mux fifo
+for kw in rate delay sherr; do
+	run 1 '' "^Error: invalid $kw \"1k\" \\(expected a number\\)\\.\$" \
+		-- fabric link add sw0:1 peer h0 $kw 1k
+	run 1 '' "^Error: invalid $kw \"x\"" -- fabric link set sw0:1 $kw x
+done
+run 1 '' '^Error: unknown argument "corrupt", try "edmctl fabric help"\.$' \
+	-- fabric link add sw0:1 peer h0 corrupt 1
+run 1 '' '^Error: invalid corrupt "x" \(expected a number\)\.$' -- fabric link set sw0:1 corrupt x
+run 1 '' "^Error: a link's ends are fixed: delete it and add it again\\.\$" \
+	-- fabric link set h0 peer sw0
+run 1 '' "^Error: a link's ends are fixed" -- fabric link set h0 dev lo
+run 1 '' '^Error: unknown argument "h1", try "edmctl fabric help"\.$' -- fabric link del h0 h1
+run 1 '' '^Error: unknown argument "h1", try "edmctl fabric help"\.$' -- fabric link show h0 h1
+
 # --- without the module: one clear error, nothing on stdout ---
 if ! have_family; then
 	notloaded='^Error: edm module not loaded \(generic netlink family "edm" not found\)\.$'
@@ -191,7 +293,23 @@ if ! have_family; then
 		    "netdimm add nd0 size 1G wire-rate unlimited wire-delay 1000 node 0" \
 		    "netdimm add nd0 size 64M row-bytes 1024 devices 8 banks 16 subarrays 512 rows 128" \
 		    "netdimm add nd0 size 18446744073709551615" \
-		    "netdimm del nd0" "netdimm delete id 1" "netdimm del name nd0"; do
+		    "netdimm del nd0" "netdimm delete id 1" "netdimm del name nd0" \
+		    "fabric" "fabric show" "-j fabric show sw0" "-s fabric list" "f sh" \
+		    "fabric stats" "-j fabric st h0" "fabric add switch sw0" \
+		    "fabric add switch sw0 ports 8 x 3 chunk 256 policy fcfs rate 100000" \
+		    "fabric add host h0 addr 1" \
+		    "fabric add host h0 addr 511 region 1G timeout 60000" \
+		    "fabric add host h0 addr 0 region 0" "fabric add host h0 addr 2 region 4k" \
+		    "fabric del sw0" "fabric delete h0" "fabric set sw0 policy srpt" \
+		    "fabric set sw0 chunk 64 policy fcfs" \
+		    "fabric link" "fabric link show" "-j -s fabric link show sw0" \
+		    "fabric link show sw0:3" "fabric link list h0:0" \
+		    "fabric link add sw0:1 peer h0" "fabric link add sw0 peer h0:0" \
+		    "fabric link add h0 dev lo rate 10000 delay 100 mux strict sherr 0" \
+		    "fabric link add sw0:2 peer h1 mux none rate 400000" \
+		    "fabric link del sw0:1" "fabric link delete h0" \
+		    "fabric link set h0" "fabric link set sw0:1 corrupt 64" \
+		    "fabric link set sw0:1 rate 10000 delay 5 mux fair sherr 16"; do
 		# shellcheck disable=SC2086
 		run 1 '' "$notloaded" -- $args
 	done
@@ -254,6 +372,48 @@ EOF
 	then
 		fail=$((fail + 1))
 		echo "FAIL: netdimm JSON keys do not match the documented shape and the header"
+	fi
+
+	# "fabric show -s" of a switch and a host, "fabric link show -s": the
+	# documented keys, a counter per EDM_A_FSTAT_* of the node's kind and
+	# per EDM_A_LSTAT_*, named after the attribute.
+	n=$((n + 1))
+	"$UNIT" fabric-json >"$tmp/fab.json" || { fail=$((fail + 1)); echo "FAIL: unit fabric-json"; }
+	if ! python3 - "$tmp/fab.json" "$(dirname "$0")/../../../include/uapi/linux/edm.h" <<'EOF'
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+hdr = open(sys.argv[2]).read()
+dec, i, docs = json.JSONDecoder(), 0, []
+while i < len(text):
+    if text[i].isspace():
+        i += 1
+        continue
+    doc, i = dec.raw_decode(text, i)
+    docs.append(doc)
+assert len(docs) == 3 and all(len(d) == 1 for d in docs), docs
+sw, host, link = (d[0] for d in docs)
+def attrs(space):
+    names = re.findall(rf"\bEDM_A_{space}_(\w+)", hdr)
+    return [n.lower() for n in names if n not in ("UNSPEC", "PAD", "MAX", "CNT")]
+fstat = attrs("FSTAT")
+host_keys = fstat[:fstat.index("served_errors") + 1]
+sw_keys = fstat[fstat.index("sched_notifs"):]
+assert host_keys + sw_keys == fstat, fstat
+assert list(sw) == ["id", "name", "type", "ports", "sched_x", "chunk", "policy",
+                    "rate_mbps", "stats"], list(sw)
+assert sw["type"] == "switch" and sorted(sw["stats"]) == sorted(sw_keys), sw
+assert list(host) == ["id", "name", "type", "addr", "region_size", "timeout_ms",
+                      "minor", "stats"], list(host)
+assert host["type"] == "host" and sorted(host["stats"]) == sorted(host_keys), host
+assert list(link) == ["node", "port", "peer", "peer_port", "rate_mbps", "delay_ns", "mux",
+                      "sherr_threshold", "state", "stats"], list(link)
+want = attrs("LSTAT")
+assert want and sorted(link["stats"]) == sorted(want), (sorted(link["stats"]), want)
+assert all(isinstance(v, int) for d in (sw, host, link) for v in d["stats"].values())
+EOF
+	then
+		fail=$((fail + 1))
+		echo "FAIL: fabric JSON keys do not match the documented shape and the header"
 	fi
 fi
 
