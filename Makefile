@@ -40,6 +40,7 @@ module:
 
 edmctl:
 	$(MAKE) -C $(TOP)/tools/edmctl
+	$(MAKE) -C $(TOP)/tools/edmop
 
 selftests: edmctl
 	$(MAKE) -C $(TOP)/selftests/edm
@@ -59,5 +60,6 @@ demo:
 clean:
 	rm -rf $(TOP)/build $(TOP)/edm.ko
 	$(MAKE) -C $(TOP)/tools/edmctl clean
+	$(MAKE) -C $(TOP)/tools/edmop clean
 	$(MAKE) -C $(TOP)/selftests/edm clean
 	$(MAKE) -C $(TOP)/selftests/unit clean
