@@ -10,6 +10,7 @@
  * senders read it under rcu_read_lock(). An emulated wire's delay queue has
  * its own lock (the skb queue's) and a soft hrtimer per direction.
  */
+#include <linux/debugfs.h>
 #include <linux/hrtimer.h>
 #include <linux/if_arp.h>
 #include <linux/mm.h>
@@ -17,10 +18,29 @@
 #include <linux/slab.h>
 
 #include "edm/dev.h"
+#include "edm/edm.h"
 #include "fab.h"
 
 /* serializes link changes: port->link, binds, link memory */
 DEFINE_MUTEX(edm_fab_link_mutex);
+
+/*
+ * Test knob, debugfs edm/fabric_tx_hold: while set, no port transmits, so a
+ * test can queue frames and memory messages and then see in what order the
+ * mux sends them.
+ */
+static bool edm_fab_tx_hold;
+
+int edm_fab_init(void)
+{
+	debugfs_create_bool("fabric_tx_hold", 0600, edm_debugfs_root, &edm_fab_tx_hold);
+	return 0;
+}
+
+void edm_fab_exit(void)
+{
+	debugfs_lookup_and_remove("fabric_tx_hold", edm_debugfs_root);
+}
 
 struct edm_wire_cb {
 	struct edm_fab_port *port;	/* must stay first: edm_port_of_skb() */
@@ -199,7 +219,7 @@ void edm_fab_port_flush(struct edm_fab_port *p)
 	u32 nb, size;
 
 	lockdep_assert_held(&n->lock);
-	if (!edm_fab_port_up(p))
+	if (!edm_fab_port_up(p) || READ_ONCE(edm_fab_tx_hold))
 		return;
 	while (edm_mux_pending(&p->mux)) {
 		nb = edm_mux_pull(p, n->scratch, p->burst_max);

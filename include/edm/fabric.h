@@ -205,6 +205,8 @@ int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *burst);
 int edm_eth_ifindex(const struct edm_eth_bind *b);
 int edm_eth_init(void);
 void edm_eth_exit(void);
+int edm_fab_init(void);
+void edm_fab_exit(void);
 
 /* Delivery of a received burst to a port; any context, takes the skb. */
 void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *burst);

@@ -6,8 +6,9 @@
 #   fm_a (addr 1, netns fm_a) -- sw:1   sw:2 -- fm_b (addr 2, 1 MiB region,
 #   netns fm_b), emulated links; fm_a and fm_b are also netdevs, 10.77.0.1/2
 #
-# While iperf3 streams MTU frames from fm_a to fm_b, fm_a reads fm_b's
-# memory. Each link end counts, in mem-wait-max, the most frame blocks a
+# fm_a queues an MTU frame for fm_b and then a read of fm_b's memory while
+# the ports are held (debugfs fabric_tx_hold), so the mux meets both at
+# once. Each link end counts, in mem-wait-max, the most frame blocks a
 # memory message waited behind. With the fair mux a message waits for at
 # most one frame block (2.56 ns at 25 GbE), with strict priority for none;
 # without preemption (mux none, the baseline) it waits for the rest of the
@@ -19,13 +20,14 @@ EDMOP=$EDM_TOP/tools/edmop/edmop
 A=fm_a B=fm_b
 
 edm_loaded || { echo "1..0 # SKIP edm.ko is not loaded"; exit $KSFT_SKIP; }
-for t in jq iperf3 "$EDMOP"; do
+for t in jq "$EDMOP"; do
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
 done
 
 cleanup() {
 	local n
 
+	echo 0 >"$EDM_DEBUGFS/fabric_tx_hold" 2>/dev/null || true
 	for n in $A $B; do
 		ip netns pids $n 2>/dev/null | xargs -r kill 2>/dev/null || true
 		ip netns del $n 2>/dev/null || true
@@ -42,7 +44,7 @@ trap cleanup EXIT
 build() {
 	cleanup
 	x $EDMCTL fabric add switch fm_sw ports 4
-	x $EDMCTL fabric add host $A addr 1
+	x $EDMCTL fabric add host $A addr 1 timeout 10000
 	x $EDMCTL fabric add host $B addr 2 region 1m
 	x $EDMCTL fabric link add $A peer fm_sw:1 mux "$1"
 	x $EDMCTL fabric link add $B peer fm_sw:2 mux "$1"
@@ -55,6 +57,9 @@ build() {
 	ip -n $A link set $A up
 	ip -n $B link set $B up
 	ip -n $B link set lo up
+	# no ARP while the ports are held: the frame queued is the ping's
+	ip -n $A neigh replace 10.77.0.2 dev $A nud permanent \
+		lladdr "$(ip -n $B -j link show $B | jq -r '.[0].address')"
 }
 
 # The /dev/edm<N> of host $A.
@@ -67,26 +72,43 @@ lstat() {
 	$EDMCTL -j -s fabric link show "$1" | jq -r ".[0].stats[\"$2\"]"
 }
 
-frames_flow() {
-	[ "$(lstat $A tx_frame_blocks)" -gt 10000 ]
+# fstat NODE KEY: a counter of fabric node NODE
+fstat() {
+	$EDMCTL -j -s fabric show "$1" | jq -r ".[0].stats[\"$2\"]"
 }
 
-# Stream frames A -> B with iperf3 while A reads B's memory; prints the
-# mem-wait-max of A's link end.
-stream_and_read() {
-	local dev reads
+tx_packets() {
+	ip netns exec $A cat /sys/class/net/$A/statistics/tx_packets
+}
+
+grew() {
+	[ "$(tx_packets)" -gt "$1" ]
+}
+
+read_inflight() {
+	[ "$(fstat $A inflight)" -ge 1 ]
+}
+
+# With the ports held (debugfs fabric_tx_hold), queue an MTU frame from A to
+# B and then a 64 B read of B's memory on A's port, release the ports, and
+# print the mem-wait-max of A's link end: how many frame blocks the read
+# waited behind.
+frame_then_read() {
+	local dev tx pids
 
 	dev=$(edm_dev)
-	ip netns exec $B iperf3 -s -1 -D
 	poll 20 ip netns exec $A ping -c 1 -W 1 10.77.0.2 >/dev/null
-	poll 20 sh -c "ip netns exec $B ss -Hltn | grep -q :5201"
-	ip netns exec $A iperf3 -c 10.77.0.2 -t 3 >&2 &
-	local iperf=$!
-	# wait until frames flow, so the reads meet them
-	poll 20 frames_flow >&2
-	reads=$(scaled 400)
-	x "$EDMOP" "$dev" bench 2 read 64 "$reads" >&2
-	wait $iperf
+	echo 1 >"$EDM_DEBUGFS/fabric_tx_hold"
+	tx=$(tx_packets)
+	ip netns exec $A ping -c 1 -W 10 -s 1400 10.77.0.2 >/dev/null &
+	pids=$!
+	poll 10 grew "$tx" >&2
+	"$EDMOP" "$dev" read 2 0 64 >/dev/null &
+	pids="$pids $!"
+	poll 10 read_inflight >&2
+	echo 0 >"$EDM_DEBUGFS/fabric_tx_hold"
+	wait $pids
+	[ "$(lstat $A tx_frame_blocks)" -gt 180 ]
 	lstat $A mem_wait_max
 }
 
@@ -94,9 +116,8 @@ fair_bounds_wait() {
 	local wait
 
 	build fair
-	wait=$(stream_and_read)
+	wait=$(frame_then_read)
 	note "fair: mem-wait-max $wait blocks, preemptions $(lstat $A preemptions)"
-	[ "$(lstat $A tx_frame_blocks)" -gt 0 ]
 	[ "$wait" -le 1 ]
 }
 
@@ -104,7 +125,7 @@ strict_never_waits() {
 	local wait
 
 	build strict
-	wait=$(stream_and_read)
+	wait=$(frame_then_read)
 	note "strict: mem-wait-max $wait blocks"
 	[ "$wait" -eq 0 ]
 }
@@ -114,7 +135,7 @@ none_waits_for_frames() {
 	local wait
 
 	build none
-	wait=$(stream_and_read)
+	wait=$(frame_then_read)
 	note "none: mem-wait-max $wait blocks"
 	[ "$(lstat $A preemptions)" -eq 0 ]
 	[ "$wait" -gt 1 ]
