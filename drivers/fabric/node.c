@@ -12,8 +12,8 @@
  *
  * Teardown, in this order: mark dead and fail what is pending (no new work is
  * accepted), remove the links (after which nobody can deliver to us), stop
- * the NAPI, unregister the host's netdev, drop the registry's reference. Open /dev/edm<N> files keep the
- * memory until they close.
+ * the NAPI, unregister the host's netdev, drop the registry's reference.
+ * Open /dev/edm<N> files keep the memory until they close.
  */
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -261,7 +261,7 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	if (kind == EDM_FAB_HOST) {
 		err = edm_fab_netdev_create(n);
 		if (err) {
-			NL_SET_ERR_MSG(extack, "could not register the host's netdev (name taken?)");
+			NL_SET_ERR_MSG(extack, "cannot register the host's netdev (name taken?)");
 			goto err_napi;
 		}
 		err = edm_fab_cdev_add(n);
