@@ -6,6 +6,8 @@
 #   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
 #   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
 #   make fuzz     each libFuzzer target for FUZZ_SECONDS (default 60)
+#   make edmsim   the rack simulator, tools/edmsim (links the scheduler core)
+#   make sim-report  Figure 8 sweeps, CSVs and plots into tools/edmsim/report
 #
 # edm.ko is built in build/<release>/, a tree of links to the sources, so
 # builds for several kernels never share objects. The in-tree way,
@@ -19,7 +21,7 @@ MODULE_SRCS := Kbuild VERSION include kernel drivers net mm
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all module edmctl selftests unit fuzz check demo deps clean help
+.PHONY: all module edmctl edmsim sim-report selftests unit fuzz check demo deps clean help
 
 all: module edmctl
 
@@ -42,11 +44,18 @@ edmctl:
 	$(MAKE) -C $(TOP)/tools/edmctl
 	$(MAKE) -C $(TOP)/tools/edmop
 
+edmsim:
+	$(MAKE) -C $(TOP)/tools/edmsim
+
+sim-report: edmsim
+	$(TOP)/tools/edmsim/sim-report
+
 selftests: edmctl
 	$(MAKE) -C $(TOP)/selftests/edm
 
 unit:
 	$(MAKE) -C $(TOP)/selftests/unit run
+	$(MAKE) -C $(TOP)/tools/edmsim test
 
 fuzz:
 	$(MAKE) -C $(TOP)/selftests/unit fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
@@ -60,6 +69,7 @@ demo:
 clean:
 	rm -rf $(TOP)/build $(TOP)/edm.ko
 	$(MAKE) -C $(TOP)/tools/edmctl clean
+	$(MAKE) -C $(TOP)/tools/edmsim clean
 	$(MAKE) -C $(TOP)/tools/edmop clean
 	$(MAKE) -C $(TOP)/selftests/edm clean
 	$(MAKE) -C $(TOP)/selftests/unit clean

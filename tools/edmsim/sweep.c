@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edmsim sweep: the runs behind the report, one CSV line each.
+ *
+ *   fig8a   all2all 64 B reads, writes and a 50/50 mix, loads 0.1..0.9
+ *   fig8b   heavy-tailed sizes (-C CDF), half reads, loads 0.3..0.9
+ *   incast  64 B all2all with half the load in bursts of 16 messages of
+ *           4 KiB onto one victim, half reads, loads 0.2..0.6
+ *
+ * Every fabric runs the same generated trace at a given workload and load.
+ * With -j N the runs go to N forked workers; each sends its line back
+ * through a pipe and the parent writes the file in run order, so the CSV
+ * does not depend on -j. Wall times are the only nondeterministic column.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum { SWEEP_LINE = 1024, SWEEP_MAX_RUNS = 1024, SWEEP_BURST = 4096 };
+
+struct sweep_run {
+	const char *set;
+	const char *workload;
+	u32 wl;			/* enum edmsim_workload */
+	u32 fabric;
+	double load;
+	double reads;
+	bool heavy;
+};
+
+struct sweep {
+	struct edmsim_opts *o;
+	struct sweep_run run[SWEEP_MAX_RUNS];
+	char *line[SWEEP_MAX_RUNS];
+	u32 n;
+	int fab;		/* -F: only this one, or -1 */
+};
+
+static const char csv_header[] =
+	"set,workload,fabric,load,reads,msgs,seed,read_n,read_unloaded_ns,read_mean_ns,"
+	"read_norm_mean,read_norm_p99,write_n,write_unloaded_ns,write_mean_ns,write_norm_mean,"
+	"write_norm_p99,mct_mean,mct_p99,avg_fct_slots,avg_slowdown,util_max,incomplete,"
+	"dup_bytes,below_unloaded,multi_sender,events,wall_s\n";
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void add_runs(struct sweep *sw, const char *set, const char *workload, u32 wl,
+		     double reads, bool heavy, const double *loads, u32 nloads)
+{
+	u32 l, f;
+
+	for (l = 0; l < nloads; l++) {
+		for (f = 0; f < edmsim_nr_fabrics; f++) {
+			if ((sw->fab >= 0 && (u32)sw->fab != f) || sw->n == SWEEP_MAX_RUNS)
+				continue;
+			sw->run[sw->n++] = (struct sweep_run){
+				.set = set, .workload = workload, .wl = wl, .fabric = f,
+				.load = loads[l], .reads = reads, .heavy = heavy,
+			};
+		}
+	}
+}
+
+static int plan(struct sweep *sw, const char *set)
+{
+	static const double a[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9 };
+	static const double b[] = { 0.3, 0.5, 0.7, 0.9 };
+	static const double c[] = { 0.2, 0.4, 0.6 };
+	bool all = !strcmp(set, "all");
+
+	if (all || !strcmp(set, "fig8a")) {
+		add_runs(sw, "fig8a", "read", EDMSIM_WL_ALL2ALL, 1, false, a, 9);
+		add_runs(sw, "fig8a", "write", EDMSIM_WL_ALL2ALL, 0, false, a, 9);
+		add_runs(sw, "fig8a", "mix", EDMSIM_WL_ALL2ALL, 0.5, false, a, 9);
+	}
+	if (all || !strcmp(set, "fig8b")) {
+		if (!sw->o->gen.cdf) {
+			fprintf(stderr, "edmsim: sweep fig8b needs -C CDF (cdf/heavy.cdf)\n");
+			return -EINVAL;
+		}
+		add_runs(sw, "fig8b", "heavy", EDMSIM_WL_ALL2ALL, 0.5, true, b, 4);
+	}
+	if (all || !strcmp(set, "incast"))
+		add_runs(sw, "incast", "incast", EDMSIM_WL_INCAST, 0.5, false, c, 3);
+	if (!sw->n) {
+		fprintf(stderr, "edmsim: sweep: unknown set \"%s\" (fig8a, fig8b, incast, all)\n",
+			set);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int run_line(struct sweep *sw, const struct sweep_run *run, char *buf, size_t len)
+{
+	struct edmsim_gen g = sw->o->gen;
+	struct edmsim_cfg cfg = sw->o->cfg;
+	const struct edmsim_result *r;
+	struct edmsim_result res;
+	struct edmsim_trace t;
+	struct edmsim_phy phy;
+	int err;
+
+	g.workload = run->wl;
+	g.load = run->load;
+	g.read_frac = run->reads;
+	if (!run->heavy)
+		g.cdf = NULL;
+	if (run->wl == EDMSIM_WL_INCAST && !g.burst_size)
+		g.burst_size = SWEEP_BURST;
+	cfg.fabric = run->fabric;
+	cfg.progress = false;
+	memset(&t, 0, sizeof(t));
+	err = edmsim_phy_init(&phy, cfg.rate_mbps);
+	if (!err)
+		err = edmsim_gen(&g, &phy, &t);
+	if (!err)
+		err = edmsim_run(&cfg, &t, NULL, NULL, &res);
+	edmsim_trace_free(&t);
+	if (err)
+		return err;
+	r = &res;
+	snprintf(buf, len, "%s,%s,%s,%.2f,%.2f,%u,%llu,%u,%.3f,%.3f,%.4f,%.4f,%u,%.3f,%.3f,%.4f,"
+		 "%.4f,%.4f,%.4f,%.3f,%.4f,%.3f,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+		 run->set, run->workload, edmsim_fabrics[run->fabric]->name, run->load, run->reads,
+		 g.msgs, (unsigned long long)g.seed,
+		 r->n[EDMSIM_C_READ], r->unloaded_ns[EDMSIM_C_READ], r->mean_ns[EDMSIM_C_READ],
+		 r->norm_mean[EDMSIM_C_READ], r->norm_p99[EDMSIM_C_READ],
+		 r->n[EDMSIM_C_WRITE], r->unloaded_ns[EDMSIM_C_WRITE], r->mean_ns[EDMSIM_C_WRITE],
+		 r->norm_mean[EDMSIM_C_WRITE], r->norm_p99[EDMSIM_C_WRITE],
+		 r->mct_mean, r->mct_p99, r->fct_slots, r->slowdown, r->util,
+		 (unsigned long long)r->check.incomplete, (unsigned long long)r->check.dup_bytes,
+		 (unsigned long long)r->check.below_unloaded,
+		 (unsigned long long)r->check.multi_sender, (unsigned long long)r->events,
+		 r->wall_s);
+	return 0;
+}
+
+static void progress(const struct sweep *sw, u32 i, u32 done, double t)
+{
+	const struct sweep_run *run = &sw->run[i];
+
+	if (sw->o->quiet)
+		return;
+	fprintf(stderr, "[%u/%u] %s %s load %.1f %s: %.1f s\n", done, sw->n, run->set,
+		run->workload, run->load, edmsim_fabrics[run->fabric]->name, t);
+}
+
+/* Run i in a child that writes its line to fd; returns the child's pid. */
+static pid_t spawn(struct sweep *sw, u32 i, int *fd)
+{
+	char buf[SWEEP_LINE];
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(p[0]);
+		if (run_line(sw, &sw->run[i], buf, sizeof(buf)))
+			_exit(1);
+		_exit(write(p[1], buf, strlen(buf)) == (ssize_t)strlen(buf) ? 0 : 1);
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+static int collect(struct sweep *sw, u32 i, int fd, int status)
+{
+	char buf[SWEEP_LINE];
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+	close(fd);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || n <= 0) {
+		fprintf(stderr, "edmsim: sweep run %u (%s %s %.1f %s) failed\n", i,
+			sw->run[i].set, sw->run[i].workload, sw->run[i].load,
+			edmsim_fabrics[sw->run[i].fabric]->name);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	sw->line[i] = strdup(buf);
+	return sw->line[i] ? 0 : -ENOMEM;
+}
+
+static int run_all(struct sweep *sw, u32 jobs)
+{
+	pid_t pid[SWEEP_MAX_RUNS];
+	int fd[SWEEP_MAX_RUNS], status, err = 0;
+	double t0[SWEEP_MAX_RUNS];
+	u32 next = 0, running = 0, done = 0, i;
+	pid_t w;
+
+	while (done < sw->n) {
+		while (!err && running < jobs && next < sw->n) {
+			t0[next] = wall_now();
+			pid[next] = spawn(sw, next, &fd[next]);
+			if (pid[next] < 0) {
+				err = -errno;
+				break;
+			}
+			next++;
+			running++;
+		}
+		if (!running)
+			break;
+		w = wait(&status);
+		for (i = 0; i < next && pid[i] != w; i++)
+			;
+		if (i == next)
+			continue;
+		pid[i] = 0;
+		running--;
+		done++;
+		if (collect(sw, i, fd[i], status))
+			err = -EIO;
+		else
+			progress(sw, i, done, wall_now() - t0[i]);
+	}
+	return err;
+}
+
+static int write_csvs(struct sweep *sw, const char *dir)
+{
+	static const char *const sets[] = { "fig8a", "fig8b", "incast" };
+	char path[4096];
+	FILE *f;
+	u32 s, i;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "edmsim: %s: cannot create\n", dir);
+		return -EIO;
+	}
+	for (s = 0; s < 3; s++) {
+		for (i = 0; i < sw->n && strcmp(sw->run[i].set, sets[s]); i++)
+			;
+		if (i == sw->n)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, sets[s]);
+		f = fopen(path, "w");
+		if (!f) {
+			fprintf(stderr, "edmsim: %s: cannot create\n", path);
+			return -EIO;
+		}
+		fputs(csv_header, f);
+		for (i = 0; i < sw->n; i++)
+			if (!strcmp(sw->run[i].set, sets[s]))
+				fputs(sw->line[i], f);
+		if (fclose(f))
+			return -EIO;
+		printf("wrote %s\n", path);
+	}
+	return 0;
+}
+
+int edmsim_sweep_main(int argc, char **argv)
+{
+	struct edmsim_opts o;
+	struct sweep *sw;
+	double t0 = wall_now();
+	int err;
+	u32 i;
+
+	if (edmsim_opts_parse(&o, argc, argv) || optind != argc - 1) {
+		fprintf(stderr, "usage: edmsim sweep {fig8a|fig8b|incast|all} [OPTIONS]\n");
+		edmsim_opts_free(&o);
+		return 1;
+	}
+	sw = edmsim_zalloc(1, sizeof(*sw));
+	sw->o = &o;
+	sw->fab = o.fabric && strcmp(o.fabric, "all") ? edmsim_fabric_find(o.fabric) : -1;
+	err = plan(sw, argv[optind]);
+	if (!err)
+		err = run_all(sw, o.jobs);
+	if (!err)
+		err = write_csvs(sw, o.out ? o.out : ".");
+	if (!err)
+		printf("sweep %s: %u runs, %u jobs, %.1f s wall\n", argv[optind], sw->n, o.jobs,
+		       wall_now() - t0);
+	for (i = 0; i < sw->n; i++)
+		free(sw->line[i]);
+	free(sw);
+	edmsim_opts_free(&o);
+	return err ? 1 : 0;
+}
