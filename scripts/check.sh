@@ -126,6 +126,8 @@ two_guests() {
 suite vm-two-guests two_guests two-guests two_guests.sh
 # NetDIMMs in lower mode, one per machine, riding on the link.
 suite vm-two-guests-ndimm two_guests two-guests-ndimm ndimm_two_guests.sh
+# EDM over Ethernet: a compute host in one guest, switch and memory host in the other.
+suite vm-two-guests-fabric two_guests two-guests-fabric fabric_two_guests.sh
 
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.

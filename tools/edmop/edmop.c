@@ -271,6 +271,7 @@ static int parse_data(const char *s, uint8_t **buf, uint32_t *len)
 			}
 			(*buf)[i] = hi << 4 | lo;
 		}
+		n /= 2;		/* bytes, not digits */
 	} else if (!strncmp(s, "str:", 4)) {
 		n = strlen(s + 4);
 		if (!n || n > EDM_OP_MAX_LEN)

@@ -1,0 +1,345 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# EDM over Ethernet between three network namespaces (issue 4, item 9):
+#
+#   edmf_cn: host cn (addr 1) on fv_c <-veth-> fv_sc: port 1 of switch sw
+#   edmf_mn: host mn (addr 2, 1 MiB region) on fv_m <-veth-> fv_sm: port 2
+#
+# each node built with edmctl inside its own netns and bound to its veth
+# end, so every block crosses a veth pair in EDM frames (ethertype 0x88B5).
+# From cn, through edmop: writes of bytes this test chose read back
+# unchanged, a CAS swaps only when its expected value is the word's, a
+# request past the region fails with ERANGE; the counters of the three
+# nodes and of their links moved by what was done; deleting the memory
+# host turns a read into a timeout error; and corrupted sync headers
+# disable a link and `edmctl monitor` reports it.
+source "$(dirname "$0")/lib.sh"
+
+EDMOP=$EDM_TOP/tools/edmop/edmop
+CN=edmf_cn SW=edmf_sw MN=edmf_mn
+REGION=$((1 << 20))
+DEV=
+
+for t in jq "$EDMOP"; do
+	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
+done
+
+# the edmctl monitors corrupt() started, by the PIDs it noted
+kill_monitors() {
+	local p
+
+	[ -e /tmp/edmf_mon_pids ] || return 0
+	while read -r p; do kill "$p" 2>/dev/null; done </tmp/edmf_mon_pids
+	rm -f /tmp/edmf_mon_pids
+}
+
+cleanup() {
+	kill_monitors
+	# the nodes go with their netns
+	ip netns del $CN 2>/dev/null
+	ip netns del $SW 2>/dev/null
+	ip netns del $MN 2>/dev/null
+	rm -f /tmp/edmf_*
+}
+trap cleanup EXIT
+
+# ctl NETNS ARGS...: edmctl in a netns
+ctl() {
+	local ns=$1
+
+	shift
+	x "$EDMCTL" -n "$ns" "$@"
+}
+
+# The edmop calls, in one place; all of them from cn. Errors go to stderr
+# as edmop prints them ("edmop: ...: Connection timed out").
+# op_write ADDR HEX: write the bytes HEX (two hex digits each) at ADDR of mn
+op_write() {
+	x ip netns exec $CN "$EDMOP" "$DEV" write 2 "$1" "hex:$2"
+}
+
+# op_read ADDR LEN: print the LEN bytes at ADDR of mn, in hex
+op_read() {
+	x ip netns exec $CN "$EDMOP" -j "$DEV" read 2 "$1" "$2" | jq -er '.data'
+}
+
+# op_cas ADDR OLD NEW: print the old value of the word at ADDR (0x hex)
+op_cas() {
+	x ip netns exec $CN "$EDMOP" -j "$DEV" cas 2 "$1" "$2" "$3" | jq -er '.old'
+}
+
+# le64 V: the 8 bytes of V, a little-endian word, in hex
+le64() {
+	printf '%016x' "$1" | sed 's/../& /g' | awk '{ for (i = NF; i; i--) printf "%s", $i }'
+}
+
+# Random bytes in hex: the values the test compares against.
+rand_hex() {
+	od -An -tx1 -N "$1" /dev/urandom | tr -d ' \n'
+}
+
+# node_stat NETNS NODE KEY: a node counter
+node_stat() {
+	"$EDMCTL" -n "$1" -j fabric stats "$2" | jq -er --arg n "$2" \
+		'.[] | select(.name == $n) | .stats.'"$3"
+}
+
+# link_stat NETNS NODE KEY: a counter of the node's link on its port 0 (hosts)
+# or of all its links summed (switch)
+link_stat() {
+	"$EDMCTL" -n "$1" -s -j fabric link show "$2" | jq -er --arg n "$2" \
+		"[.[] | select(.node == \$n) | .stats.$3] | add"
+}
+
+topology() {
+	x modprobe veth
+	x ip netns add $CN
+	x ip netns add $SW
+	x ip netns add $MN
+	x ip link add fv_c netns $CN type veth peer name fv_sc netns $SW
+	x ip link add fv_m netns $MN type veth peer name fv_sm netns $SW
+	x ip -n $CN link set fv_c up
+	x ip -n $SW link set fv_sc up
+	x ip -n $SW link set fv_sm up
+	x ip -n $MN link set fv_m up
+
+	ctl $SW fabric add switch sw ports 4
+	ctl $CN fabric add host cn addr 1
+	ctl $MN fabric add host mn addr 2 region 1m
+	ctl $CN fabric link add cn dev fv_c
+	ctl $SW fabric link add sw:1 dev fv_sc
+	ctl $SW fabric link add sw:2 dev fv_sm
+	ctl $MN fabric link add mn dev fv_m
+
+	# every node sees only its own netns
+	"$EDMCTL" -n $CN -j fabric show | jq -e 'map(.name) == ["cn"]'
+	"$EDMCTL" -n $SW -j fabric show | jq -e 'map(.name) == ["sw"]'
+	"$EDMCTL" -j fabric show | jq -e 'length == 0'
+	# bound to the veth end of its netns, and up
+	"$EDMCTL" -n $CN -j fabric link show cn | jq -e --argjson i \
+		"$(ip netns exec $CN cat /sys/class/net/fv_c/ifindex)" \
+		'length == 1 and .[0].ifindex == $i and .[0].state == "up"'
+	"$EDMCTL" -n $SW -j fabric link show sw | jq -e 'length == 2 and all(.state == "up")'
+	"$EDMCTL" -n $MN -j fabric show mn | jq -e --argjson r $REGION '.[0].region_size == $r'
+
+	DEV=/dev/edm$("$EDMCTL" -n $CN -j fabric show cn | jq -er '.[0].minor')
+	poll 5 test -c "$DEV"
+	# cn learns mn's region size (and checks its writes against it from now)
+	x ip netns exec $CN "$EDMOP" -j "$DEV" size 2 | jq -e --argjson r $REGION '.size == $r'
+	echo "$DEV" >/tmp/edmf_dev
+}
+
+# snapshot: every node's counters now, for delta to compare with
+snapshot() {
+	"$EDMCTL" -n $CN -j fabric stats cn >/tmp/edmf_snap_cn
+	"$EDMCTL" -n $SW -j fabric stats sw >/tmp/edmf_snap_sw
+	"$EDMCTL" -n $MN -j fabric stats mn >/tmp/edmf_snap_mn
+	link_stat $CN cn tx_blocks >/tmp/edmf_snap_cn_tx
+}
+
+# delta NETNS NODE KEY: how much a node counter grew since the snapshot
+delta() {
+	echo $(($(node_stat "$1" "$2" "$3") - $(jq -er --arg n "$2" \
+		'.[] | select(.name == $n) | .stats.'"$3" "/tmp/edmf_snap_$2")))
+}
+
+# want NETNS NODE KEY OP N: the counter's growth compares to N
+want() {
+	local d ok
+
+	d=$(delta "$1" "$2" "$3")
+	case $4 in
+	-eq) ok=$((d == $5)) ;;
+	-ge) ok=$((d >= $5)) ;;
+	*) echo "want: no operator $4"; return 1 ;;
+	esac
+	[ "$ok" = 1 ] || { echo "$2 $3 grew by $d, want $4 $5"; return 1; }
+}
+
+# Random bytes at a few offsets, among them the region's last bytes and an
+# unaligned write larger than a chunk; each reads back as written, after
+# all were written.
+write_read() {
+	local addrs=(0 64 $((REGION - 16)) 65539) lens=(64 7 16 1000) i
+	local -a data
+
+	snapshot
+	for i in "${!addrs[@]}"; do
+		data[i]=$(rand_hex "${lens[i]}")
+		op_write "${addrs[i]}" "${data[i]}"
+	done
+	for i in "${!addrs[@]}"; do
+		got=$(op_read "${addrs[i]}" "${lens[i]}")
+		[ "$got" = "${data[i]}" ] ||
+			{ echo "at ${addrs[i]}: wrote ${data[i]}, read $got"; return 1; }
+	done
+	# a read that spans two writes sees both
+	got=$(op_read 60 8)
+	[ "$got" = "${data[0]:120:8}${data[1]:0:8}" ]
+}
+
+# CAS on a word the test wrote: the wrong expected value leaves it, the
+# right one swaps, and each returns the word as it was.
+cas() {
+	local a=$((REGION / 2)) v1 v2 v3
+
+	v1=$((RANDOM * 65536 + RANDOM + 1)) v2=$((v1 + RANDOM + 1)) v3=$((v2 + 7))
+	op_write $a "$(le64 "$v1")"
+	[ $(($(op_cas $a "$v2" "$v3"))) -eq "$v1" ]	# fails: the word is v1
+	[ $(($(op_cas $a "$v1" "$v2"))) -eq "$v1" ]	# swaps
+	[ $(($(op_cas $a "$v1" "$v3"))) -eq "$v2" ]	# fails again
+	got=$(op_read $a 8)
+	[ "$got" = "$(le64 "$v2")" ]
+}
+
+# chunks LEN: the grants a write of LEN bytes takes
+chunks() {
+	local c
+
+	c=$("$EDMCTL" -n $SW -j fabric show sw | jq -er '.[0].chunk')
+	echo $((($1 + c - 1) / c))
+}
+
+# What write_read and cas did, counted where it happened: cn completed
+# 6 reads, 5 writes and 3 RMWs, mn served them, the switch granted every
+# write and forwarded each op's messages; blocks crossed both veth pairs,
+# none lost or damaged.
+counters() {
+	want $CN cn reads -eq 6
+	want $CN cn writes -eq 5
+	want $CN cn rmws -eq 3
+	want $CN cn write_bytes -eq $((64 + 7 + 16 + 1000 + 8))
+	want $CN cn read_bytes -eq $((64 + 7 + 16 + 1000 + 8 + 8))
+	want $CN cn errors -eq 0
+	want $CN cn timeouts -eq 0
+	want $MN mn served_reads -eq 6
+	# mn serves a write chunk by chunk (the switch's grant size)
+	want $MN mn served_writes -eq $(($(chunks 64) + $(chunks 7) + $(chunks 16) +
+					$(chunks 1000) + $(chunks 8)))
+	want $MN mn served_rmws -eq 3
+	want $MN mn served_errors -eq 0
+	want $SW sw grants -ge 5
+	want $SW sw fwd_msgs -ge 14
+	want $SW sw drops -eq 0
+	[ "$(link_stat $CN cn tx_blocks)" -gt "$(cat /tmp/edmf_snap_cn_tx)" ]
+	[ "$(link_stat $SW sw rx_blocks)" -gt 0 ] && [ "$(link_stat $MN mn rx_blocks)" -gt 0 ]
+	[ "$(link_stat $CN cn rx_blocks)" -gt 0 ]
+	for nn in $CN:cn $SW:sw $MN:mn; do
+		[ "$(link_stat "${nn%:*}" "${nn#*:}" seq_gaps)" -eq 0 ]
+		[ "$(link_stat "${nn%:*}" "${nn#*:}" sherr)" -eq 0 ]
+	done
+}
+
+# refused EDMOP-ARGS...: an op of cn's that must fail with ERANGE
+refused() {
+	local err
+
+	if err=$(ip netns exec $CN "$EDMOP" "$DEV" "$1" 2 "${@:2}" 2>&1); then
+		echo "$1 ${*:2} succeeded: $err"
+		return 1
+	fi
+	grep -q 'out of range' <<<"$err" || { echo "$1 ${*:2}: $err"; return 1; }
+}
+
+# Past the end of the 1 MiB region: ERANGE for reads, writes and RMWs;
+# the memory node refuses the read and the RMW, the writer the write (it
+# knows the region's size from the probe in topology).
+out_of_range() {
+	local err
+
+	snapshot
+	refused read $((REGION - 8)) 16
+	refused write $REGION hex:00
+	refused cas $REGION 0 1
+	# the write never became an op: the ioctl refused it
+	want $CN cn errors -eq 2
+	want $MN mn served_errors -eq 2
+	want $MN mn served_writes -eq 0
+	# and the region is intact next to the refused write
+	op_read $((REGION - 16)) 16 >/dev/null
+}
+
+# mon_has NETNS JQ-FILTER: an event line of the netns' monitor matches
+mon_has() {
+	jq -e "select($2)" "/tmp/edmf_mon_$1" 2>/dev/null | grep -q .
+}
+
+# 64 spoiled sync headers received by cn's link end: past the threshold
+# (16 in a window) cn disables it, and the monitors started before tell.
+# Reads from cn make mn send blocks to it. "link set" with nothing else
+# brings the end back up, and ops work again.
+corrupt() {
+	local deadline=$((SECONDS + 60)) k=0 ns ev
+
+	for ns in $CN $SW; do
+		"$EDMCTL" -n $ns -j monitor >/tmp/edmf_mon_$ns &
+		echo $! >>/tmp/edmf_mon_pids
+	done
+	# a monitor is listening once it printed an event: a probe host's,
+	# made and deleted again until both saw one
+	until mon_has $CN '.name // "" | startswith("probe")' &&
+	      mon_has $SW '.name // "" | startswith("probe")'; do
+		k=$((k + 1))
+		[ $SECONDS -lt $deadline ] || { echo "the monitors never saw an event"; return 1; }
+		for ns in $CN $SW; do
+			"$EDMCTL" -n $ns fabric add host probe$k addr 9 >/dev/null
+			"$EDMCTL" -n $ns fabric del probe$k
+		done
+		sleep 0.1
+	done
+	ctl $CN fabric link set cn corrupt 64
+	deadline=$((SECONDS + 60))
+	until mon_has $CN '.event == "down"'; do
+		[ $SECONDS -lt $deadline ] || { echo "no link-down event"; cat /tmp/edmf_mon_*; return 1; }
+		ip netns exec $CN "$EDMOP" "$DEV" read 2 0 64 >/dev/null 2>&1 || :
+	done
+	cat /tmp/edmf_mon_$CN >&2
+	ev=$(jq -c 'select(.event == "down")' /tmp/edmf_mon_$CN)
+	jq -se 'length == 1 and .[0].object == "fabric-link" and .[0].node == "cn"
+		and .[0].state == "down" and (.[0].reason | length > 0)' <<<"$ev"
+	# the switch's end saw nothing wrong
+	if mon_has $SW '.event == "down"'; then
+		echo "the switch's end went down too"
+		return 1
+	fi
+	"$EDMCTL" -n $CN -s -j fabric link show cn | jq -e '.[0] | .state == "down"
+		and .stats.sherr >= 16 and .stats.down_events == 1'
+	"$EDMCTL" -n $SW -s -j fabric link show sw | jq -e 'all(.state == "up" and .stats.sherr == 0)'
+	# back up: a read returns what is there
+	ctl $CN fabric link set cn
+	"$EDMCTL" -n $CN -j fabric link show cn | jq -e '.[0].state == "up"'
+	poll 10 ip netns exec $CN "$EDMOP" "$DEV" read 2 0 64 >/dev/null
+	kill_monitors
+}
+
+# The memory host goes: cn's next read ends in a timeout error within
+# seconds (the host's timeout, plus edmop's start under TCG), never a hang.
+memory_gone() {
+	local n0 t0 ms err
+
+	ctl $MN fabric del mn
+	"$EDMCTL" -n $MN -j fabric show | jq -e 'length == 0'
+	n0=$(node_stat $CN cn timeouts)
+	t0=${EPOCHREALTIME/./}
+	if err=$(timeout 20 ip netns exec $CN "$EDMOP" "$DEV" read 2 0 64 2>&1); then
+		echo "the read succeeded: $err"
+		return 1
+	fi
+	ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+	note "read from a deleted memory host: \"$err\" after $ms ms"
+	grep -q 'timed out' <<<"$err"
+	[ $ms -lt 10000 ]
+	[ "$(node_stat $CN cn timeouts)" -eq $((n0 + 1)) ]
+}
+
+run_case topology "three netns: hosts and switch built with edmctl, bound to veths"
+# the other cases need the fabric
+[ -s /tmp/edmf_dev ] || { tap_done; exit 1; }
+DEV=$(cat /tmp/edmf_dev)
+run_case write_read "cn writes chosen bytes to mn and reads them back"
+run_case cas "cn's CAS on mn swaps only when it expects the word's value"
+run_case counters "host, switch and link counters count the ops across the veths"
+run_case out_of_range "ops past mn's region fail with ERANGE"
+run_case corrupt "corrupted sync headers disable the link; monitor reports it"
+run_case memory_gone "memory host deleted: cn's read fails with a timeout"
+tap_done
