@@ -281,47 +281,9 @@ static bool edm_fab_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
 	return true;
 }
 
-static int edm_fab_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
-			    const struct edm_dev *dev)
-{
-	void *hdr;
-
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &edm_genl_family, NLM_F_MULTI, EDM_CMD_FABRIC_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	genl_dump_check_consistent(cb, hdr);
-	if (edm_fab_fill(skb, dev)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
-}
-
-/* Resumes at ID cb->args[0]; the registry generation flags interrupted dumps. */
 int edm_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct edm_dev *dev;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		if (!edm_fab_dump_match(dev, attrs))
-			continue;
-		err = edm_fab_dump_one(skb, cb, dev);
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&en->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return edm_nl_dev_dump(skb, cb, EDM_CMD_FABRIC_GET, edm_fab_dump_match, edm_fab_fill);
 }
 
 /* Attributes of one kind of node only, and the kind they belong to. */

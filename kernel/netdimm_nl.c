@@ -214,41 +214,10 @@ static bool edm_netdimm_dump_match(const struct edm_dev *dev, struct nlattr **at
 	return true;
 }
 
-/* Resumes at ID cb->args[0]; the registry generation flags interrupted dumps. */
 int edm_nl_netdimm_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct edm_dev *dev;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		void *hdr;
-
-		if (!edm_netdimm_dump_match(dev, attrs))
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_NETDIMM_GET);
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
-		}
-		genl_dump_check_consistent(cb, hdr);
-		if (edm_netdimm_fill(skb, dev)) {
-			genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&en->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return edm_nl_dev_dump(skb, cb, EDM_CMD_NETDIMM_GET, edm_netdimm_dump_match,
+			       edm_netdimm_fill);
 }
 
 static int edm_netdimm_chk_name(struct genl_info *info, int attr)

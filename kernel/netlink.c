@@ -12,6 +12,8 @@
 #include <linux/module.h>
 #include <linux/utsname.h>
 
+#include <net/sock.h>
+
 #include "edm/dev.h"
 #include "edm/edm.h"
 #include "edm/netlink.h"
@@ -25,6 +27,50 @@ void edm_nl_notify(struct net *net, struct sk_buff *skb)
  * A reply (with @info) or event (without) message of command @cmd about
  * @dev, its attributes put by @fill; NULL on allocation failure.
  */
+/*
+ * edm_nl_dev_dump() - a dump of the devices of the caller's netns that @match
+ * accepts, each a @cmd message filled by @fill. It resumes at ID cb->args[0];
+ * cb->seq carries the registry generation, so a dump that spans a change is
+ * flagged NLM_F_DUMP_INTR.
+ */
+int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+		    bool (*match)(const struct edm_dev *dev, struct nlattr **attrs),
+		    int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct edm_net *en = edm_net(sock_net(skb->sk));
+	struct edm_dev *dev;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&en->lock);
+	cb->seq = en->gen;
+	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
+		void *hdr;
+
+		if (!match(dev, attrs))
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &edm_genl_family, NLM_F_MULTI, cmd);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		genl_dump_check_consistent(cb, hdr);
+		if (fill(skb, dev)) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&en->lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
 struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
 			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
 {

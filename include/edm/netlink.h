@@ -42,6 +42,10 @@ struct edm_dev;
 struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
 			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
 
+int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+		    bool (*match)(const struct edm_dev *dev, struct nlattr **attrs),
+		    int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
+
 /* Send @skb, a complete message, to the events group of @net. */
 void edm_nl_notify(struct net *net, struct sk_buff *skb);
 

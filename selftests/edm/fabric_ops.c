@@ -6,8 +6,8 @@
  * Each test builds, through netlink (genl.c), a switch fo_sw with a compute
  * host fo_cn (address 1, no region), a memory host fo_mn (address 2, a 1 MiB
  * region) and a host fo_nr (address 3, no region) linked to its ports 1, 2
- * and 3, and works through fo_cn's /dev/edm<N>: data integrity of random ops from 8 threads against shadow
- * copies, exact CAS counting under contention, region bounds, every bad
+ * and 3, and works through fo_cn's /dev/edm<N>: data integrity of random
+ * ops from 8 threads against shadow copies, exact CAS counting under contention, region bounds, every bad
  * ioctl argument, a seeded ioctl fuzz pass that must leave a canary area
  * alone, the mmap load/store shim, completions, poll(), the per-file caps,
  * and files that outlive their ops or their host.
