@@ -3,7 +3,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-export PATH=$top/tools/edmctl:$PATH
+export PATH=$top/tools/edmctl:$top/tools/edmop:$PATH
 cd "$top"
 
 step() {
@@ -43,6 +43,29 @@ step edmctl netdimm zone show nd1
 step edmctl netdimm del nd0
 ip netns del demo-a
 ip netns del demo-b
+
+echo
+echo "## EDM fabric: a switch, a compute host and a memory host, built with edmctl;"
+echo "## the compute host reads, writes and CASes the memory host's region"
+step edmctl fabric add switch sw0 ports 4
+step edmctl fabric add host cpu0 addr 1
+step edmctl fabric add host mem0 addr 2 region 64k
+step edmctl fabric link add cpu0 peer sw0:1
+step edmctl fabric link add mem0 peer sw0:2
+step edmctl fabric show
+dev=/dev/edm$(edmctl -j fabric show cpu0 | jq -er '.[0].minor')
+for _ in $(seq 50); do [ -c "$dev" ] && break; sleep 0.1; done
+step edmop "$dev" write 2 0x100 str:hello-remote-memory
+step edmop "$dev" read 2 0x100 19
+step edmop "$dev" write 2 0x200 hex:0500000000000000
+step edmop "$dev" cas 2 0x200 5 42
+step edmop "$dev" cas 2 0x200 5 7
+step edmop "$dev" read 2 0x200 8
+step edmctl -s fabric show sw0
+step edmctl fabric del cpu0
+step edmctl fabric del mem0
+step edmctl fabric del sw0
 step rmmod edm
 echo
-echo "demo done: edm.ko loaded, answered, carried iperf3 over NetDIMMs, and unloaded cleanly"
+echo "demo done: edm.ko loaded, answered, carried iperf3 over NetDIMMs, read and CASed"
+echo "remote memory over the EDM fabric, and unloaded cleanly"
