@@ -254,53 +254,63 @@ static struct edm_fab_cop *edm_fab_cop_alloc(struct edm_fab_file *f, const struc
 	return cop;
 }
 
-static int edm_fab_submit_one(struct edm_fab_file *f, const struct edm_op *uop)
+/* An op's kernel copy: all of the submission that may sleep or fault. */
+static struct edm_fab_cop *edm_fab_prepare_one(struct edm_fab_file *f, const struct edm_op *uop)
 {
 	struct edm_fab_cop *cop;
 	int err;
 
 	err = edm_fab_op_check(uop);
 	if (err)
-		return err;
+		return ERR_PTR(err);
 	cop = edm_fab_cop_alloc(f, uop);
 	if (!cop)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	if (uop->opcode == EDM_OP_WRITE) {
 		if (copy_from_user(cop->data, u64_to_user_ptr(uop->buf), uop->len)) {
-			err = -EFAULT;
-			goto err_free;
+			edm_fab_cop_free(cop);
+			return ERR_PTR(-EFAULT);
 		}
 	} else {
 		memset(cop->data, 0, uop->len);	/* never hand back stale bytes */
 	}
-	err = edm_fab_reserve(f, uop->len);
+	return cop;
+}
+
+/* Hand a prepared op to the host stack; the caller frees it if refused. */
+static int edm_fab_submit_one(struct edm_fab_file *f, struct edm_fab_cop *cop)
+{
+	int err;
+
+	err = edm_fab_reserve(f, cop->op.len);
 	if (err)
-		goto err_free;
+		return err;
 	/* done() may run before edm_fab_host_submit() returns: count first. */
 	kref_get(&f->ref);
 	err = edm_fab_host_submit(f->host, &cop->op);
 	if (err) {
 		edm_fab_file_put(f);	/* not the last: the file holds one */
-		edm_fab_unreserve(f, 1, uop->len);
-		goto err_free;
+		edm_fab_unreserve(f, 1, cop->op.len);
 	}
-	return 0;
-
-err_free:
-	edm_fab_cop_free(cop);
 	return err;
 }
 
 /*
  * Ops are taken in order; the first one refused stops the batch and its
  * error is the call's. done says how many were taken either way.
+ *
+ * First every op is checked and copied in, then all are queued with BH off:
+ * the host's poll runs once, at local_bh_enable(), with the whole batch in
+ * its queue, so the requests leave in shared bursts instead of each one
+ * crossing the fabric before the next is queued.
  */
 static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user *usub)
 {
+	struct edm_fab_cop **cops;
 	struct edm_submit sub;
 	struct edm_op *ops;
-	int err = 0;
-	u32 i;
+	u32 i, n, done;
+	int err = 0, ret;
 
 	if (copy_from_user(&sub, usub, sizeof(sub)))
 		return -EFAULT;
@@ -309,13 +319,32 @@ static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user 
 	ops = memdup_user(u64_to_user_ptr(sub.ops), array_size(sub.nr, sizeof(*ops)));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
-	for (i = 0; i < sub.nr; i++) {
-		err = edm_fab_submit_one(f, &ops[i]);
-		if (err)
+	cops = kmalloc_array(sub.nr, sizeof(*cops), GFP_KERNEL);
+	if (!cops) {
+		kfree(ops);
+		return -ENOMEM;
+	}
+	for (n = 0; n < sub.nr; n++) {
+		cops[n] = edm_fab_prepare_one(f, &ops[n]);
+		if (IS_ERR(cops[n])) {
+			err = PTR_ERR(cops[n]);
 			break;
+		}
 	}
 	kfree(ops);
-	if (put_user(i, &usub->done) && !err)
+	local_bh_disable();
+	for (done = 0; done < n; done++) {
+		ret = edm_fab_submit_one(f, cops[done]);
+		if (ret) {
+			err = ret;
+			break;
+		}
+	}
+	local_bh_enable();
+	for (i = done; i < n; i++)
+		edm_fab_cop_free(cops[i]);
+	kfree(cops);
+	if (put_user(done, &usub->done) && !err)
 		err = -EFAULT;
 	return err;
 }

@@ -29,6 +29,7 @@
 #include <asm/unaligned.h>
 
 #include "fab.h"
+#include "edm/trace_fab.h"
 
 enum {
 	EDM_HOST_IDS		= 128,		/* per kind and destination */
@@ -162,10 +163,12 @@ static void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int sta
 	op->lat_ns = edm_fab_now_ns() - op->start_ns;
 	if (status) {
 		h->st[status == -ETIMEDOUT ? EDM_A_FSTAT_TIMEOUTS : EDM_A_FSTAT_ERRORS]++;
+		trace_edm_fab_op_done(h->node->name, op, status, op->lat_ns, 0);
 		return;
 	}
 	op->bytes = op->opcode == EDM_OP_PROBE ? 0 : op->len;
 	edm_op_model(&h->node->port[0], op);
+	trace_edm_fab_op_done(h->node->name, op, 0, op->lat_ns, op->model_ns);
 	switch (op->opcode) {
 	case EDM_OP_READ:
 		h->st[EDM_A_FSTAT_READS]++;
@@ -292,6 +295,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	}
 	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
 	list_move_tail(&op->list, &h->inflight);
+	trace_edm_fab_op_issue(h->node->name, op, h->addr, op->dst, op->id);
 	return 0;
 }
 
@@ -576,6 +580,8 @@ static void edm_host_rx_msg(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
+	if (hdr->kind != EDM_PCS_RRES && hdr->kind != EDM_KIND_RERR)
+		trace_edm_fab_serve(h->node->name, hdr->src, hdr->dest, hdr->id, hdr->len);
 	switch (hdr->kind) {
 	case EDM_PCS_RREQ:
 		edm_host_rx_rreq(h, hdr, pl);
@@ -706,6 +712,7 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 	op->model_ns = 0;
 	op->state = EDM_OPS_QUEUED;
 	op->start_ns = edm_fab_now_ns();
+	trace_edm_fab_op_submit(n->name, op, op->opcode, op->dst, op->addr, op->len);
 	op->deadline_ns = op->start_ns + (u64)n->cfg.timeout_ms * NSEC_PER_MSEC * 10;
 	spin_lock_bh(&n->lock);
 	if (n->dead || h->stopped) {

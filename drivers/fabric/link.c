@@ -20,6 +20,7 @@
 #include "edm/dev.h"
 #include "edm/edm.h"
 #include "fab.h"
+#include "edm/trace_fab.h"
 
 /* serializes link changes: port->link, binds, link memory */
 DEFINE_MUTEX(edm_fab_link_mutex);
@@ -201,6 +202,7 @@ void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 	if (got != nb)
 		goto bad;
 	p->stats.rx_bursts++;
+	trace_edm_fab_burst_rx(n->name, p->index, seq, nb);
 	edm_port_rx_blocks(p, n->scratch, nb);
 	consume_skb(skb);
 	return;
@@ -240,6 +242,7 @@ void edm_fab_port_flush(struct edm_fab_port *p)
 		edm_pcs_wire_pack(n->scratch, nb, skb_put(skb, size), size);
 		p->stats.tx_blocks += nb;
 		p->stats.tx_bursts++;
+		trace_edm_fab_burst_tx(n->name, p->index, p->tx_seq - 1, nb);
 		edm_wire_cb(skb)->port = p;
 		__skb_queue_tail(&n->txq, skb);
 	}

@@ -23,6 +23,9 @@
 #include "edm/edm.h"
 #include "fab.h"
 
+#define CREATE_TRACE_POINTS
+#include "edm/trace_fab.h"
+
 u64 edm_fab_now_ns(void)
 {
 	return ktime_get_ns();

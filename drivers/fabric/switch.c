@@ -9,7 +9,9 @@
  * the switch keeps its blocks until the first grant and then forwards them to
  * the memory node, followed by a /G/ for the first chunk. A notification the
  * scheduler cannot take yet (X already active for the pair, or an id still
- * in use) waits in an overflow queue and is offered again after each step.
+ * in use) waits in its pair's overflow queue, in order, and is offered again
+ * when a grant to that pair may have freed a place; a notification never
+ * overtakes an earlier one of its pair.
  *
  * Ordinary Ethernet frames are switched store-and-forward with a small MAC
  * learning table.
@@ -24,6 +26,7 @@
 #include <asm/unaligned.h>
 
 #include "fab.h"
+#include "edm/trace_fab.h"
 
 enum {
 	EDM_SW_OVERFLOW_MAX	= 4096,
@@ -39,8 +42,13 @@ struct edm_sw_req {
 };
 
 struct edm_sw_pending {
-	struct list_head list;
+	struct list_head list;		/* on its edm_sw_ovfq */
 	struct edm_sched_notif notif;
+};
+
+/* The notifications of one (data source, data destination) pair waiting. */
+struct edm_sw_ovfq {
+	struct list_head list;
 };
 
 struct edm_sw_mac {
@@ -54,8 +62,8 @@ struct edm_fab_switch {
 	struct edm_sched *sched;
 	struct edm_sched_grant *grants;		/* [nports] */
 	struct xarray reqs;			/* (requester << 8 | id) -> edm_sw_req */
-	struct list_head overflow;
-	u32 noverflow;
+	struct xarray overflow;			/* pair key -> edm_sw_ovfq */
+	u32 noverflow;				/* notifications in all of them */
 	struct hrtimer release;
 	bool stopped;
 	struct edm_sw_mac mac[EDM_SW_MACS];
@@ -77,38 +85,92 @@ static bool edm_sw_port_ok(struct edm_fab_switch *sw, u32 port)
 	return port < sw->node->nports && edm_fab_port_up(&sw->node->port[port]);
 }
 
-static void edm_sw_notify(struct edm_fab_switch *sw, const struct edm_sched_notif *nt)
+/* The scheduler's pair of a notification: who sends the data to whom. */
+static unsigned long edm_sw_pair_key(const struct edm_fab_switch *sw, u32 src, u32 dst)
 {
-	struct edm_sw_pending *pd;
-	int err;
-
-	err = edm_sched_notify(sw->sched, nt);
-	if (!err)
-		return;
-	if ((err != -ENOSPC && err != -EEXIST) || sw->noverflow >= EDM_SW_OVERFLOW_MAX)
-		goto drop;
-	pd = kmalloc(sizeof(*pd), GFP_ATOMIC);
-	if (!pd)
-		goto drop;
-	pd->notif = *nt;
-	list_add_tail(&pd->list, &sw->overflow);
-	sw->noverflow++;
-	return;
-drop:
-	sw->drops++;
+	return (unsigned long)src * sw->node->nports + dst;
 }
 
-static void edm_sw_overflow(struct edm_fab_switch *sw)
+static unsigned long edm_sw_notif_key(const struct edm_fab_switch *sw,
+				      const struct edm_sched_notif *nt)
+{
+	if (nt->kind == EDM_SCHED_WRITE)
+		return edm_sw_pair_key(sw, nt->port, nt->peer);
+	return edm_sw_pair_key(sw, nt->peer, nt->port);
+}
+
+static void edm_sw_ovfq_free(struct edm_fab_switch *sw, unsigned long key,
+			     struct edm_sw_ovfq *q)
 {
 	struct edm_sw_pending *pd, *tmp;
 
-	list_for_each_entry_safe(pd, tmp, &sw->overflow, list) {
+	list_for_each_entry_safe(pd, tmp, &q->list, list) {
+		sw->noverflow--;
+		kfree(pd);
+	}
+	xa_erase(&sw->overflow, key);
+	kfree(q);
+}
+
+static int edm_sw_ovf_add(struct edm_fab_switch *sw, unsigned long key,
+			  const struct edm_sched_notif *nt)
+{
+	struct edm_sw_pending *pd;
+	struct edm_sw_ovfq *q;
+
+	if (sw->noverflow >= EDM_SW_OVERFLOW_MAX)
+		return -ENOSPC;
+	pd = kmalloc(sizeof(*pd), GFP_ATOMIC);
+	if (!pd)
+		return -ENOMEM;
+	pd->notif = *nt;
+	q = xa_load(&sw->overflow, key);
+	if (!q) {
+		q = kmalloc(sizeof(*q), GFP_ATOMIC);
+		if (!q || xa_err(xa_store(&sw->overflow, key, q, GFP_ATOMIC))) {
+			kfree(q);
+			kfree(pd);
+			return -ENOMEM;
+		}
+		INIT_LIST_HEAD(&q->list);
+	}
+	list_add_tail(&pd->list, &q->list);
+	sw->noverflow++;
+	return 0;
+}
+
+static void edm_sw_notify(struct edm_fab_switch *sw, const struct edm_sched_notif *nt)
+{
+	unsigned long key = edm_sw_notif_key(sw, nt);
+	int err = -ENOSPC;
+
+	/* behind its pair's waiting ones, or it would overtake them */
+	if (!xa_load(&sw->overflow, key))
+		err = edm_sched_notify(sw->sched, nt);
+	if (!err)
+		return;
+	if ((err != -ENOSPC && err != -EEXIST) || edm_sw_ovf_add(sw, key, nt))
+		sw->drops++;
+}
+
+/* A grant to the pair may have ended a notification: offer it the next ones. */
+static void edm_sw_ovf_drain(struct edm_fab_switch *sw, u32 src, u32 dst)
+{
+	unsigned long key = edm_sw_pair_key(sw, src, dst);
+	struct edm_sw_pending *pd, *tmp;
+	struct edm_sw_ovfq *q;
+
+	q = xa_load(&sw->overflow, key);
+	if (!q)
+		return;
+	list_for_each_entry_safe(pd, tmp, &q->list, list) {
 		if (edm_sched_notify(sw->sched, &pd->notif))
-			continue;
+			return;
 		list_del(&pd->list);
 		sw->noverflow--;
 		kfree(pd);
 	}
+	edm_sw_ovfq_free(sw, key, q);
 }
 
 /* A request waits here for its first grant. */
@@ -339,6 +401,7 @@ static void edm_sw_grant(struct edm_fab_switch *sw, const struct edm_sched_grant
 	struct edm_pcs_ng ng = { .dest = g->dst, .id = g->msg_id, .size = g->bytes };
 	struct edm_sw_req *r;
 
+	trace_edm_fab_grant(sw->node->name, g->src, g->dst, g->msg_id, g->bytes);
 	if (g->kind != EDM_SCHED_WRITE && g->flags & EDM_SCHED_GRANT_FIRST) {
 		r = xa_erase(&sw->reqs, (unsigned long)g->dst << 8 | g->msg_id);
 		if (!r) {
@@ -351,6 +414,7 @@ static void edm_sw_grant(struct edm_fab_switch *sw, const struct edm_sched_grant
 	}
 	if (edm_mux_put_ng(out, true, &ng))
 		sw->drops++;
+	edm_sw_ovf_drain(sw, g->src, g->dst);
 }
 
 static enum hrtimer_restart edm_sw_release(struct hrtimer *t)
@@ -368,7 +432,6 @@ void edm_fab_switch_poll(struct edm_fab_node *n)
 	int i, k;
 	u64 next;
 
-	edm_sw_overflow(sw);
 	/*
 	 * A chunk keeps its links busy for its time at the modeled rate, which
 	 * is usually over before software gets back here: step again at once
@@ -378,8 +441,6 @@ void edm_fab_switch_poll(struct edm_fab_node *n)
 		k = edm_sched_step(sw->sched, edm_sw_now_ps(), sw->grants, n->nports);
 		for (i = 0; i < k; i++)
 			edm_sw_grant(sw, &sw->grants[i]);
-		if (k > 0)
-			edm_sw_overflow(sw);
 		if (sw->stopped || !sw->sched->stats.depth)
 			return;
 		next = edm_sched_next_release(sw->sched);
@@ -395,7 +456,7 @@ void edm_fab_switch_poll(struct edm_fab_node *n)
 void edm_fab_switch_port_down(struct edm_fab_node *n, u32 port)
 {
 	struct edm_fab_switch *sw = to_sw(n);
-	struct edm_sw_pending *pd, *tmp;
+	struct edm_sw_ovfq *q;
 	struct edm_sw_req *r;
 	unsigned long key;
 
@@ -406,12 +467,9 @@ void edm_fab_switch_port_down(struct edm_fab_node *n, u32 port)
 			kfree(r);
 		}
 	}
-	list_for_each_entry_safe(pd, tmp, &sw->overflow, list) {
-		if (pd->notif.port == port || pd->notif.peer == port) {
-			list_del(&pd->list);
-			sw->noverflow--;
-			kfree(pd);
-		}
+	xa_for_each(&sw->overflow, key, q) {
+		if (key / n->nports == port || key % n->nports == port)
+			edm_sw_ovfq_free(sw, key, q);
 	}
 	n->port[port].in_run = false;
 }
@@ -495,7 +553,7 @@ int edm_fab_switch_create(struct edm_fab_node *n)
 		goto err;
 	sw->node = n;
 	xa_init(&sw->reqs);
-	INIT_LIST_HEAD(&sw->overflow);
+	xa_init(&sw->overflow);
 	hrtimer_init(&sw->release, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	sw->release.function = edm_sw_release;
 	n->sw = sw;
@@ -520,7 +578,7 @@ void edm_fab_switch_stop(struct edm_fab_node *n)
 void edm_fab_switch_free(struct edm_fab_node *n)
 {
 	struct edm_fab_switch *sw = to_sw(n);
-	struct edm_sw_pending *pd, *tmp;
+	struct edm_sw_ovfq *q;
 	struct edm_sw_req *r;
 	unsigned long key;
 
@@ -529,8 +587,9 @@ void edm_fab_switch_free(struct edm_fab_node *n)
 	xa_for_each(&sw->reqs, key, r)
 		kfree(r);
 	xa_destroy(&sw->reqs);
-	list_for_each_entry_safe(pd, tmp, &sw->overflow, list)
-		kfree(pd);
+	xa_for_each(&sw->overflow, key, q)
+		edm_sw_ovfq_free(sw, key, q);
+	xa_destroy(&sw->overflow);
 	kfree(sw->grants);
 	vfree(sw->sched);
 	kfree(sw);

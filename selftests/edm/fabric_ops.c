@@ -1240,6 +1240,37 @@ TEST_F(fab, completions)
 	}
 }
 
+/*
+ * A batch far past X (3 per pair) waits in the switch's overflow queue; the
+ * reads of a pair still complete in the order they were submitted, each with
+ * its own bytes, batch after batch.
+ */
+TEST_F_TIMEOUT(fab, batch_in_order, 120)
+{
+	static uint8_t data[EDM_OP_BATCH_MAX * 8], got[EDM_OP_BATCH_MAX][8];
+	struct edm_op ops[EDM_OP_BATCH_MAX];
+	struct edm_cqe cqe[EDM_OP_BATCH_MAX];
+	uint32_t done, i, round;
+
+	pattern(data, sizeof(data), 77);
+	ASSERT_EQ(0, fill(self->fd, 0, data, sizeof(data)));
+	for (round = 0; round < 4; round++) {
+		memset(got, 0, sizeof(got));
+		for (i = 0; i < EDM_OP_BATCH_MAX; i++) {
+			ops[i] = mkop(EDM_OP_READ, MN_ADDR, i * 8, 8, got[i]);
+			ops[i].user_data = round * EDM_OP_BATCH_MAX + i;
+		}
+		ASSERT_EQ(0, submit(self->fd, ops, EDM_OP_BATCH_MAX, &done));
+		ASSERT_EQ((uint32_t)EDM_OP_BATCH_MAX, done);
+		ASSERT_EQ((int)EDM_OP_BATCH_MAX, reap_n(self->fd, cqe, EDM_OP_BATCH_MAX));
+		for (i = 0; i < EDM_OP_BATCH_MAX; i++) {
+			ASSERT_EQ(0, cqe[i].status);
+			ASSERT_EQ(round * EDM_OP_BATCH_MAX + i, cqe[i].user_data);
+			ASSERT_EQ(0, memcmp(got[i], data + i * 8, 8));
+		}
+	}
+}
+
 /* Per file: 1024 ops or 16 MiB held at most; the rest waits for a reap. */
 TEST_F_TIMEOUT(fab, caps, 120)
 {
