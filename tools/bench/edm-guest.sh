@@ -23,11 +23,14 @@
 #        bench runs EDB_LAT_ITERS reads and writes of EDB_SIZE bytes from
 #        cn's /dev/edmN, one at a time (p50/p99 of the latency each
 #        completion carries, ops/s, modeled latency; JSON), then
-#        EDB_BW_ITERS reads with EDB_BW_DEPTH in flight for the ops/s.
+#        EDB_BW_ITERS reads with EDB_BW_DEPTH in flight for the ops/s,
+#        then EDB_HOPS (500; 0: none) reads one at a time with the edm_fab
+#        and net tracepoints on, for the per-hop table.
 #
 # Files in $EDB_OUT, per run TAG = <system>.r<round>: TAG.<test>.log (the
 # tools' output; edmop's errors in TAG.<test>.err), TAG.stats.json and
-# TAG.links.json (the fabric's counters after the EDM runs), TAG.error when
+# TAG.links.json (the fabric's counters after the EDM runs), TAG.hops.trace
+# (the traced reads, ftrace's text), TAG.error when
 # the system could not be set up, and rxe.describe / edm.describe
 # (devices, GIDs, rules, fabric).
 set -uo pipefail
@@ -46,6 +49,7 @@ read -ra systems <<<"${EDB_SYSTEMS:-rxe edm}"
 # CPUs of the perftest server and client, and of edmop
 read -r srv_cpu cli_cpu <<<"${EDB_RXE_CPUS:-0 1}"
 edm_cpu=${EDB_EDM_CPU:-1}
+hops=${EDB_HOPS:-500}
 out=${EDB_OUT:-${EDM_VM_OUT:-/tmp}/edm}
 ip0=10.89.0.1 ip1=10.89.0.2
 # perftest's out-of-band TCP port, a fresh one per test
@@ -216,7 +220,28 @@ edm_run() {
 	edmop_bench read "$bw_iters" "$bw_depth" edm-read-bw || rc=1
 	"$edmctl" -j fabric stats >"$out/$tag.stats.json" 2>&1
 	"$edmctl" -s -j fabric link show >"$out/$tag.links.json" 2>&1
+	[ "$hops" -eq 0 ] || hops_trace || rc=1
 	return $rc
+}
+
+# $hops reads one at a time with the edm_fab and net tracepoints on, the
+# trace in TAG.hops.trace for tools/bench/edm_hops.py; not part of the
+# figures above (tracing slows every step).
+hops_trace() {
+	local t=/sys/kernel/tracing e
+
+	[ -e $t/trace ] || mount -t tracefs nodev $t || return 1
+	echo 0 >$t/tracing_on && echo mono >$t/trace_clock && echo 8192 >$t/buffer_size_kb &&
+		echo >$t/trace || return 1
+	for e in edm_fab net/net_dev_queue net/netif_rx net/netif_receive_skb; do
+		echo 1 >"$t/events/$e/enable" || return 1
+	done
+	echo 1 >$t/tracing_on
+	edmop_bench read "$hops" 1 edm-read-traced
+	echo 0 >$t/tracing_on
+	cp $t/trace "$out/$tag.hops.trace"
+	echo 0 >$t/events/enable
+	echo >$t/trace
 }
 
 # edmop_bench OP COUNT DEPTH NAME: edmop's JSON in $tag.NAME.log

@@ -19,7 +19,8 @@
 # perftest server and client CPUs (default "0 1": both ends of
 # ib_write_lat busy-poll, so on one vCPU they starve each other),
 # EDB_EDM_CPU edmop's (1) and EDB_BW_DEPTH the ops in flight for the ops/s
-# figure (128 for both: ib_read_bw's default).
+# figure (128 for both: ib_read_bw's default); EDB_HOPS the reads traced
+# for the per-hop table (500, 0: none; tools/bench/edm_hops.py).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -88,9 +89,13 @@ summarize() {
 	local d=$1
 
 	collect "$d" >"$d/runs.jsonl"
-	jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$d/params" | jq -s add) \
-		--arg host "$(cat "$d/host" 2>/dev/null)" "$(summary_jq)" "$d/runs.jsonl" |
-		tee "$d/summary.txt"
+	{ jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$d/params" | jq -s add) \
+		--arg host "$(cat "$d/host" 2>/dev/null)" "$(summary_jq)" "$d/runs.jsonl"
+	  if compgen -G "$d/edm.r*.hops.trace" >/dev/null; then
+		echo
+		echo "where an EDM read's time goes (tracepoints on, all rounds):"
+		"$top/tools/bench/edm_hops.py" "$d"/edm.r*.hops.trace
+	  fi; } | tee "$d/summary.txt"
 }
 
 summary_jq() {
@@ -189,7 +194,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/edm"	# the guest appends to its files
 envs=()
-for v in EDB_SYSTEMS EDB_SIZE EDB_BW_DEPTH EDB_RXE_CPUS EDB_EDM_CPU; do
+for v in EDB_SYSTEMS EDB_SIZE EDB_BW_DEPTH EDB_RXE_CPUS EDB_EDM_CPU EDB_HOPS; do
 	[ -z "${!v:-}" ] || envs+=(--env "$v=${!v}")
 done
 status=0
