@@ -56,6 +56,7 @@ selftests: edmctl
 unit:
 	$(MAKE) -C $(TOP)/selftests/unit run
 	$(MAKE) -C $(TOP)/tools/edmsim test
+	$(MAKE) -C $(TOP)/tools/lib/cowbird test
 
 fuzz:
 	$(MAKE) -C $(TOP)/selftests/unit fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)

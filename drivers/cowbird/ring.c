@@ -130,10 +130,17 @@ int cowbird_ring_init(struct cowbird_ring *r, const struct cowbird_ring_cfg *cfg
 }
 
 /* Reads the library's half of the book once: head before tail, so head <= tail. */
+/*
+ * Tail first, then head. Head only frees what the engine completed, which it
+ * fetched below some tail it saw before this one, so a head read later can
+ * never pass this tail. Read the other way round, a stale head and a fresh
+ * tail (producers refilled what the library freed in between) look more
+ * than a ring apart, and an honest ring would be stopped.
+ */
 void cowbird_ring_snapshot(const struct cowbird_book *b, struct cowbird_snap *s)
 {
-	s->head = cowbird_load_acquire(&b->head);
 	s->tail = cowbird_load_acquire(&b->tail);
+	s->head = cowbird_load_acquire(&b->head);
 }
 
 static u32 oldest(u32 a, u32 b)
