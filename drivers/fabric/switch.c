@@ -159,13 +159,17 @@ static void edm_sw_ovf_drain(struct edm_fab_switch *sw, u32 src, u32 dst)
 	unsigned long key = edm_sw_pair_key(sw, src, dst);
 	struct edm_sw_pending *pd, *tmp;
 	struct edm_sw_ovfq *q;
+	int err;
 
 	q = xa_load(&sw->overflow, key);
 	if (!q)
 		return;
 	list_for_each_entry_safe(pd, tmp, &q->list, list) {
-		if (edm_sched_notify(sw->sched, &pd->notif))
+		err = edm_sched_notify(sw->sched, &pd->notif);
+		if (err == -ENOSPC || err == -EEXIST)
 			return;
+		if (err)	/* queued unchecked behind others: never valid */
+			sw->drops++;
 		list_del(&pd->list);
 		sw->noverflow--;
 		kfree(pd);
@@ -181,7 +185,7 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 		.port = hdr->src, .peer = hdr->dest, .msg_id = hdr->id,
 	};
 	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
-	struct edm_sw_req *r;
+	struct edm_sw_req *r, *old;
 	u8 pl[8];
 	u32 len;
 
@@ -205,10 +209,12 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 	r->n = p->run_len;
 	r->src = hdr->src;
 	r->dst = hdr->dest;
-	if (xa_is_err(xa_store(&sw->reqs, key, r, GFP_ATOMIC))) {
+	old = xa_store(&sw->reqs, key, r, GFP_ATOMIC);
+	if (xa_is_err(old)) {
 		kfree(r);
 		goto drop;
 	}
+	kfree(old);	/* a request whose notification was dropped: reused id */
 	edm_sw_notify(sw, &nt);
 	return;
 drop:
