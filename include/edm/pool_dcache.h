@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DFabric's CXL-attached DRAM cache (paper 4.6), the index of it, a
+ * kernel-agnostic core (include/edm/core.h): a set-associative cache of the
+ * Buffers of one configured Region of the FAS, one line per granule (the
+ * Buffer size), with its tags kept apart from the data as the paper's card
+ * keeps them on chip.
+ *
+ * The core only keeps tags: a hit or a fill names a slot, and the caller
+ * keeps slot * granule bytes of local memory and moves the data. A line is
+ * granule g of the Region (g = (ref - base) >> gran_shift); it lives in set
+ * g % sets, in any of its ways; the victim is an invalid way, else the least
+ * recently used. Accesses shorter than min_len bypass the cache (the
+ * paper's filter for SYN and ACK sized packets).
+ *
+ * No allocation, no clock, no lock: the caller sizes the memory with
+ * edm_dcache_size() and serializes every call on one cache.
+ */
+#ifndef _EDM_POOL_DCACHE_H
+#define _EDM_POOL_DCACHE_H
+
+#include "edm/core.h"
+
+enum {
+	EDM_DCACHE_MAX_SETS	= 1 << 20,
+	EDM_DCACHE_MAX_WAYS	= 16,
+	EDM_DCACHE_MIN_SHIFT	= 6,		/* a cache line */
+	EDM_DCACHE_MAX_SHIFT	= 21,		/* a Section */
+};
+
+/* What edm_dcache_access() did. */
+enum edm_dcache_result {
+	EDM_DCACHE_HIT,
+	EDM_DCACHE_MISS,		/* filled; res says what was evicted */
+	EDM_DCACHE_BYPASS,		/* shorter than min_len: not cached */
+};
+
+struct edm_dcache_cfg {
+	u64 base;		/* FAS reference of the Region's first byte, granule aligned */
+	u64 len;		/* bytes of FAS cached, a multiple of the granule */
+	u32 sets;		/* a power of two, 1..EDM_DCACHE_MAX_SETS */
+	u32 ways;		/* 1..EDM_DCACHE_MAX_WAYS */
+	u32 gran_shift;		/* granule, the Buffer size: 2^6 .. 2^21 bytes */
+	u32 min_len;		/* shorter accesses bypass the cache */
+};
+
+struct edm_dcache_stats {
+	u64 hits;
+	u64 misses;
+	u64 fills;
+	u64 evictions;		/* valid lines replaced by a fill */
+	u64 writebacks;		/* of them dirty: the caller wrote them back */
+	u64 flushed;		/* lines invalidated by flush or evict */
+	u64 flushed_dirty;	/* of them dirty */
+	u64 bypassed;
+	u64 outside;		/* accesses outside the Region */
+	u32 valid;		/* valid lines now */
+};
+
+/* A fill's outcome: the slot to fill, and the line it displaced. */
+struct edm_dcache_res {
+	u32 slot;		/* set * ways + way */
+	bool evicted;		/* a valid line was replaced */
+	bool writeback;		/* and it was dirty */
+	u64 victim;		/* FAS reference of the replaced granule */
+};
+
+struct edm_dcache_line;
+
+struct edm_dcache {
+	struct edm_dcache_cfg cfg;
+	u32 set_mask;
+	u64 clock;			/* LRU stamps */
+	struct edm_dcache_stats stats;
+	struct edm_dcache_line *line;	/* [sets][ways] */
+};
+
+size_t edm_dcache_size(u32 sets, u32 ways);
+int edm_dcache_cfg_check(const struct edm_dcache_cfg *cfg);
+int edm_dcache_init(void *mem, const struct edm_dcache_cfg *cfg);
+int edm_dcache_lookup(struct edm_dcache *c, u64 ref, bool write);
+int edm_dcache_insert(struct edm_dcache *c, u64 ref, bool write, struct edm_dcache_res *res);
+int edm_dcache_access(struct edm_dcache *c, u64 ref, u32 len, bool write,
+		      struct edm_dcache_res *res);
+int edm_dcache_evict(struct edm_dcache *c, u64 ref, bool *dirty);
+u32 edm_dcache_flush(struct edm_dcache *c, u64 ref, u64 len);
+u32 edm_dcache_flush_all(struct edm_dcache *c);
+u64 edm_dcache_slot_ref(const struct edm_dcache *c, u32 slot);
+
+#endif /* _EDM_POOL_DCACHE_H */
