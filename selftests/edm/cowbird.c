@@ -287,7 +287,7 @@ FIXTURE_TEARDOWN(cb)
 
 TEST_F(cb, create_checks)
 {
-	struct cowbird_create c;
+	struct cowbird_create c, c2;
 	void *p;
 	int fd;
 
@@ -313,7 +313,7 @@ TEST_F(cb, create_checks)
 	ASSERT_EQ(0, raw_create(fd, self->key, MN_ADDR, 2, 4, 12, &c));
 	EXPECT_EQ(REGION, c.region_size);
 	EXPECT_NE(0, c.instance_id);
-	EXPECT_EQ(-EBUSY, raw_create(fd, self->key, MN_ADDR, 2, 4, 12, &c));
+	EXPECT_EQ(-EBUSY, raw_create(fd, self->key, MN_ADDR, 2, 4, 12, &c2));
 	/* exact size at offset 0, shared, never executable */
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size - 4096, PROT_READ, MAP_SHARED, fd, 0));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size + 4096, PROT_READ, MAP_SHARED, fd, 0));
@@ -321,7 +321,7 @@ TEST_F(cb, create_checks)
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ, MAP_PRIVATE, fd, 0));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0));
 	p = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	EXPECT_EQ(-1, mprotect(p, c.mmap_size, PROT_READ | PROT_EXEC));
 	EXPECT_EQ(0, munmap(p, c.mmap_size));
 	close(fd);
