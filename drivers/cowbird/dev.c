@@ -16,8 +16,10 @@
  * entries and the request data; the engine copies and checks each of them
  * (ring core) before use and writes only at offsets it computed.
  *
- * Locking: cowbird_file.lock serializes create against mmap (the instance
- * pointer is set once under it). Region lookup runs under the netns
+ * Locking: cowbird_file.lock serializes creates (EBUSY for the second); it
+ * is held across copy_to_user, so mmap (under mmap_lock) must not take it:
+ * the instance pointer is published once, complete, with a release store
+ * and mmap reads it with an acquire load. Region lookup runs under the netns
  * registry lock; the instance then holds a node reference, so the region's
  * memory outlives it even when the host is deleted (its ops then fail with
  * EACCES).
@@ -48,8 +50,8 @@ enum {
 };
 
 struct cowbird_file {
-	struct mutex lock;		/* protects inst */
-	struct cowbird_inst *inst;	/* set once by CREATE */
+	struct mutex lock;		/* serializes CREATE */
+	struct cowbird_inst *inst;	/* set once by CREATE, release; read acquire */
 };
 
 static DEFINE_IDA(cowbird_ida);
@@ -244,7 +246,7 @@ static long cowbird_ioc_create(struct cowbird_file *f, void __user *arg)
 		cowbird_inst_put(inst);
 		goto out;
 	}
-	f->inst = inst;
+	smp_store_release(&f->inst, inst);
 out:
 	mutex_unlock(&f->lock);
 	return err;
@@ -265,24 +267,16 @@ static long cowbird_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct cowbird_file *f = file->private_data;
-	struct cowbird_inst *inst;
-	int err = -EINVAL;
+	struct cowbird_inst *inst = smp_load_acquire(&f->inst);
 
-	mutex_lock(&f->lock);
-	inst = f->inst;
 	if (!inst)
-		goto out;
+		return -EINVAL;
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != inst->lay.mmap_size)
-		goto out;
-	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC)) {
-		err = -EACCES;
-		goto out;
-	}
+		return -EINVAL;
+	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
+		return -EACCES;
 	vma->vm_flags &= ~VM_MAYEXEC;
-	err = remap_vmalloc_range(vma, inst->area, 0);
-out:
-	mutex_unlock(&f->lock);
-	return err;
+	return remap_vmalloc_range(vma, inst->area, 0);
 }
 
 static int cowbird_open(struct inode *inode, struct file *file)
