@@ -246,6 +246,7 @@ static long cowbird_ioc_create(struct cowbird_file *f, void __user *arg)
 		cowbird_inst_put(inst);
 		goto out;
 	}
+	/* publish the built instance; pairs with cowbird_mmap()'s acquire */
 	smp_store_release(&f->inst, inst);
 out:
 	mutex_unlock(&f->lock);
@@ -267,6 +268,7 @@ static long cowbird_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct cowbird_file *f = file->private_data;
+	/* pairs with the release in cowbird_ioc_create(): a non-NULL inst is complete */
 	struct cowbird_inst *inst = smp_load_acquire(&f->inst);
 
 	if (!inst)
