@@ -7,6 +7,7 @@
  */
 #include <linux/module.h>
 
+#include "edm/cowbird.h"
 #include "edm/edm.h"
 #include "edm/fabric.h"
 #include "edm/ndimm.h"
@@ -17,6 +18,8 @@ static const struct edm_subsys edm_subsystems[] = {
 	{ "ndimm", edm_ndimm_notifier_init, edm_ndimm_notifier_exit },
 	{ "fabric", edm_fab_init, edm_fab_exit },
 	{ "edm-eth", edm_eth_init, edm_eth_exit },
+	/* /dev/cowbird and its engine threads; instances hold fabric hosts */
+	{ "cowbird", edm_cowbird_init, edm_cowbird_exit },
 	{ "registry", edm_registry_init, edm_registry_exit },
 	{ "netlink", edm_genl_init, edm_genl_exit },
 };

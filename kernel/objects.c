@@ -18,6 +18,7 @@ struct dentry *edm_debugfs_root;
 static const char * const edm_obj_names[__EDM_OBJ_CNT] = {
 	[EDM_OBJ_DEV] = "dev",
 	[EDM_OBJ_FABRIC] = "fabric",
+	[EDM_OBJ_COWBIRD] = "cowbird",
 };
 
 static atomic_t edm_obj_live[__EDM_OBJ_CNT];

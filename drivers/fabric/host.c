@@ -23,6 +23,8 @@
  * Locking: everything under node->lock; done() callbacks run in the poll
  * after the lock is dropped. A timer (timeouts) and submitters kick the poll.
  */
+#include <linux/random.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/xarray.h>
@@ -86,6 +88,8 @@ struct edm_fab_host {
 	struct xarray served;		/* (src << 8 | id) -> edm_served */
 	u8 *region;
 	u64 region_size;
+	u64 region_key;			/* what a Cowbird instance must present */
+	struct list_head regions;	/* on edm_fab_regions while the host lives */
 	struct timer_list timer;
 	bool stopped;
 	u8 *wbuf;			/* a WREQ payload being built */
@@ -802,6 +806,80 @@ void edm_fab_host_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st)
 	st->v[EDM_A_FSTAT_INFLIGHT] = f;
 }
 
+/*
+ * The local region for Cowbird (drivers/cowbird/). A region is named by its
+ * host's fabric address and proven by its key; the key lives under
+ * node->lock so a rekey (not yet exposed) cuts off every instance at once.
+ */
+
+/*
+ * Every host with a region, for the root-only debugfs file that shows keys
+ * until netlink can (see Documentation/cowbird.md). A spinlock, BH: the last
+ * node reference may go in BH. Order: edm_fab_regions_lock, node->lock.
+ */
+static LIST_HEAD(edm_fab_regions);
+static DEFINE_SPINLOCK(edm_fab_regions_lock);	/* protects edm_fab_regions */
+
+/* One line per live region: netns inode, fabric address, host name, size, key. */
+void edm_fab_regions_show(struct seq_file *m)
+{
+	struct edm_fab_host *h;
+
+	spin_lock_bh(&edm_fab_regions_lock);
+	list_for_each_entry(h, &edm_fab_regions, regions) {
+		struct edm_fab_node *n = h->node;
+
+		spin_lock(&n->lock);
+		if (!n->dead)
+			seq_printf(m, "%u %u %s %llu 0x%016llx\n", n->net->ns.inum, h->addr,
+				   n->name, h->region_size, h->region_key);
+		spin_unlock(&n->lock);
+	}
+	spin_unlock_bh(&edm_fab_regions_lock);
+}
+
+/* 0 when @n serves a region at fabric address @addr; its size and key. */
+int edm_fab_host_region(struct edm_fab_node *n, u32 addr, u64 *size, u64 *key)
+{
+	struct edm_fab_host *h = to_host(n);
+	int err = -ENOENT;
+
+	spin_lock_bh(&n->lock);
+	if (!n->dead && h->addr == addr && h->region) {
+		*size = h->region_size;
+		*key = h->region_key;
+		err = 0;
+	}
+	spin_unlock_bh(&n->lock);
+	return err;
+}
+
+/*
+ * Copies len bytes between the region at off and buf, under node->lock so
+ * the copy is atomic against the fabric's own reads, writes and RMWs.
+ * -EACCES when the key is no longer the region's or the host is gone. The
+ * caller has checked off and len against the size edm_fab_host_region()
+ * gave, which never changes.
+ */
+int edm_fab_host_region_io(struct edm_fab_node *n, u64 key, u64 off, void *buf, u32 len,
+			   bool write)
+{
+	struct edm_fab_host *h = to_host(n);
+	int err = 0;
+
+	spin_lock_bh(&n->lock);
+	if (n->dead || h->region_key != key)
+		err = -EACCES;
+	else if (off > h->region_size || len > h->region_size - off)
+		err = -EFAULT;
+	else if (write)
+		memcpy(h->region + off, buf, len);
+	else
+		memcpy(buf, h->region + off, len);
+	spin_unlock_bh(&n->lock);
+	return err;
+}
+
 /* Lifetime */
 
 int edm_fab_host_create(struct edm_fab_node *n)
@@ -819,6 +897,7 @@ int edm_fab_host_create(struct edm_fab_node *n)
 		if (!h->region)
 			goto err;
 		h->region_size = n->cfg.region_size;
+		h->region_key = get_random_u64();
 	}
 	h->node = n;
 	h->addr = n->cfg.addr;
@@ -828,6 +907,12 @@ int edm_fab_host_create(struct edm_fab_node *n)
 	INIT_LIST_HEAD(&h->completed);
 	xa_init(&h->served);
 	timer_setup(&h->timer, edm_host_timer, 0);
+	INIT_LIST_HEAD(&h->regions);
+	if (h->region) {
+		spin_lock_bh(&edm_fab_regions_lock);
+		list_add_tail(&h->regions, &edm_fab_regions);
+		spin_unlock_bh(&edm_fab_regions_lock);
+	}
 	n->host = h;
 	return 0;
 err:
@@ -861,6 +946,9 @@ void edm_fab_host_free(struct edm_fab_node *n)
 
 	if (!h)
 		return;
+	spin_lock_bh(&edm_fab_regions_lock);
+	list_del(&h->regions);
+	spin_unlock_bh(&edm_fab_regions_lock);
 	xa_for_each(&h->served, key, s)
 		kfree(s);
 	xa_destroy(&h->served);

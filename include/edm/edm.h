@@ -23,6 +23,7 @@ struct edm_subsys {
 enum edm_obj_kind {
 	EDM_OBJ_DEV,
 	EDM_OBJ_FABRIC,		/* fabric nodes, until their last reference */
+	EDM_OBJ_COWBIRD,	/* Cowbird instances, until their last reference */
 
 	__EDM_OBJ_CNT
 };

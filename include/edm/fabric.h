@@ -178,6 +178,12 @@ int edm_fab_host_probe(struct edm_fab_node *host, u32 dst, u64 *size);
 int edm_fab_host_sync_op(struct edm_fab_node *host, struct edm_fab_op *op);
 u32 edm_fab_host_addr(const struct edm_fab_node *host);
 int edm_fab_host_minor(const struct edm_fab_node *host);
+/* the local region for Cowbird, named by address, proven by key */
+int edm_fab_host_region(struct edm_fab_node *host, u32 addr, u64 *size, u64 *key);
+int edm_fab_host_region_io(struct edm_fab_node *host, u64 key, u64 off, void *buf, u32 len,
+			   bool write);
+struct seq_file;
+void edm_fab_regions_show(struct seq_file *m);
 /* for cdev.c: its per-host state and the N of /dev/edm<N> */
 void edm_fab_host_set_cdev(struct edm_fab_node *host, void *cdev, int minor);
 void *edm_fab_host_cdev(const struct edm_fab_node *host);

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/cowbird: one open file is one Cowbird instance (Documentation/cowbird.md).
+ *
+ * COWBIRD_IOC_CREATE checks the request with the ring core, finds the region
+ * in the caller's network namespace (today: a fabric host's local region,
+ * named by the host's fabric address and proven by its key), lays out and
+ * allocates the shared area (vmalloc_user, zeroed), initializes each ring
+ * and hands the instance to the engine. mmap maps that area, offset 0 and
+ * the exact size only, shared and never executable. The mapping holds the
+ * file, so release runs once nothing maps the area: it takes the instance
+ * from the engine (which waits for the thread serving it), stops every ring
+ * with EDEAD and drops the file's reference; the last reference frees.
+ *
+ * Trust model: user space writes only the library's half of the books, the
+ * entries and the request data; the engine copies and checks each of them
+ * (ring core) before use and writes only at offsets it computed.
+ *
+ * Locking: cowbird_file.lock serializes creates (EBUSY for the second); it
+ * is held across copy_to_user, so mmap (under mmap_lock) must not take it:
+ * the instance pointer is published once, complete, with a release store
+ * and mmap reads it with an acquire load. Region lookup runs under the netns
+ * registry lock; the instance then holds a node reference, so the region's
+ * memory outlives it even when the host is deleted (its ops then fail with
+ * EACCES).
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/nsproxy.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "edm/cowbird.h"
+#include "edm/dev.h"
+#include "edm/edm.h"
+#include "edm/fabric.h"
+
+/* Congestion control of the local target (see Documentation/cowbird.md). */
+enum {
+	COWBIRD_CC_TARGET_NS	= 1000000,	/* 1 ms: local copies are far below */
+	COWBIRD_CC_RTT_NS	= 1000,
+	COWBIRD_CC_INIT		= 16 * COWBIRD_CC_ONE,
+	COWBIRD_CC_MIN		= COWBIRD_CC_ONE,	/* no pacing below one op */
+	COWBIRD_CC_MAX		= 1024 * COWBIRD_CC_ONE,
+};
+
+struct cowbird_file {
+	struct mutex lock;		/* serializes CREATE */
+	struct cowbird_inst *inst;	/* set once by CREATE, release; read acquire */
+};
+
+static DEFINE_IDA(cowbird_ida);
+
+static void cowbird_inst_free(struct kref *ref)
+{
+	struct cowbird_inst *inst = container_of(ref, struct cowbird_inst, ref);
+
+	kfree(inst->cc);
+	kvfree(inst->reqs);
+	kfree(inst->rings);
+	vfree(inst->area);
+	edm_fab_node_put(inst->host);
+	ida_free(&cowbird_ida, inst->id);
+	mutex_destroy(&inst->serve_lock);
+	pr_debug("cowbird instance %u destroyed\n", inst->id);
+	kfree(inst);
+	edm_obj_put(EDM_OBJ_COWBIRD);
+}
+
+void cowbird_inst_put(struct cowbird_inst *inst)
+{
+	kref_put(&inst->ref, cowbird_inst_free);
+}
+
+/*
+ * The host in @net serving region @id under @key, with a reference taken.
+ * ENOENT when no host serves that address, EACCES when none has the key.
+ */
+static struct edm_fab_node *cowbird_region_find(struct net *net, u16 id, u64 key, u64 *size)
+{
+	struct edm_net *en = edm_net(net);
+	struct edm_fab_node *found = NULL;
+	struct edm_dev *dev;
+	unsigned long i;
+	bool seen = false;
+	u64 sz, k;
+
+	mutex_lock(&en->lock);
+	xa_for_each(&en->devs, i, dev) {
+		struct edm_fab_node *n = edm_fab_node_of(dev);
+
+		if (!n || !edm_fab_node_is_host(n) || edm_fab_host_region(n, id, &sz, &k))
+			continue;
+		seen = true;
+		if (k == key) {
+			found = edm_fab_node_get(n);
+			*size = sz;
+			break;
+		}
+	}
+	mutex_unlock(&en->lock);
+	if (!found)
+		return ERR_PTR(seen ? -EACCES : -ENOENT);
+	return found;
+}
+
+static int cowbird_rings_init(struct cowbird_inst *inst)
+{
+	const struct cowbird_layout *l = &inst->lay;
+	u32 i;
+
+	for (i = 0; i < l->nr_rings; i++) {
+		u8 *rb = (u8 *)inst->area + l->ring_off + i * l->ring_stride;
+		struct cowbird_ring_cfg rc = {
+			.book = (struct cowbird_book *)((u8 *)inst->area + l->book_off) + i,
+			.meta = (struct cowbird_meta *)(rb + l->meta_off),
+			.cq = (struct cowbird_cqe *)(rb + l->cq_off),
+			.reqs = inst->reqs + (size_t)i * l->entries,
+			.region_size = inst->region_size,
+			.entries = l->entries,
+			.data_size = l->data_size,
+			.batch = cowbird_engine_batch(),
+			.region_id = inst->region_id,
+		};
+		int err = cowbird_ring_init(&inst->rings[i].r, &rc);
+
+		if (err)
+			return err;
+		inst->rings[i].req = rb + l->req_off;
+		inst->rings[i].resp = rb + l->resp_off;
+	}
+	return 0;
+}
+
+static int cowbird_inst_alloc(struct cowbird_inst *inst)
+{
+	static const struct cowbird_cc_cfg ccc = {
+		.target_local_ns = COWBIRD_CC_TARGET_NS,
+		.target_remote_ns = COWBIRD_CC_TARGET_NS,
+		.rtt_ns = COWBIRD_CC_RTT_NS,
+		.cwnd_init = COWBIRD_CC_INIT,
+		.cwnd_min = COWBIRD_CC_MIN,
+		.cwnd_max = COWBIRD_CC_MAX,
+	};
+	const struct cowbird_layout *l = &inst->lay;
+	int err;
+
+	if (edm_fault_should_fail(EDM_OBJ_COWBIRD))
+		return -ENOMEM;
+	/* Half of RAM at most: vmalloc would otherwise wake the OOM killer. */
+	if (l->mmap_size > (u64)totalram_pages() << (PAGE_SHIFT - 1))
+		return -ENOMEM;
+	inst->area = vmalloc_user(l->mmap_size);
+	inst->rings = kcalloc(l->nr_rings, sizeof(*inst->rings), GFP_KERNEL_ACCOUNT);
+	inst->reqs = kvcalloc((size_t)l->nr_rings * l->entries, sizeof(*inst->reqs),
+			      GFP_KERNEL_ACCOUNT);
+	inst->cc = kzalloc(cowbird_cc_size(1), GFP_KERNEL_ACCOUNT);
+	if (!inst->area || !inst->rings || !inst->reqs || !inst->cc)
+		return -ENOMEM;
+	err = cowbird_cc_init(inst->cc, &ccc, 1);
+	if (err)
+		return err;
+	return cowbird_rings_init(inst);
+}
+
+/* Builds an instance for a checked request; nothing is published. */
+static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
+{
+	struct cowbird_inst *inst;
+	struct edm_fab_node *host;
+	u64 size;
+	int err;
+
+	host = cowbird_region_find(current->nsproxy->net_ns, c->region_id, c->region_key, &size);
+	if (IS_ERR(host))
+		return ERR_CAST(host);
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
+	if (!inst) {
+		edm_fab_node_put(host);
+		return ERR_PTR(-ENOMEM);
+	}
+	err = ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL);
+	if (err < 0) {
+		edm_fab_node_put(host);
+		kfree(inst);
+		return ERR_PTR(err);
+	}
+	/* From here on the release path frees whatever was allocated. */
+	inst->id = err;
+	kref_init(&inst->ref);
+	INIT_LIST_HEAD(&inst->node);
+	mutex_init(&inst->serve_lock);
+	inst->host = host;
+	inst->region_id = c->region_id;
+	inst->region_key = c->region_key;
+	inst->region_size = size;
+	edm_obj_get(EDM_OBJ_COWBIRD);
+
+	cowbird_layout_fill(c, &inst->lay);
+	c->instance_id = inst->id;
+	c->region_size = size;
+	err = cowbird_inst_alloc(inst);
+	if (err) {
+		cowbird_inst_put(inst);
+		return ERR_PTR(err);
+	}
+	pr_debug("cowbird instance %u created: region %u, %u rings\n", inst->id,
+		 inst->region_id, inst->lay.nr_rings);
+	return inst;
+}
+
+static long cowbird_ioc_create(struct cowbird_file *f, void __user *arg)
+{
+	struct cowbird_inst *inst;
+	struct cowbird_create c;
+	int err;
+
+	if (copy_from_user(&c, arg, sizeof(c)))
+		return -EFAULT;
+	err = cowbird_layout_check(&c);
+	if (err)
+		return err;
+
+	mutex_lock(&f->lock);
+	if (f->inst) {
+		err = -EBUSY;
+		goto out;
+	}
+	inst = cowbird_inst_create(&c);
+	if (IS_ERR(inst)) {
+		err = PTR_ERR(inst);
+		goto out;
+	}
+	if (copy_to_user(arg, &c, sizeof(c))) {
+		cowbird_inst_put(inst);
+		err = -EFAULT;
+		goto out;
+	}
+	err = cowbird_engine_add(inst);
+	if (err) {
+		cowbird_inst_put(inst);
+		goto out;
+	}
+	/* publish the built instance; pairs with cowbird_mmap()'s acquire */
+	smp_store_release(&f->inst, inst);
+out:
+	mutex_unlock(&f->lock);
+	return err;
+}
+
+static long cowbird_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct cowbird_file *f = file->private_data;
+
+	switch (cmd) {
+	case COWBIRD_IOC_CREATE:
+		return cowbird_ioc_create(f, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct cowbird_file *f = file->private_data;
+	/* pairs with the release in cowbird_ioc_create(): a non-NULL inst is complete */
+	struct cowbird_inst *inst = smp_load_acquire(&f->inst);
+
+	if (!inst)
+		return -EINVAL;
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != inst->lay.mmap_size)
+		return -EINVAL;
+	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
+		return -EACCES;
+	vma->vm_flags &= ~VM_MAYEXEC;
+	return remap_vmalloc_range(vma, inst->area, 0);
+}
+
+static int cowbird_open(struct inode *inode, struct file *file)
+{
+	struct cowbird_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return -ENOMEM;
+	mutex_init(&f->lock);
+	file->private_data = f;
+	return nonseekable_open(inode, file);
+}
+
+/* No mapping is left (each holds the file): take the instance from the engine, free. */
+static int cowbird_release(struct inode *inode, struct file *file)
+{
+	struct cowbird_file *f = file->private_data;
+
+	if (f->inst) {
+		cowbird_engine_del(f->inst);
+		cowbird_inst_put(f->inst);
+	}
+	mutex_destroy(&f->lock);
+	kfree(f);
+	return 0;
+}
+
+static const struct file_operations cowbird_fops = {
+	.owner = THIS_MODULE,
+	.open = cowbird_open,
+	.release = cowbird_release,
+	.unlocked_ioctl = cowbird_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = cowbird_mmap,
+	.llseek = no_llseek,
+};
+
+static struct miscdevice cowbird_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = COWBIRD_DEV_NAME,
+	.fops = &cowbird_fops,
+	.mode = 0600,
+};
+
+static int cowbird_regions_show(struct seq_file *m, void *v)
+{
+	edm_fab_regions_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cowbird_regions);
+
+int edm_cowbird_init(void)
+{
+	int err;
+
+	err = edm_cowbird_engine_init();
+	if (err)
+		return err;
+	err = misc_register(&cowbird_misc);
+	if (err) {
+		edm_cowbird_engine_exit();
+		return err;
+	}
+	/* Keys, root only, until netlink shows them (Documentation/cowbird.md). */
+	debugfs_create_file("cowbird_regions", 0400, edm_debugfs_root, NULL,
+			    &cowbird_regions_fops);
+	return 0;
+}
+
+/* No file is open: the module is in use while one is. */
+void edm_cowbird_exit(void)
+{
+	debugfs_lookup_and_remove("cowbird_regions", edm_debugfs_root);
+	misc_deregister(&cowbird_misc);
+	edm_cowbird_engine_exit();
+	ida_destroy(&cowbird_ida);
+}

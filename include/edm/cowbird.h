@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cowbird inside edm.ko: an instance (one open /dev/cowbird bound to a
+ * region) and the offload engine that serves instances.
+ *
+ * dev.c creates instances, maps their shared area and tears them down;
+ * engine.c runs the kthreads that serve them with the ring and CC cores.
+ *
+ * Lifetime. An instance is refcounted: the file holds one reference, an
+ * engine thread holds one while it looks at the instance. The shared area
+ * (vmalloc_user) lives until the last reference, so a munmap or an exit
+ * never leaves the engine writing freed memory. Teardown (file release):
+ * unlink from the engine's list, mark dead, wait for the thread serving it
+ * (serve_lock), stop every ring with EDEAD, drop the file's reference.
+ *
+ * Locking: serve_lock serializes everything touching the rings and the CC
+ * state (one engine thread at a time per instance, as the cores require);
+ * the engine's list has its own lock (engine.c).
+ */
+#ifndef _EDM_COWBIRD_H
+#define _EDM_COWBIRD_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+
+#include "edm/cowbird_cc.h"
+#include "edm/cowbird_ring.h"
+
+struct edm_fab_node;
+
+/* The engine's view of one thread ring. */
+struct cowbird_eng_ring {
+	struct cowbird_ring r;
+	u8 *req;			/* its request data buffer, in the shared area */
+	u8 *resp;			/* its response data buffer */
+};
+
+struct cowbird_inst_stats {
+	u64 passes;			/* engine passes over the instance */
+	u64 rd_ops, wr_ops;		/* ops executed */
+	u64 rd_bytes, wr_bytes;
+	u64 op_errors;			/* ops ended with an error status */
+};
+
+struct cowbird_inst {
+	struct kref ref;
+	struct list_head node;		/* on the engine's list, its lock */
+	u32 id;
+	u16 region_id;			/* the host's fabric address */
+	u64 region_key;			/* the key presented at create */
+	u64 region_size;
+	struct edm_fab_node *host;	/* counted: keeps the region's memory */
+	void *area;			/* vmalloc_user, the shared mapping */
+	struct cowbird_layout lay;
+	struct cowbird_eng_ring *rings;	/* lay.nr_rings */
+	struct cowbird_req *reqs;	/* lay.nr_rings * lay.entries */
+	struct cowbird_cc *cc;		/* one destination: the region */
+
+	struct mutex serve_lock;	/* protects rings, cc, stats and dead */
+	bool dead;			/* torn down: never served again */
+	struct cowbird_inst_stats stats;
+};
+
+void cowbird_inst_put(struct cowbird_inst *inst);
+
+/* engine.c */
+int edm_cowbird_engine_init(void);
+void edm_cowbird_engine_exit(void);
+int cowbird_engine_add(struct cowbird_inst *inst);
+void cowbird_engine_del(struct cowbird_inst *inst);
+u32 cowbird_engine_batch(void);
+
+/* dev.c: the subsystem (misc device, debugfs, engine) */
+int edm_cowbird_init(void);
+void edm_cowbird_exit(void);
+
+#endif /* _EDM_COWBIRD_H */

@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+/*
+ * /dev/cowbird and the kernel's Cowbird engine, through libcowbird
+ * (tools/lib/cowbird) and through raw entries written into the mapping.
+ *
+ * Each test makes, through netlink, a fabric host cb_mn at address 2 with a
+ * 1 MiB region (the local region an instance binds to) and reads its key
+ * from debugfs edm/cowbird_regions. Then:
+ *  - create: every rejection of COWBIRD_IOC_CREATE and of mmap;
+ *  - integrity: 8 threads on 4 rings write and read random ranges of their
+ *    own slice, each read checked against a shadow copy, the whole region
+ *    read back at the end;
+ *  - read-after-write: a read right after an overlapping write sees it;
+ *  - hostile entries written raw: out-of-region addresses, huge lengths, an
+ *    unknown rw_type, a wrong region id, a misplaced local address: each
+ *    gets its error completion and the ring goes on; a tail moved backwards
+ *    stops the ring (book.error ETAIL);
+ *  - teardown: a process that exits or is killed with requests in flight,
+ *    and a mapping unmapped while the engine runs, leave no instance behind.
+ *
+ * Needs edm.ko loaded and root. EDM_TEST_SCALE divides the iterations.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/edm.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cowbird.h"
+#include "genl.h"
+#include "kselftest_harness.h"
+
+#define MN		"cb_mn"
+#define MN_ADDR		2
+#define REGION		(1u << 20)
+#define THREADS		8
+#define SLICE		(REGION / THREADS)
+#define MAXLEN		(3 * COWBIRD_OP_MAX + 100)	/* four ops */
+#define DEPTH		16
+#define DEBUGFS		"/sys/kernel/debug/edm"
+#define WAIT_MS		10000
+
+static int scaled(int n)
+{
+	const char *s = getenv("EDM_TEST_SCALE");
+	int d = s ? atoi(s) : 1;
+
+	n /= d > 0 ? d : 1;
+	return n > 0 ? n : 1;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+/* ---- the region ---- */
+
+static int fab_del(struct genl_sock *gs, const char *name)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	return genl_request(gs, EDM_CMD_FABRIC_DEL, 0, &ab, NULL, NULL);
+}
+
+static int host_new(struct genl_sock *gs, const char *name, uint32_t addr, uint64_t region)
+{
+	struct attrbuf ab = {};
+	int err;
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FHOST);
+	ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+	ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
+	if (err)
+		fprintf(stderr, "FABRIC_NEW %s: %s (%s)\n", name, strerror(-err), gs->errmsg);
+	return err;
+}
+
+/* The key of host @name's region in our netns, from debugfs; 0 if not found. */
+static uint64_t region_key(const char *name)
+{
+	unsigned long long size, key, found = 0;
+	unsigned int inum, addr;
+	char line[256], host[64];
+	struct stat st;
+	FILE *f;
+
+	if (stat("/proc/self/ns/net", &st))
+		return 0;
+	f = fopen(DEBUGFS "/cowbird_regions", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%u %u %63s %llu %llx", &inum, &addr, host, &size, &key) == 5 &&
+		    inum == st.st_ino && !strcmp(host, name))
+			found = key;
+	fclose(f);
+	return found;
+}
+
+/* Live Cowbird instances, from debugfs edm/objects; -1 if unreadable. */
+static int live_instances(void)
+{
+	char line[128], kind[32];
+	int n, found = -1;
+	FILE *f = fopen(DEBUGFS "/objects", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %d", kind, &n) == 2 && !strcmp(kind, "cowbird"))
+			found = n;
+	fclose(f);
+	return found;
+}
+
+/* Polls until no instance is left (their files may close a little later). */
+static int instances_gone(void)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+
+	while (live_instances() != 0) {
+		if (now_ms() > end)
+			return 0;
+		usleep(10000);
+	}
+	return 1;
+}
+
+/* ---- a raw instance: the mapping without the library ---- */
+
+struct raw {
+	int fd;
+	struct cowbird_create c;
+	uint8_t *base;
+	struct cowbird_book *book;
+	struct cowbird_meta *meta;
+	struct cowbird_cqe *cq;
+	uint8_t *req;
+	uint32_t entries, data;
+};
+
+static int raw_create(int fd, uint64_t key, uint16_t id, uint16_t rings, uint8_t meta,
+		      uint8_t data, struct cowbird_create *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->abi_version = COWBIRD_ABI_VERSION;
+	c->region_key = key;
+	c->region_id = id;
+	c->nr_rings = rings;
+	c->meta_order = meta;
+	c->data_order = data;
+	return ioctl(fd, COWBIRD_IOC_CREATE, c) ? -errno : 0;
+}
+
+static int raw_open(struct raw *r, uint64_t key)
+{
+	uint8_t *ring;
+	int err;
+
+	r->fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	err = raw_create(r->fd, key, MN_ADDR, 1, 4, 12, &r->c);
+	if (err)
+		return err;
+	r->base = mmap(NULL, r->c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->base == MAP_FAILED)
+		return -errno;
+	ring = r->base + r->c.ring_off;
+	r->book = (struct cowbird_book *)(r->base + r->c.book_off);
+	r->meta = (struct cowbird_meta *)(ring + r->c.meta_off);
+	r->cq = (struct cowbird_cqe *)(ring + r->c.cq_off);
+	r->req = ring + r->c.req_off;
+	r->entries = 1u << 4;
+	r->data = 1u << 12;
+	return 0;
+}
+
+static void raw_close(struct raw *r)
+{
+	if (r->base && r->base != MAP_FAILED)
+		munmap(r->base, r->c.mmap_size);
+	close(r->fd);
+}
+
+/*
+ * Issues one entry as a producer would, the fields as given, reserving
+ * @reserve bytes of data at the computed place (0: none). Returns its index.
+ */
+static uint32_t raw_issue(struct raw *r, uint16_t type, uint16_t region, uint32_t len,
+			  uint64_t remote, int64_t local, uint32_t reserve)
+{
+	uint64_t tail = __atomic_load_n(&r->book->tail, __ATOMIC_ACQUIRE);
+	uint32_t idx = COWBIRD_POS_IDX(tail), d = COWBIRD_POS_DATA(tail), place = d, end = d;
+	struct cowbird_meta *m = &r->meta[idx & (r->entries - 1)];
+
+	if (reserve) {
+		place = cowbird_data_place(d, reserve, r->data);
+		end = place + reserve;
+	}
+	if (local < 0)
+		local = place & (r->data - 1);
+	m->region_id = region;
+	m->length = len;
+	m->req_addr = type == COWBIRD_RW_READ ? remote : (uint64_t)local;
+	m->resp_addr = type == COWBIRD_RW_READ ? (uint64_t)local : remote;
+	m->index = idx;
+	m->pad = 0;
+	__atomic_store_n(&r->book->tail, COWBIRD_POS(idx + 1, end), __ATOMIC_RELEASE);
+	__atomic_store_n(&m->rw_type, type, __ATOMIC_RELEASE);
+	return idx;
+}
+
+/* Waits for entry @idx to complete and frees it; its record's status or -1. */
+static int raw_wait(struct raw *r, uint32_t idx)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+	struct cowbird_cqe *c = &r->cq[idx & (r->entries - 1)];
+
+	for (;;) {
+		uint32_t rd = __atomic_load_n(&r->book->rd_done, __ATOMIC_ACQUIRE);
+		uint32_t wr = __atomic_load_n(&r->book->wr_done, __ATOMIC_ACQUIRE);
+
+		if ((int32_t)(rd - idx) > 0 && (int32_t)(wr - idx) > 0)
+			break;
+		if (now_ms() > end || r->book->error)
+			return -1;
+		usleep(100);
+	}
+	r->meta[idx & (r->entries - 1)].rw_type = 0;
+	__atomic_store_n(&r->book->head, __atomic_load_n(&r->book->tail, __ATOMIC_RELAXED),
+			 __ATOMIC_RELEASE);
+	return c->index == idx ? c->status : -1;
+}
+
+/* ---- the fixture ---- */
+
+FIXTURE(cb) {
+	struct genl_sock gs;
+	uint64_t key;
+};
+
+FIXTURE_SETUP(cb)
+{
+	if (access("/dev/cowbird", F_OK))
+		SKIP(return, "no /dev/cowbird: edm.ko not loaded");
+	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
+	fab_del(&self->gs, MN);		/* what an aborted run left */
+	ASSERT_EQ(0, host_new(&self->gs, MN, MN_ADDR, REGION));
+	self->key = region_key(MN);
+	ASSERT_NE(0, self->key) TH_LOG("no key for %s in debugfs cowbird_regions", MN);
+}
+
+FIXTURE_TEARDOWN(cb)
+{
+	fab_del(&self->gs, MN);
+	genl_close(&self->gs);
+}
+
+/* ---- create and mmap ---- */
+
+TEST_F(cb, create_checks)
+{
+	struct cowbird_create c, c2;
+	void *p;
+	int fd;
+
+	fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ENOENT, raw_create(fd, self->key, MN_ADDR + 1, 1, 4, 12, &c));
+	EXPECT_EQ(-EACCES, raw_create(fd, self->key ^ 1, MN_ADDR, 1, 4, 12, &c));
+	EXPECT_EQ(-EINVAL, raw_create(fd, self->key, MN_ADDR, 0, 4, 12, &c));
+	EXPECT_EQ(-EINVAL, raw_create(fd, self->key, MN_ADDR, 65, 4, 12, &c));
+	EXPECT_EQ(-EINVAL, raw_create(fd, self->key, MN_ADDR, 1, 3, 12, &c));
+	EXPECT_EQ(-EINVAL, raw_create(fd, self->key, MN_ADDR, 1, 4, 25, &c));
+	memset(&c, 0, sizeof(c));
+	c.abi_version = 99;
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EPROTO, errno);
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(fd, _IO(COWBIRD_IOC_MAGIC, 9)));
+	EXPECT_EQ(ENOTTY, errno);
+	/* nothing to map yet */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0));
+
+	ASSERT_EQ(0, raw_create(fd, self->key, MN_ADDR, 2, 4, 12, &c));
+	EXPECT_EQ(REGION, c.region_size);
+	EXPECT_NE(0, c.instance_id);
+	EXPECT_EQ(-EBUSY, raw_create(fd, self->key, MN_ADDR, 2, 4, 12, &c2));
+	/* exact size at offset 0, shared, never executable */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size - 4096, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size + 4096, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ, MAP_SHARED, fd, 4096));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ, MAP_PRIVATE, fd, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0));
+	p = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
+	EXPECT_EQ(-1, mprotect(p, c.mmap_size, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(0, munmap(p, c.mmap_size));
+	close(fd);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* ---- data integrity from 8 threads ---- */
+
+struct worker {
+	struct cowbird *cb;
+	int nr, ops;
+	unsigned char shadow[SLICE];
+	long bad, errors;
+};
+
+struct pending {
+	int64_t id;
+	unsigned char *buf, *expect;
+	uint32_t len;
+};
+
+static void reap_one(struct worker *w, int g, struct pending *p, int *np)
+{
+	struct cowbird_resp r;
+	int i;
+
+	if (cowbird_poll_wait(w->cb, g, &r, 1, WAIT_MS * 1000) != 1 || r.status) {
+		w->errors++;
+		return;
+	}
+	for (i = 0; i < *np && p[i].id != r.req_id; i++)
+		;
+	if (i == *np) {
+		w->errors++;
+		return;
+	}
+	if (p[i].buf) {
+		if (memcmp(p[i].buf, p[i].expect, p[i].len))
+			w->bad++;
+		free(p[i].buf);
+		free(p[i].expect);
+	}
+	p[i] = p[--*np];
+}
+
+static int64_t issue(struct worker *w, int g, struct pending *p, int *np, bool rd,
+		     uint64_t off, void *buf, uint32_t len)
+{
+	int64_t id;
+
+	do {
+		id = rd ? cowbird_async_read(w->cb, MN_ADDR, off, buf, len) :
+			  cowbird_async_write(w->cb, MN_ADDR, buf, off, len);
+		if (id == -EAGAIN && *np)
+			reap_one(w, g, p, np);
+		else if (id == -EAGAIN)
+			sched_yield();
+	} while (id == -EAGAIN && !w->errors);
+	return id;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t s = 0x9e3779b97f4a7c15ull * (w->nr + 1), base = (uint64_t)w->nr * SLICE;
+	static __thread unsigned char src[MAXLEN];
+	struct pending p[DEPTH];
+	int g = cowbird_poll_create(w->cb), np = 0, i;
+
+	if (g < 0) {
+		w->errors++;
+		return NULL;
+	}
+	for (i = 0; i < w->ops && !w->errors; i++) {
+		uint32_t len = 1 + rnd(&s) % (rnd(&s) % 4 ? 256 : MAXLEN);
+		uint64_t off = rnd(&s) % (SLICE - len);
+		unsigned char *buf = NULL, *expect = NULL;
+		int64_t id;
+
+		if (np == DEPTH)
+			reap_one(w, g, p, &np);
+		if (rnd(&s) % 2) {
+			for (uint32_t k = 0; k < len; k++)
+				src[k] = (unsigned char)rnd(&s);
+			id = issue(w, g, p, &np, false, base + off, src, len);
+			memcpy(w->shadow + off, src, len);
+		} else {
+			buf = malloc(len);
+			expect = malloc(len);
+			memcpy(expect, w->shadow + off, len);
+			id = issue(w, g, p, &np, true, base + off, buf, len);
+		}
+		if (id < 0 || cowbird_poll_add(w->cb, g, id)) {
+			free(buf);
+			free(expect);
+			w->errors++;
+			break;
+		}
+		p[np++] = (struct pending){ .id = id, .buf = buf, .expect = expect, .len = len };
+	}
+	while (np && !w->errors)
+		reap_one(w, g, p, &np);
+	/* the whole slice, as it must be now */
+	for (uint64_t off = 0; off < SLICE && !w->errors; off += 4096) {
+		unsigned char *buf = malloc(4096), *expect = malloc(4096);
+		int64_t id;
+
+		memcpy(expect, w->shadow + off, 4096);
+		id = issue(w, g, p, &np, true, base + off, buf, 4096);
+		if (id < 0 || cowbird_poll_add(w->cb, g, id)) {
+			free(buf);
+			free(expect);
+			w->errors++;
+			break;
+		}
+		p[np++] = (struct pending){ .id = id, .buf = buf, .expect = expect, .len = 4096 };
+		reap_one(w, g, p, &np);
+	}
+	cowbird_poll_destroy(w->cb, g);
+	return NULL;
+}
+
+static int debugfs_count(const char *word)
+{
+	char line[512], *p;
+	long long sum = 0;
+	FILE *f = fopen(DEBUGFS "/cowbird", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, word);
+		if (p && p[strlen(word)] == ' ')
+			sum += atoll(p + strlen(word) + 1);
+	}
+	fclose(f);
+	return sum > 0;
+}
+
+TEST_F_TIMEOUT(cb, integrity_8_threads, 600)
+{
+	static struct worker w[THREADS];
+	struct cowbird_attr a = {
+		.region_key = self->key, .region_id = MN_ADDR, .nr_rings = 4,
+		.meta_order = 6, .data_order = 16,
+	};
+	pthread_t t[THREADS];
+	struct cowbird *cb;
+	int i;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < THREADS; i++) {
+		w[i].cb = cb;
+		w[i].nr = i;
+		w[i].ops = scaled(4000);
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, work, &w[i]));
+	}
+	for (i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < THREADS; i++) {
+		EXPECT_EQ(0, w[i].errors) TH_LOG("thread %d", i);
+		EXPECT_EQ(0, w[i].bad) TH_LOG("thread %d: reads differ from the shadow", i);
+	}
+	/* the engine counted what it did */
+	EXPECT_EQ(1, debugfs_count("rd_ops"));
+	EXPECT_EQ(1, debugfs_count("wr_ops"));
+	EXPECT_EQ(1, debugfs_count("batches"));
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F_TIMEOUT(cb, read_after_write, 300)
+{
+	struct cowbird_attr a = {
+		.region_key = self->key, .region_id = MN_ADDR, .nr_rings = 1,
+		.meta_order = 6, .data_order = 16,
+	};
+	static unsigned char wb[6000], rb[6000];
+	struct cowbird_resp resp[2];
+	struct cowbird *cb;
+	int g, i;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	g = cowbird_poll_create(cb);
+	ASSERT_LE(0, g);
+	for (i = 0; i < scaled(500); i++) {
+		uint32_t len = 1 + (i * 37) % sizeof(wb), off = (i * 4099) % (REGION - len);
+		uint32_t roff = off + len / 3, rlen = len - len / 3;
+		int64_t wid, rid;
+
+		memset(wb, i + 1, len);
+		wid = cowbird_async_write(cb, MN_ADDR, wb, off, len);
+		rid = cowbird_async_read(cb, MN_ADDR, roff, rb, rlen);
+		ASSERT_LE(0, wid);
+		ASSERT_LE(0, rid);
+		ASSERT_EQ(0, cowbird_poll_add(cb, g, wid));
+		ASSERT_EQ(0, cowbird_poll_add(cb, g, rid));
+		ASSERT_EQ(2, cowbird_poll_wait(cb, g, resp, 2, WAIT_MS * 1000));
+		ASSERT_EQ(COWBIRD_ST_OK, resp[0].status);
+		ASSERT_EQ(COWBIRD_ST_OK, resp[1].status);
+		ASSERT_EQ(0, memcmp(rb, wb, rlen)) TH_LOG("iteration %d: stale read", i);
+	}
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* ---- hostile entries ---- */
+
+TEST_F(cb, hostile_entries)
+{
+	struct raw r = {};
+	uint32_t i;
+
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	/* a sound write, then reads outside the region */
+	memset(r.req, 0xab, 64);
+	i = raw_issue(&r, COWBIRD_RW_WRITE, MN_ADDR, 64, REGION - 64, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 64, REGION - 32, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 64, 1ull << 40, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 64, ~0ull - 8, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_WRITE, MN_ADDR, 64, REGION, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	/* huge lengths, no data reserved */
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 0xffffffffu, 0, -1, 0);
+	EXPECT_EQ(COWBIRD_ST_EINVAL, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_WRITE, MN_ADDR, r.data, 0, -1, 0);
+	EXPECT_EQ(COWBIRD_ST_EINVAL, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 0, 0, -1, 0);
+	EXPECT_EQ(COWBIRD_ST_EINVAL, raw_wait(&r, i));
+	/* unknown type, wrong region, local address not the computed place */
+	i = raw_issue(&r, 9, MN_ADDR, 64, 0, -1, 0);
+	EXPECT_EQ(COWBIRD_ST_EINVAL, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR + 1, 64, 0, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_EACCES, raw_wait(&r, i));
+	/* (a bad local address takes no data: the stream stays in step) */
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 64, 0, 1ull << 32, 0);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 64, 0, r.data - 8, 0);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	/* payload not reserved in the data tail */
+	i = raw_issue(&r, COWBIRD_RW_WRITE, MN_ADDR, 64, 0, -1, 0);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	/* and the ring still works: the write above landed, the region's end unharmed */
+	i = raw_issue(&r, COWBIRD_RW_READ, MN_ADDR, 64, REGION - 64, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));
+	EXPECT_EQ(0, r.book->error);
+	raw_close(&r);
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F(cb, tail_backwards_stops_ring)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+	struct raw r = {};
+	uint32_t i;
+
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	i = raw_issue(&r, COWBIRD_RW_WRITE, MN_ADDR, 8, 0, -1, 8);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));
+	__atomic_store_n(&r.book->tail, 0, __ATOMIC_RELEASE);	/* hostile */
+	while (!__atomic_load_n(&r.book->error, __ATOMIC_ACQUIRE) && now_ms() < end)
+		usleep(1000);
+	EXPECT_EQ(COWBIRD_RING_ETAIL, r.book->error);
+	/* put back: it stays stopped */
+	r.book->tail = COWBIRD_POS(1, 8);
+	i = raw_issue(&r, COWBIRD_RW_WRITE, MN_ADDR, 8, 0, -1, 8);
+	EXPECT_EQ(-1, raw_wait(&r, i));
+	EXPECT_EQ(COWBIRD_RING_ETAIL, r.book->error);
+	raw_close(&r);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* A tail far ahead of the head, and a data tail beyond the buffer, stop rings too. */
+TEST_F(cb, book_rules)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+	struct raw r = {};
+
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	__atomic_store_n(&r.book->tail, COWBIRD_POS(0, 2 * r.data), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&r.book->error, __ATOMIC_ACQUIRE) && now_ms() < end)
+		usleep(1000);
+	EXPECT_EQ(COWBIRD_RING_EDATA, r.book->error);
+	raw_close(&r);
+
+	end = now_ms() + WAIT_MS;
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	__atomic_store_n(&r.book->tail, COWBIRD_POS(r.entries + 1, 0), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&r.book->error, __ATOMIC_ACQUIRE) && now_ms() < end)
+		usleep(1000);
+	EXPECT_EQ(COWBIRD_RING_ETAIL, r.book->error);
+	raw_close(&r);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* ---- teardown under load ---- */
+
+/* Issues until killed or @n requests went out (never reaps unless the ring is full). */
+static void flood(uint64_t key, int n)
+{
+	struct cowbird_attr a = {
+		.region_key = key, .region_id = MN_ADDR, .nr_rings = 2,
+		.meta_order = 8, .data_order = 16,
+	};
+	static unsigned char b[8192];
+	struct cowbird *cb;
+	int i;
+
+	if (cowbird_open(&a, &cb))
+		_exit(2);
+	for (i = 0; n < 0 || i < n; i++) {
+		int64_t id = cowbird_async_write(cb, MN_ADDR, b, (i * 8192) % (REGION - 8192),
+						 1 + i % sizeof(b));
+
+		if (id == -EAGAIN)
+			continue;
+		if (id < 0)
+			_exit(3);
+		cowbird_done(cb, id);
+	}
+	_exit(0);		/* requests in flight, nothing closed */
+}
+
+TEST_F_TIMEOUT(cb, exit_in_flight, 120)
+{
+	int status, i;
+	pid_t pid;
+
+	for (i = 0; i < 4; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			flood(self->key, 2000);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F_TIMEOUT(cb, killed_in_flight, 120)
+{
+	int status, i;
+	pid_t pid;
+
+	for (i = 0; i < 4; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			flood(self->key, -1);
+		usleep(50000 + i * 50000);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status));
+	}
+	EXPECT_TRUE(instances_gone());
+}
+
+/* The ring is unmapped while the engine works through it: nothing breaks. */
+TEST_F(cb, munmap_mid_run)
+{
+	struct raw r = {};
+	uint32_t k;
+	void *p;
+
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	for (k = 0; k < r.entries; k++)
+		raw_issue(&r, k % 2 ? COWBIRD_RW_READ : COWBIRD_RW_WRITE, MN_ADDR, 128,
+			  k * 128, -1, 128);
+	ASSERT_EQ(0, munmap(r.base, r.c.mmap_size));
+	r.base = NULL;
+	usleep(20000);
+	/* the file still holds the instance: map it again and look */
+	p = mmap(NULL, r.c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, ((struct cowbird_book *)p)->error);
+	EXPECT_EQ(0, munmap(p, r.c.mmap_size));
+	close(r.fd);
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_HARNESS_MAIN
