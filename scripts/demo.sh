@@ -9,5 +9,6 @@ scripts/deps.sh
 krel=$(scripts/krel.sh --vm)
 make -s module KREL="$krel"
 make -s edmctl
+make -s -C tools/lib/cowbird
 echo "== booting $krel under QEMU"
 selftests/vm/run --kernel-release "$krel" -- scripts/demo-guest.sh
