@@ -44,30 +44,19 @@ static struct sk_buff *edm_dev_msg(const struct edm_dev *dev, struct genl_info *
 
 static void edm_dev_notify(const struct edm_dev *dev, u8 cmd)
 {
-	struct sk_buff *msg = edm_dev_msg(dev, NULL, cmd);
+	edm_nl_dev_notify(dev, cmd, edm_dev_fill_attrs);
+}
 
-	if (msg)
-		edm_nl_notify(dev->net, msg);
+/* Any device by ID or name. */
+static struct edm_dev *edm_dev_find_info(struct edm_net *en, struct genl_info *info)
+{
+	return edm_dev_find(en, info->attrs[EDM_A_DEV_ID], info->attrs[EDM_A_DEV_NAME],
+			    info->extack);
 }
 
 int edm_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *msg;
-	struct edm_dev *dev;
-
-	mutex_lock(&en->lock);
-	dev = edm_dev_find(en, info->attrs[EDM_A_DEV_ID], info->attrs[EDM_A_DEV_NAME],
-			   info->extack);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	msg = edm_dev_msg(dev, info, EDM_CMD_DEV_GET);
-	mutex_unlock(&en->lock);
-	if (!msg)
-		return -ENOMEM;
-	return genlmsg_reply(msg, info);
+	return edm_nl_dev_get_reply(info, EDM_CMD_DEV_GET, edm_dev_find_info, edm_dev_fill_attrs);
 }
 
 static bool edm_dev_dump_match(const struct edm_dev *dev, struct nlattr **attrs)

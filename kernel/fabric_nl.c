@@ -232,10 +232,7 @@ static struct sk_buff *edm_fab_msg(const struct edm_dev *dev, struct genl_info *
 
 static void edm_fab_notify(const struct edm_dev *dev, u8 cmd)
 {
-	struct sk_buff *msg = edm_fab_msg(dev, NULL, cmd);
-
-	if (msg)
-		edm_nl_notify(dev->net, msg);
+	edm_nl_dev_notify(dev, cmd, edm_fab_fill);
 }
 
 /* A fabric node by ID or name: any other device is "not a fabric node". */
@@ -253,21 +250,7 @@ static struct edm_dev *edm_fab_find(struct edm_net *en, struct genl_info *info)
 
 int edm_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *msg;
-	struct edm_dev *dev;
-
-	mutex_lock(&en->lock);
-	dev = edm_fab_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	msg = edm_fab_msg(dev, info, EDM_CMD_FABRIC_GET);
-	mutex_unlock(&en->lock);
-	if (!msg)
-		return -ENOMEM;
-	return genlmsg_reply(msg, info);
+	return edm_nl_dev_get_reply(info, EDM_CMD_FABRIC_GET, edm_fab_find, edm_fab_fill);
 }
 
 static bool edm_fab_dump_match(const struct edm_dev *dev, struct nlattr **attrs)

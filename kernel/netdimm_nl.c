@@ -165,10 +165,7 @@ static struct sk_buff *edm_netdimm_msg(const struct edm_dev *dev, struct genl_in
 
 static void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd)
 {
-	struct sk_buff *msg = edm_netdimm_msg(dev, NULL, cmd);
-
-	if (msg)
-		edm_nl_notify(dev->net, msg);
+	edm_nl_dev_notify(dev, cmd, edm_netdimm_fill);
 }
 
 /* A NetDIMM by ID or name: any other device is "not a NetDIMM". */
@@ -186,21 +183,7 @@ static struct edm_dev *edm_netdimm_find(struct edm_net *en, struct genl_info *in
 
 int edm_nl_netdimm_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *msg;
-	struct edm_dev *dev;
-
-	mutex_lock(&en->lock);
-	dev = edm_netdimm_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	msg = edm_netdimm_msg(dev, info, EDM_CMD_NETDIMM_GET);
-	mutex_unlock(&en->lock);
-	if (!msg)
-		return -ENOMEM;
-	return genlmsg_reply(msg, info);
+	return edm_nl_dev_get_reply(info, EDM_CMD_NETDIMM_GET, edm_netdimm_find, edm_netdimm_fill);
 }
 
 static bool edm_netdimm_dump_match(const struct edm_dev *dev, struct nlattr **attrs)

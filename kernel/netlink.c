@@ -92,6 +92,36 @@ struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info
 	return msg;
 }
 
+int edm_nl_dev_get_reply(struct genl_info *info, u8 cmd,
+			 struct edm_dev *(*find)(struct edm_net *en, struct genl_info *info),
+			 int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct sk_buff *msg;
+	struct edm_dev *dev;
+
+	mutex_lock(&en->lock);
+	dev = find(en, info);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	msg = edm_nl_dev_msg(dev, info, cmd, fill);
+	mutex_unlock(&en->lock);
+	if (!msg)
+		return -ENOMEM;
+	return genlmsg_reply(msg, info);
+}
+
+void edm_nl_dev_notify(const struct edm_dev *dev, u8 cmd,
+		       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
+{
+	struct sk_buff *msg = edm_nl_dev_msg(dev, NULL, cmd, fill);
+
+	if (msg)
+		edm_nl_notify(dev->net, msg);
+}
+
 static const struct nla_policy edm_version_policy[EDM_A_INFO_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_INFO_VERSION),
 	EDM_REPLY_ONLY(EDM_A_INFO_ABI_VERSION),

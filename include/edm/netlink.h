@@ -42,6 +42,17 @@ struct edm_dev;
 struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
 			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
 
+struct edm_net;
+
+/* GET of one device: @find it under the registry lock, reply with its @fill. */
+int edm_nl_dev_get_reply(struct genl_info *info, u8 cmd,
+			 struct edm_dev *(*find)(struct edm_net *en, struct genl_info *info),
+			 int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
+
+/* Announce @dev, @fill'ed, on the events group of its netns (nothing if no memory). */
+void edm_nl_dev_notify(const struct edm_dev *dev, u8 cmd,
+		       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
+
 int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 		    bool (*match)(const struct edm_dev *dev, struct nlattr **attrs),
 		    int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
