@@ -305,13 +305,15 @@ static void cowbird_show_inst(struct seq_file *m, struct cowbird_inst *inst)
 	seq_printf(m, "instance %u region %u size %llu rings %u entries %u data %u\n",
 		   inst->id, inst->region_id, inst->region_size, inst->lay.nr_rings,
 		   inst->lay.entries, inst->lay.data_size);
-	seq_printf(m, "  passes %llu fetched %llu rejected %llu ops %llu completed %llu batches %llu rd_blocked %llu wr_blocked %llu rings_stopped %u\n",
-		   is->passes, rs.fetched, rs.rejected, rs.ops, rs.completed, rs.batches,
-		   rs.rd_blocked, rs.wr_blocked, stopped);
+	seq_printf(m, "  passes %llu fetched %llu rejected %llu ops %llu completed %llu",
+		   is->passes, rs.fetched, rs.rejected, rs.ops, rs.completed);
+	seq_printf(m, " batches %llu rd_blocked %llu wr_blocked %llu rings_stopped %u\n",
+		   rs.batches, rs.rd_blocked, rs.wr_blocked, stopped);
 	seq_printf(m, "  rd_ops %llu rd_bytes %llu wr_ops %llu wr_bytes %llu op_errors %llu\n",
 		   is->rd_ops, is->rd_bytes, is->wr_ops, is->wr_bytes, is->op_errors);
-	seq_printf(m, "  cc issued %llu completed %llu increases %llu decreases %llu timeout_decreases %llu cwnd_local %u cwnd_dst %u\n",
-		   cs->issued, cs->completed, cs->increases, cs->decreases,
+	seq_printf(m, "  cc issued %llu completed %llu increases %llu decreases %llu",
+		   cs->issued, cs->completed, cs->increases, cs->decreases);
+	seq_printf(m, " timeout_decreases %llu cwnd_local %u cwnd_dst %u\n",
 		   cs->timeout_decreases, inst->cc->local.cwnd, inst->cc->dst[0].cwnd);
 }
 
@@ -321,11 +323,11 @@ static int cowbird_stats_show(struct seq_file *m, void *v)
 	struct cowbird_inst *inst;
 
 	mutex_lock(&cowbird_eng.lock);
-	seq_printf(m, "engine threads %u cpu %d instances %u picks %lld busy_skips %lld sleeps %lld created %lld destroyed %lld\n",
+	seq_printf(m, "engine threads %u cpu %d instances %u picks %lld busy_skips %lld",
 		   cowbird_eng.nthreads, cowbird_cpu, cowbird_eng.ninsts,
-		   atomic64_read(&s->picks), atomic64_read(&s->busy_skips),
-		   atomic64_read(&s->sleeps), atomic64_read(&s->created),
-		   atomic64_read(&s->destroyed));
+		   atomic64_read(&s->picks), atomic64_read(&s->busy_skips));
+	seq_printf(m, " sleeps %lld created %lld destroyed %lld\n", atomic64_read(&s->sleeps),
+		   atomic64_read(&s->created), atomic64_read(&s->destroyed));
 	list_for_each_entry(inst, &cowbird_eng.insts, node) {
 		mutex_lock(&inst->serve_lock);
 		cowbird_show_inst(m, inst);

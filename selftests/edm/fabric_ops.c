@@ -7,10 +7,11 @@
  * host fo_cn (address 1, no region), a memory host fo_mn (address 2, a 1 MiB
  * region) and a host fo_nr (address 3, no region) linked to its ports 1, 2
  * and 3, and works through fo_cn's /dev/edm<N>: data integrity of random
- * ops from 8 threads against shadow copies, exact CAS counting under contention, region bounds, every bad
- * ioctl argument, a seeded ioctl fuzz pass that must leave a canary area
- * alone, the mmap load/store shim, completions, poll(), the per-file caps,
- * and files that outlive their ops or their host.
+ * ops from 8 threads against shadow copies, exact CAS counting under
+ * contention, region bounds, every bad ioctl argument, a seeded ioctl fuzz
+ * pass that must leave a canary area alone, the mmap load/store shim,
+ * completions, poll(), the per-file caps, and files that outlive their ops
+ * or their host.
  *
  * Needs edm.ko loaded and root. EDM_TEST_SCALE divides the iterations;
  * EDM_FUZZ_SEED picks the fuzz seed (default 1).
@@ -892,7 +893,8 @@ static uint64_t fuzz_ptr(struct fuzz *z)
 	case 0:
 		return 0;
 	case 1:
-		return (uintptr_t)z->scratch + SCRATCH - rnd(&z->seed) % 64;	/* runs into the guard */
+		/* runs into the guard */
+		return (uintptr_t)z->scratch + SCRATCH - rnd(&z->seed) % 64;
 	case 2:
 		return (uintptr_t)z->none + rnd(&z->seed) % PAGE;
 	case 3:
