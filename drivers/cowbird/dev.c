@@ -40,10 +40,13 @@
 #include "edm/edm.h"
 #include "edm/fabric.h"
 
-/* Congestion control of the local target (see Documentation/cowbird.md). */
+/* Congestion control (see Documentation/cowbird.md). */
 enum {
 	COWBIRD_CC_TARGET_NS	= 1000000,	/* 1 ms: local copies are far below */
 	COWBIRD_CC_RTT_NS	= 1000,
+	/* remote: a 64 B fabric read is ~0.3 us modeled, ~150 us under TCG */
+	COWBIRD_CC_RMT_TARGET_NS = 2000000,
+	COWBIRD_CC_RMT_RTT_NS	= 200000,
 	COWBIRD_CC_INIT		= 16 * COWBIRD_CC_ONE,
 	COWBIRD_CC_MIN		= COWBIRD_CC_ONE,	/* no pacing below one op */
 	COWBIRD_CC_MAX		= 1024 * COWBIRD_CC_ONE,
@@ -60,6 +63,7 @@ static void cowbird_inst_free(struct kref *ref)
 {
 	struct cowbird_inst *inst = container_of(ref, struct cowbird_inst, ref);
 
+	cowbird_rmt_free(inst);
 	kfree(inst->cc);
 	kvfree(inst->reqs);
 	kfree(inst->rings);
@@ -109,6 +113,27 @@ static struct edm_fab_node *cowbird_region_find(struct net *net, u16 id, u64 key
 	return found;
 }
 
+/* The host at fabric address @addr in @net, with a reference taken; NULL if none. */
+static struct edm_fab_node *cowbird_via_find(struct net *net, u16 addr)
+{
+	struct edm_net *en = edm_net(net);
+	struct edm_fab_node *found = NULL;
+	struct edm_dev *dev;
+	unsigned long i;
+
+	mutex_lock(&en->lock);
+	xa_for_each(&en->devs, i, dev) {
+		struct edm_fab_node *n = edm_fab_node_of(dev);
+
+		if (n && edm_fab_node_is_host(n) && edm_fab_host_addr(n) == addr) {
+			found = edm_fab_node_get(n);
+			break;
+		}
+	}
+	mutex_unlock(&en->lock);
+	return found;
+}
+
 static int cowbird_rings_init(struct cowbird_inst *inst)
 {
 	const struct cowbird_layout *l = &inst->lay;
@@ -137,7 +162,7 @@ static int cowbird_rings_init(struct cowbird_inst *inst)
 	return 0;
 }
 
-static int cowbird_inst_alloc(struct cowbird_inst *inst)
+static int cowbird_inst_alloc(struct cowbird_inst *inst, bool remote)
 {
 	static const struct cowbird_cc_cfg ccc = {
 		.target_local_ns = COWBIRD_CC_TARGET_NS,
@@ -146,6 +171,14 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst)
 		.cwnd_init = COWBIRD_CC_INIT,
 		.cwnd_min = COWBIRD_CC_MIN,
 		.cwnd_max = COWBIRD_CC_MAX,
+	};
+	static const struct cowbird_cc_cfg ccc_rmt = {
+		.target_local_ns = COWBIRD_CC_TARGET_NS,
+		.target_remote_ns = COWBIRD_CC_RMT_TARGET_NS,
+		.rtt_ns = COWBIRD_CC_RMT_RTT_NS,
+		.cwnd_init = COWBIRD_CC_INIT,
+		.cwnd_min = COWBIRD_CC_MIN / 4,
+		.cwnd_max = COWBIRD_RMT_SLOTS * COWBIRD_CC_ONE,
 	};
 	const struct cowbird_layout *l = &inst->lay;
 	int err;
@@ -162,7 +195,7 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst)
 	inst->cc = kzalloc(cowbird_cc_size(1), GFP_KERNEL_ACCOUNT);
 	if (!inst->area || !inst->rings || !inst->reqs || !inst->cc)
 		return -ENOMEM;
-	err = cowbird_cc_init(inst->cc, &ccc, 1);
+	err = cowbird_cc_init(inst->cc, remote ? &ccc_rmt : &ccc, 1);
 	if (err)
 		return err;
 	return cowbird_rings_init(inst);
@@ -171,21 +204,27 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst)
 /* Builds an instance for a checked request; nothing is published. */
 static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 {
+	struct net *net = current->nsproxy->net_ns;
+	struct edm_fab_node *host, *via = NULL;
 	struct cowbird_inst *inst;
-	struct edm_fab_node *host;
 	u64 size;
 	int err;
 
-	host = cowbird_region_find(current->nsproxy->net_ns, c->region_id, c->region_key, &size);
+	host = cowbird_region_find(net, c->region_id, c->region_key, &size);
 	if (IS_ERR(host))
 		return ERR_CAST(host);
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
-	if (!inst) {
-		edm_fab_node_put(host);
-		return ERR_PTR(-ENOMEM);
+	if (c->flags & COWBIRD_CREATE_FABRIC) {
+		via = cowbird_via_find(net, c->via);
+		if (!via) {
+			edm_fab_node_put(host);
+			return ERR_PTR(-ENOENT);
+		}
 	}
-	err = ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL);
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
+	err = inst ? ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL) : -ENOMEM;
 	if (err < 0) {
+		if (via)
+			edm_fab_node_put(via);
 		edm_fab_node_put(host);
 		kfree(inst);
 		return ERR_PTR(err);
@@ -204,13 +243,17 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 	cowbird_layout_fill(c, &inst->lay);
 	c->instance_id = inst->id;
 	c->region_size = size;
-	err = cowbird_inst_alloc(inst);
+	err = cowbird_inst_alloc(inst, !!via);
+	if (!err && via)
+		err = cowbird_rmt_init(inst, via);
+	else if (via)
+		edm_fab_node_put(via);
 	if (err) {
 		cowbird_inst_put(inst);
 		return ERR_PTR(err);
 	}
-	pr_debug("cowbird instance %u created: region %u, %u rings\n", inst->id,
-		 inst->region_id, inst->lay.nr_rings);
+	pr_debug("cowbird instance %u created: region %u, %u rings%s\n", inst->id,
+		 inst->region_id, inst->lay.nr_rings, via ? ", through the fabric" : "");
 	return inst;
 }
 

@@ -117,7 +117,7 @@ static u16 cowbird_op_exec(struct cowbird_inst *inst, struct cowbird_eng_ring *e
 							op->length, write));
 }
 
-static void cowbird_op_account(struct cowbird_inst *inst, const struct cowbird_op *op, u16 st)
+void cowbird_engine_account(struct cowbird_inst *inst, const struct cowbird_op *op, u16 st)
 {
 	struct cowbird_inst_stats *s = &inst->stats;
 
@@ -154,7 +154,7 @@ static u32 cowbird_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring 
 		now = ktime_get_ns();
 		cowbird_ring_op_done(r, &op, st, now);
 		cowbird_cc_on_complete(cc, 0, st, req->issue_delay_ns, now - req->fetched_ns, now);
-		cowbird_op_account(inst, &op, st);
+		cowbird_engine_account(inst, &op, st);
 		cowbird_ring_complete(r, false);
 		if (!(++n % COWBIRD_RESCHED_OPS))
 			cond_resched();
@@ -171,6 +171,13 @@ static u32 cowbird_inst_pass(struct cowbird_inst *inst)
 	lockdep_assert_held(&inst->serve_lock);
 	if (inst->dead)
 		return 0;
+	if (inst->rmt) {
+		cowbird_rmt_pass(inst);
+		for (i = 0; i < inst->lay.nr_rings; i++)
+			work += cowbird_rmt_ring_pass(inst, &inst->rings[i]);
+		inst->stats.passes++;
+		return work;
+	}
 	for (i = 0; i < inst->lay.nr_rings; i++)
 		work += cowbird_ring_pass(inst, &inst->rings[i]);
 	inst->stats.passes++;
@@ -259,9 +266,10 @@ int cowbird_engine_add(struct cowbird_inst *inst)
 /*
  * Takes an instance from the engine for good: 1. unlink it, so no thread
  * picks it again; 2. mark it dead under serve_lock, which waits for the
- * thread serving it now (local ops end within the pass, so none is left in
- * flight); 3. stop every ring with EDEAD for anyone still looking at the
- * books; 4. drop the list's reference.
+ * thread serving it now (local ops end within the pass); 3. stop every ring
+ * with EDEAD for anyone still looking at the books; 4. for a remote
+ * instance, wait until the fabric has given back every op it holds (each
+ * ends within its host's timeout); 5. drop the list's reference.
  */
 void cowbird_engine_del(struct cowbird_inst *inst)
 {
@@ -277,6 +285,8 @@ void cowbird_engine_del(struct cowbird_inst *inst)
 	for (i = 0; i < inst->lay.nr_rings; i++)
 		cowbird_ring_fail(&inst->rings[i].r, COWBIRD_RING_EDEAD);
 	mutex_unlock(&inst->serve_lock);
+	if (inst->rmt)
+		cowbird_rmt_drain(inst);
 	atomic64_inc(&cowbird_eng.stats.destroyed);
 	cowbird_inst_put(inst);
 }
@@ -315,6 +325,15 @@ static void cowbird_show_inst(struct seq_file *m, struct cowbird_inst *inst)
 		   cs->issued, cs->completed, cs->increases, cs->decreases);
 	seq_printf(m, " timeout_decreases %llu cwnd_local %u cwnd_dst %u\n",
 		   cs->timeout_decreases, inst->cc->local.cwnd, inst->cc->dst[0].cwnd);
+	if (inst->rmt) {
+		struct cowbird_rmt_stats rt;
+
+		cowbird_rmt_get_stats(inst, &rt);
+		seq_printf(m, "  remote sent %llu busy %llu lost %llu gbn_rounds %llu resent %llu",
+			   rt.sent, rt.busy, rt.lost, rt.gbn_rounds, rt.resent);
+		seq_printf(m, " timeouts %llu dispatch_timeouts %llu\n", rt.timeouts,
+			   rt.dispatch_timeouts);
+	}
 }
 
 static int cowbird_stats_show(struct seq_file *m, void *v)

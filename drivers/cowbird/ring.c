@@ -50,7 +50,9 @@ int cowbird_layout_check(const struct cowbird_create *c)
 {
 	if (c->abi_version != COWBIRD_ABI_VERSION)
 		return -EPROTO;
-	if (c->flags || c->pad0 || c->rsvd[0] || c->rsvd[1])
+	if ((c->flags & ~COWBIRD_CREATE_FABRIC) || c->rsvd[0] || c->rsvd[1])
+		return -EINVAL;
+	if (!(c->flags & COWBIRD_CREATE_FABRIC) && c->via)
 		return -EINVAL;
 	if (!c->nr_rings || c->nr_rings > COWBIRD_MAX_RINGS)
 		return -EINVAL;

@@ -7,13 +7,21 @@
  *
  * Messages (payloads little endian):
  *   /N/ {dest, id, size}       a WREQ of size bytes wants to go to dest
- *   WREQ {addr:8, data}        one granted chunk of a write
+ *   WREQ {addr:48 | flags:16, data}  one granted chunk of a write
  *   RREQ {addr:48 | len:16}    read len bytes (len 0: the region size)
  *   RMWREQ {addr:48 | op:8, arg0:8, arg1:8}
  *   RRES {data}                one granted chunk of the answer
  *   RERR {errno code:1}        the request was refused
+ *   WACK {end:48 | ok:16}      an acknowledged write arrived whole (or not)
  * Ids 0..127 are writes, 128..255 reads and RMWs: a /G/ a host receives is
  * for its own write or for a request it serves, and the id tells which.
+ *
+ * Writes are posted (the paper's): done when the last chunk leaves. An op
+ * with EDM_FAB_OP_ACKED (Cowbird's, which must know a write landed) marks
+ * its first and last chunk and asks for a WACK; the memory node checks the
+ * chunks arrived back to back (a lost one breaks the run) and answers with
+ * the write's end address, ungranted like a request: one block. The op ends
+ * on the WACK, an incomplete one as -EPROTO, none as -ETIMEDOUT.
  *
  * Order. Per destination, ops of one kind pipeline, but a read or RMW waits
  * until no write to that node is still sending, and a write until no read or
@@ -39,6 +47,7 @@ enum {
 	EDM_HOST_GQ		= 1024,		/* grant queue entries */
 	EDM_HOST_INFLIGHT_MAX	= 8192,		/* queued + in flight, per host */
 	EDM_KIND_RERR		= EDM_PCS_NR_KINDS,
+	EDM_KIND_WACK,
 	EDM_RERR_RANGE		= 1,
 	EDM_RERR_INVAL		= 2,
 	EDM_OP_PROBE		= 0xff,		/* internal: region size */
@@ -48,7 +57,14 @@ enum edm_op_state {
 	EDM_OPS_QUEUED,
 	EDM_OPS_WAIT_GRANT,	/* write: /N/ sent */
 	EDM_OPS_WAIT_RESP,	/* read, RMW: request sent */
+	EDM_OPS_WAIT_ACK,	/* acknowledged write: every chunk sent */
 };
+
+/* WREQ address word: the chunk's address and, for acknowledged writes, flags. */
+#define EDM_WREQ_ADDR_MASK	(BIT_ULL(48) - 1)
+#define EDM_WREQ_FIRST		BIT_ULL(63)
+#define EDM_WREQ_LAST		BIT_ULL(62)
+#define EDM_WREQ_ACK		BIT_ULL(61)
 
 struct edm_hdst {
 	struct edm_fab_op *wr[EDM_HOST_IDS];
@@ -86,6 +102,7 @@ struct edm_fab_host {
 	struct edm_gq_ent gq[EDM_HOST_GQ];
 	u32 gq_head, gq_tail;
 	struct xarray served;		/* (src << 8 | id) -> edm_served */
+	struct xarray wruns;		/* (src << 8 | id) -> acked write's next address */
 	u8 *region;
 	u64 region_size;
 	u64 region_key;			/* what a Cowbird instance must present */
@@ -110,7 +127,7 @@ static bool edm_op_is_rmw(u32 opcode)
 
 static int edm_op_check(const struct edm_fab_host *h, const struct edm_fab_op *op)
 {
-	if (op->dst > EDM_FAB_ADDR_MAX)
+	if (op->dst > EDM_FAB_ADDR_MAX || (op->flags & ~EDM_FAB_OP_ACKED))
 		return -EINVAL;
 	if (op->dst == h->addr)
 		return -EINVAL;
@@ -327,14 +344,19 @@ static void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent
 	struct edm_hdst *d = h->dst[g->dest];
 	struct edm_fab_op *op = d ? d->wr[g->id] : NULL;
 	struct edm_pcs_msg_hdr hdr;
+	u64 word;
 	u32 n;
 
-	if (!op) {
+	if (!op || op->state != EDM_OPS_WAIT_GRANT) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
 	n = min3(g->size, op->len - op->progress, (u32)EDM_FAB_CHUNK_MAX);
-	put_unaligned_le64(op->addr + op->progress, h->wbuf);
+	word = op->addr + op->progress;
+	if (op->flags & EDM_FAB_OP_ACKED)
+		word |= EDM_WREQ_ACK | (op->progress ? 0 : EDM_WREQ_FIRST) |
+			(op->progress + n == op->len ? EDM_WREQ_LAST : 0);
+	put_unaligned_le64(word, h->wbuf);
 	memcpy(h->wbuf + 8, (u8 *)op->buf + op->progress, n);
 	hdr = (struct edm_pcs_msg_hdr){
 		.dest = g->dest, .src = h->addr, .id = g->id, .kind = EDM_PCS_WREQ, .len = 8 + n,
@@ -342,8 +364,14 @@ static void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent
 	if (edm_mux_put_msg(&h->node->port[0], &hdr, h->wbuf))
 		return;		/* lost like on a wire; the write times out */
 	op->progress += n;
-	if (op->progress == op->len)
-		edm_op_finish(h, op, 0);	/* posted: nothing acknowledges writes */
+	if (op->progress != op->len)
+		return;
+	if (!(op->flags & EDM_FAB_OP_ACKED)) {
+		edm_op_finish(h, op, 0);	/* posted: nothing acknowledges it */
+		return;
+	}
+	op->state = EDM_OPS_WAIT_ACK;
+	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
 }
 
 static void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
@@ -503,24 +531,61 @@ static void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 	edm_host_served_new(h, hdr, s);
 }
 
+/*
+ * Follows an acknowledged write's chunks: each must start where the last
+ * ended. On its last chunk, answers with a WACK carrying the end address
+ * and whether the run was whole (a lost chunk breaks it: the sender resends).
+ */
+static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, u64 word,
+			  u64 end)
+{
+	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
+	u64 start = word & EDM_WREQ_ADDR_MASK;
+	struct edm_pcs_msg_hdr ack = {
+		.dest = hdr->src, .src = h->addr, .id = hdr->id, .kind = EDM_KIND_WACK, .len = 8,
+	};
+	void *next = xa_load(&h->wruns, key);
+	bool whole;
+	__le64 pl;
+
+	if (word & EDM_WREQ_FIRST)
+		whole = true;
+	else
+		whole = next && xa_to_value(next) == start;
+	if (!(word & EDM_WREQ_LAST)) {
+		/* a broken run stays broken: 0 is never a next address (chunks are not empty) */
+		if (xa_is_err(xa_store(&h->wruns, key, xa_mk_value(whole ? end : 0), GFP_ATOMIC)))
+			h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	xa_erase(&h->wruns, key);
+	pl = cpu_to_le64(end | (u64)whole << 48);
+	if (edm_mux_put_msg(&h->node->port[0], &ack, (const u8 *)&pl))
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender times out and resends */
+}
+
 static void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 			     const u8 *pl)
 {
-	u64 addr;
+	u64 addr, word;
 	u32 n;
 
 	if (hdr->len < 8) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
-	addr = get_unaligned_le64(pl);
+	word = get_unaligned_le64(pl);
+	addr = word & EDM_WREQ_ADDR_MASK;
 	n = hdr->len - 8;
-	if (!edm_region_ok(h, addr, n)) {
+	if ((word & ~EDM_WREQ_ADDR_MASK & ~(EDM_WREQ_FIRST | EDM_WREQ_LAST | EDM_WREQ_ACK)) ||
+	    !edm_region_ok(h, addr, n)) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
 	memcpy(h->region + addr, pl + 8, n);
 	h->st[EDM_A_FSTAT_SERVED_WRITES]++;
+	if (word & EDM_WREQ_ACK)
+		edm_host_wrun(h, hdr, word, addr + n);
 }
 
 static struct edm_fab_op *edm_host_resp_op(struct edm_fab_host *h,
@@ -577,6 +642,26 @@ static void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hd
 	edm_op_finish(h, op, hdr->len == 1 && pl[0] == EDM_RERR_RANGE ? -ERANGE : -EINVAL);
 }
 
+/* An acknowledged write's answer: done when it names this write's end and says whole. */
+static void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
+			     const u8 *pl)
+{
+	struct edm_hdst *d = h->dst[hdr->src];
+	struct edm_fab_op *op = d && hdr->id < EDM_HOST_RD_ID0 ? d->wr[hdr->id] : NULL;
+	u64 w;
+
+	if (!op || op->state != EDM_OPS_WAIT_ACK || hdr->len != 8) {
+		h->st[EDM_A_FSTAT_STRAY]++;
+		return;
+	}
+	w = get_unaligned_le64(pl);
+	if ((w & EDM_WREQ_ADDR_MASK) != op->addr + op->len) {
+		h->st[EDM_A_FSTAT_STRAY]++;	/* an older write's late answer */
+		return;
+	}
+	edm_op_finish(h, op, w >> 48 == 1 ? 0 : -EPROTO);
+}
+
 static void edm_host_rx_msg(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 			    const u8 *pl)
 {
@@ -584,7 +669,8 @@ static void edm_host_rx_msg(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
-	if (hdr->kind != EDM_PCS_RRES && hdr->kind != EDM_KIND_RERR)
+	if (hdr->kind != EDM_PCS_RRES && hdr->kind != EDM_KIND_RERR &&
+	    hdr->kind != EDM_KIND_WACK)
 		trace_edm_fab_serve(h->node->name, hdr->src, hdr->dest, hdr->id, hdr->len);
 	switch (hdr->kind) {
 	case EDM_PCS_RREQ:
@@ -601,6 +687,9 @@ static void edm_host_rx_msg(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 		break;
 	case EDM_KIND_RERR:
 		edm_host_rx_rerr(h, hdr, pl);
+		break;
+	case EDM_KIND_WACK:
+		edm_host_rx_wack(h, hdr, pl);
 		break;
 	default:
 		h->st[EDM_A_FSTAT_STRAY]++;
@@ -906,6 +995,7 @@ int edm_fab_host_create(struct edm_fab_node *n)
 	INIT_LIST_HEAD(&h->inflight);
 	INIT_LIST_HEAD(&h->completed);
 	xa_init(&h->served);
+	xa_init(&h->wruns);
 	timer_setup(&h->timer, edm_host_timer, 0);
 	INIT_LIST_HEAD(&h->regions);
 	if (h->region) {
@@ -952,6 +1042,7 @@ void edm_fab_host_free(struct edm_fab_node *n)
 	xa_for_each(&h->served, key, s)
 		kfree(s);
 	xa_destroy(&h->served);
+	xa_destroy(&h->wruns);
 	for (i = 0; i <= EDM_FAB_ADDR_MAX; i++)
 		kfree(h->dst[i]);
 	vfree(h->region);

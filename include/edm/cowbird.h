@@ -22,18 +22,48 @@
 
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 
 #include "edm/cowbird_cc.h"
 #include "edm/cowbird_ring.h"
 
 struct edm_fab_node;
+struct cowbird_rmt;
+
+/* Go-back-N state of one ring of a remote instance (remote.c). */
+struct cowbird_rmt_ring {
+	struct list_head ops;		/* handed out, not yet accounted: issue order */
+	u32 seq;			/* next op's issue number */
+	u32 gbn_seq;			/* in go-back-N: the first lost op */
+	u32 out;			/* ops with the fabric */
+	bool gbn;			/* going back: nothing new is sent */
+};
 
 /* The engine's view of one thread ring. */
 struct cowbird_eng_ring {
 	struct cowbird_ring r;
 	u8 *req;			/* its request data buffer, in the shared area */
 	u8 *resp;			/* its response data buffer */
+	struct cowbird_rmt_ring rmt;	/* remote instances only */
+};
+
+enum {
+	COWBIRD_RMT_SLOTS	= 256,		/* ops out at once per remote instance */
+	COWBIRD_RMT_TRIES	= 4,		/* transmissions before TIMEOUT */
+};
+
+/* an op unsent this long ends DISPATCH_TIMEOUT */
+#define COWBIRD_RMT_DISPATCH_NS	(500 * NSEC_PER_MSEC)
+
+struct cowbird_rmt_stats {
+	u64 sent;			/* transmissions the fabric took */
+	u64 busy;			/* the via host's queue was full */
+	u64 lost;			/* came back timed out or garbled */
+	u64 gbn_rounds;			/* go-back-N episodes */
+	u64 resent;			/* ops sent again by go-back-N */
+	u64 timeouts;			/* ops ended TIMEOUT */
+	u64 dispatch_timeouts;		/* ops ended DISPATCH_TIMEOUT */
 };
 
 struct cowbird_inst_stats {
@@ -47,10 +77,11 @@ struct cowbird_inst {
 	struct kref ref;
 	struct list_head node;		/* on the engine's list, its lock */
 	u32 id;
-	u16 region_id;			/* the host's fabric address */
+	u16 region_id;			/* the memory node's fabric address */
 	u64 region_key;			/* the key presented at create */
 	u64 region_size;
-	struct edm_fab_node *host;	/* counted: keeps the region's memory */
+	struct edm_fab_node *host;	/* counted: the memory node; keeps the region */
+	struct cowbird_rmt *rmt;	/* remote: ops go through the fabric, else NULL */
 	void *area;			/* vmalloc_user, the shared mapping */
 	struct cowbird_layout lay;
 	struct cowbird_eng_ring *rings;	/* lay.nr_rings */
@@ -70,6 +101,15 @@ void edm_cowbird_engine_exit(void);
 int cowbird_engine_add(struct cowbird_inst *inst);
 void cowbird_engine_del(struct cowbird_inst *inst);
 u32 cowbird_engine_batch(void);
+void cowbird_engine_account(struct cowbird_inst *inst, const struct cowbird_op *op, u16 st);
+
+/* remote.c: the EDM fabric target */
+int cowbird_rmt_init(struct cowbird_inst *inst, struct edm_fab_node *via);
+void cowbird_rmt_free(struct cowbird_inst *inst);
+void cowbird_rmt_pass(struct cowbird_inst *inst);
+u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er);
+void cowbird_rmt_drain(struct cowbird_inst *inst);
+void cowbird_rmt_get_stats(const struct cowbird_inst *inst, struct cowbird_rmt_stats *s);
 
 /* dev.c: the subsystem (misc device, debugfs, engine) */
 int edm_cowbird_init(void);

@@ -99,6 +99,8 @@ struct edm_fab_link_info {
  * An op of the host stack. The caller fills the first block and owns the op
  * and buf until done() is called, exactly once, in BH context.
  */
+#define EDM_FAB_OP_ACKED	BIT(0)	/* write: done when the memory node says it landed */
+
 struct edm_fab_op {
 	u32 opcode;		/* enum edm_op_code */
 	u32 dst;		/* memory node address */
@@ -108,6 +110,7 @@ struct edm_fab_op {
 	u64 arg0, arg1;
 	void (*done)(struct edm_fab_op *op);
 	void *priv;
+	u32 flags;		/* EDM_FAB_OP_* */
 
 	/* filled at completion */
 	int status;		/* 0 or -errno */

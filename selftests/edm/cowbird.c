@@ -50,6 +50,10 @@
 #define DEPTH		16
 #define DEBUGFS		"/sys/kernel/debug/edm"
 #define WAIT_MS		10000
+#define SW		"cb_sw"		/* the fabric fixture's switch */
+#define CN		"cb_cn"		/* and compute host, the instances' via */
+#define CN_ADDR		1
+#define FAB_TIMEOUT_MS	200		/* a lost op is resent after this */
 
 static int scaled(int n)
 {
@@ -86,15 +90,20 @@ static int fab_del(struct genl_sock *gs, const char *name)
 	return genl_request(gs, EDM_CMD_FABRIC_DEL, 0, &ab, NULL, NULL);
 }
 
-static int host_new(struct genl_sock *gs, const char *name, uint32_t addr, uint64_t region)
+/* A fabric node: a switch when @addr < 0, else a host (with a region if @region). */
+static int fab_new(struct genl_sock *gs, const char *name, int addr, uint64_t region)
 {
 	struct attrbuf ab = {};
 	int err;
 
 	ab_put_str(&ab, EDM_A_FAB_NAME, name);
-	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FHOST);
-	ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
-	ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, addr < 0 ? EDM_DEV_TYPE_FSWITCH : EDM_DEV_TYPE_FHOST);
+	if (addr >= 0) {
+		ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+		ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, FAB_TIMEOUT_MS);
+	}
+	if (region)
+		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
 	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
 	if (err)
 		fprintf(stderr, "FABRIC_NEW %s: %s (%s)\n", name, strerror(-err), gs->errmsg);
@@ -272,7 +281,7 @@ FIXTURE_SETUP(cb)
 		SKIP(return, "no /dev/cowbird: edm.ko not loaded");
 	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
 	fab_del(&self->gs, MN);		/* what an aborted run left */
-	ASSERT_EQ(0, host_new(&self->gs, MN, MN_ADDR, REGION));
+	ASSERT_EQ(0, fab_new(&self->gs, MN, MN_ADDR, REGION));
 	self->key = region_key(MN);
 	ASSERT_NE(0, self->key) TH_LOG("no key for %s in debugfs cowbird_regions", MN);
 }
@@ -335,6 +344,7 @@ struct worker {
 	int nr, ops;
 	unsigned char shadow[SLICE];
 	long bad, errors;
+	int why;		/* the first error: a status, or -1 when none came */
 };
 
 struct pending {
@@ -348,8 +358,11 @@ static void reap_one(struct worker *w, int g, struct pending *p, int *np)
 	struct cowbird_resp r;
 	int i;
 
-	if (cowbird_poll_wait(w->cb, g, &r, 1, WAIT_MS * 1000) != 1 || r.status) {
-		w->errors++;
+	int n = cowbird_poll_wait(w->cb, g, &r, 1, WAIT_MS * 1000);
+
+	if (n != 1 || r.status) {
+		if (!w->errors++)
+			w->why = n != 1 ? -1 : r.status;
 		return;
 	}
 	for (i = 0; i < *np && p[i].id != r.req_id; i++)
@@ -494,21 +507,16 @@ TEST_F_TIMEOUT(cb, integrity_8_threads, 600)
 	EXPECT_TRUE(instances_gone());
 }
 
-TEST_F_TIMEOUT(cb, read_after_write, 300)
+/* A read right after an overlapping write sees it, @iters times. */
+static void raw_loop(struct __test_metadata *_metadata, struct cowbird *cb, int iters)
 {
-	struct cowbird_attr a = {
-		.region_key = self->key, .region_id = MN_ADDR, .nr_rings = 1,
-		.meta_order = 6, .data_order = 16,
-	};
 	static unsigned char wb[6000], rb[6000];
 	struct cowbird_resp resp[2];
-	struct cowbird *cb;
 	int g, i;
 
-	ASSERT_EQ(0, cowbird_open(&a, &cb));
 	g = cowbird_poll_create(cb);
 	ASSERT_LE(0, g);
-	for (i = 0; i < scaled(500); i++) {
+	for (i = 0; i < iters; i++) {
 		uint32_t len = 1 + (i * 37) % sizeof(wb), off = (i * 4099) % (REGION - len);
 		uint32_t roff = off + len / 3, rlen = len - len / 3;
 		int64_t wid, rid;
@@ -525,6 +533,19 @@ TEST_F_TIMEOUT(cb, read_after_write, 300)
 		ASSERT_EQ(COWBIRD_ST_OK, resp[1].status);
 		ASSERT_EQ(0, memcmp(rb, wb, rlen)) TH_LOG("iteration %d: stale read", i);
 	}
+	cowbird_poll_destroy(cb, g);
+}
+
+TEST_F_TIMEOUT(cb, read_after_write, 300)
+{
+	struct cowbird_attr a = {
+		.region_key = self->key, .region_id = MN_ADDR, .nr_rings = 1,
+		.meta_order = 6, .data_order = 16,
+	};
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	raw_loop(_metadata, cb, scaled(500));
 	cowbird_close(cb);
 	EXPECT_TRUE(instances_gone());
 }
@@ -625,11 +646,13 @@ TEST_F(cb, book_rules)
 /* ---- teardown under load ---- */
 
 /* Issues until killed or @n requests went out (never reaps unless the ring is full). */
-static void flood(uint64_t key, int n)
+/* Writes n times (n < 0: forever) and exits; through the fabric from @via if >= 0. */
+static void flood(uint64_t key, int n, int via)
 {
 	struct cowbird_attr a = {
 		.region_key = key, .region_id = MN_ADDR, .nr_rings = 2,
 		.meta_order = 8, .data_order = 16,
+		.flags = via >= 0 ? COWBIRD_CREATE_FABRIC : 0, .via = via >= 0 ? via : 0,
 	};
 	static unsigned char b[8192];
 	struct cowbird *cb;
@@ -659,7 +682,7 @@ TEST_F_TIMEOUT(cb, exit_in_flight, 120)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid)
-			flood(self->key, 2000);
+			flood(self->key, 2000, -1);
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		ASSERT_TRUE(WIFEXITED(status));
 		EXPECT_EQ(0, WEXITSTATUS(status));
@@ -676,7 +699,7 @@ TEST_F_TIMEOUT(cb, killed_in_flight, 120)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid)
-			flood(self->key, -1);
+			flood(self->key, -1, -1);
 		usleep(50000 + i * 50000);
 		kill(pid, SIGKILL);
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -705,6 +728,268 @@ TEST_F(cb, munmap_mid_run)
 	EXPECT_EQ(0, ((struct cowbird_book *)p)->error);
 	EXPECT_EQ(0, munmap(p, r.c.mmap_size));
 	close(r.fd);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* ---- through the EDM fabric: cb_cn reaches cb_mn's region over cb_sw ---- */
+
+static int flink(struct genl_sock *gs, uint8_t cmd, const char *node, int peer_port,
+		 uint32_t corrupt)
+{
+	struct attrbuf ab = {};
+	int err;
+
+	ab_put_str(&ab, EDM_A_FLINK_NODE, node);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
+	if (cmd == EDM_CMD_FLINK_NEW) {
+		ab_put_str(&ab, EDM_A_FLINK_PEER, SW);
+		ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, peer_port);
+		ab_put_u32(&ab, EDM_A_FLINK_SHERR_THRESHOLD, 0);	/* losses, never down */
+	} else {
+		ab_put_u32(&ab, EDM_A_FLINK_CORRUPT, corrupt);
+	}
+	err = genl_request(gs, cmd, 0, &ab, NULL, NULL);
+	if (err)
+		fprintf(stderr, "FLINK %s: %s (%s)\n", node, strerror(-err), gs->errmsg);
+	return err;
+}
+
+static void fab_remove(struct genl_sock *gs)
+{
+	fab_del(gs, CN);
+	fab_del(gs, MN);
+	fab_del(gs, SW);
+}
+
+FIXTURE(fab) {
+	struct genl_sock gs;
+	uint64_t key;
+};
+
+FIXTURE_SETUP(fab)
+{
+	int err;
+
+	if (access("/dev/cowbird", F_OK))
+		SKIP(return, "no /dev/cowbird: edm.ko not loaded");
+	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
+	fab_remove(&self->gs);		/* what an aborted run left */
+	err = fab_new(&self->gs, SW, -1, 0);
+	if (!err)
+		err = fab_new(&self->gs, CN, CN_ADDR, 0);
+	if (!err)
+		err = fab_new(&self->gs, MN, MN_ADDR, REGION);
+	if (!err)
+		err = flink(&self->gs, EDM_CMD_FLINK_NEW, CN, CN_ADDR, 0);
+	if (!err)
+		err = flink(&self->gs, EDM_CMD_FLINK_NEW, MN, MN_ADDR, 0);
+	ASSERT_EQ(0, err);
+	self->key = region_key(MN);
+	ASSERT_NE(0, self->key) TH_LOG("no key for %s in debugfs cowbird_regions", MN);
+}
+
+FIXTURE_TEARDOWN(fab)
+{
+	fab_remove(&self->gs);
+	genl_close(&self->gs);
+}
+
+static struct cowbird_attr fab_attr(uint64_t key, uint16_t rings)
+{
+	return (struct cowbird_attr){
+		.region_key = key, .region_id = MN_ADDR, .nr_rings = rings,
+		.meta_order = 6, .data_order = 16,
+		.flags = COWBIRD_CREATE_FABRIC, .via = CN_ADDR,
+	};
+}
+
+TEST_F(fab, create_checks)
+{
+	struct cowbird_create c;
+	int fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	memset(&c, 0, sizeof(c));
+	c.abi_version = COWBIRD_ABI_VERSION;
+	c.region_key = self->key;
+	c.region_id = MN_ADDR;
+	c.nr_rings = 1;
+	c.meta_order = 4;
+	c.data_order = 12;
+	c.via = CN_ADDR;		/* a via without the flag */
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.flags = COWBIRD_CREATE_FABRIC << 1;
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.flags = COWBIRD_CREATE_FABRIC;
+	c.via = 9;			/* no host there */
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(ENOENT, errno);
+	c.via = CN_ADDR;
+	c.region_key = self->key ^ 1;
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EACCES, errno);
+	c.region_key = self->key;
+	EXPECT_EQ(0, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(REGION, c.region_size);
+	close(fd);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* Four threads, each on its own slice, against their shadows. */
+static void fab_workers(struct __test_metadata *_metadata, struct cowbird *cb, int nthreads,
+			int ops)
+{
+	static struct worker w[THREADS];
+	pthread_t t[THREADS];
+	int i;
+
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < nthreads; i++) {
+		w[i].cb = cb;
+		w[i].nr = i;
+		w[i].ops = ops;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, work, &w[i]));
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < nthreads; i++) {
+		EXPECT_EQ(0, w[i].errors) TH_LOG("thread %d: first error %d", i, w[i].why);
+		EXPECT_EQ(0, w[i].bad) TH_LOG("thread %d: reads differ from the shadow", i);
+	}
+	if (_metadata->passed)
+		return;
+	system("cat " DEBUGFS "/cowbird >&2");
+}
+
+TEST_F_TIMEOUT(fab, integrity_4_threads, 600)
+{
+	struct cowbird_attr a = fab_attr(self->key, 4);
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	fab_workers(_metadata, cb, 4, scaled(600));
+	EXPECT_EQ(1, debugfs_count("sent")) TH_LOG("the ops did not go through the fabric");
+	EXPECT_EQ(1, debugfs_count("rd_ops"));
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F_TIMEOUT(fab, read_after_write, 300)
+{
+	struct cowbird_attr a = fab_attr(self->key, 1);
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	raw_loop(_metadata, cb, scaled(150));
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
+struct spoiler {
+	volatile int stop;
+	int rounds, errors;
+};
+
+/*
+ * Spoils the next two blocks the memory node sends, every second: the burst
+ * they are in is lost. Spoiling hits whatever goes next, so it must come
+ * well apart from the resends (one timeout, FAB_TIMEOUT_MS, after a loss),
+ * or it would hit the same op COWBIRD_RMT_TRIES times in a row.
+ */
+static void *spoil(void *arg)
+{
+	struct spoiler *sp = arg;
+	struct genl_sock gs;
+
+	if (genl_open(&gs, EDM_GENL_NAME)) {
+		sp->errors++;
+		return NULL;
+	}
+	while (!sp->stop) {
+		if (flink(&gs, EDM_CMD_FLINK_SET, MN, 0, 2))
+			sp->errors++;
+		sp->rounds++;
+		usleep(1000000);
+	}
+	genl_close(&gs);
+	return NULL;
+}
+
+/* Lost bursts are resent go-back-N: every op still ends OK with the right bytes. */
+TEST_F_TIMEOUT(fab, go_back_n, 600)
+{
+	struct cowbird_attr a = fab_attr(self->key, 2);
+	struct spoiler sp = {};
+	struct cowbird *cb;
+	pthread_t t;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	ASSERT_EQ(0, pthread_create(&t, NULL, spoil, &sp));
+	fab_workers(_metadata, cb, 2, scaled(400));
+	sp.stop = 1;
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, sp.errors);
+	EXPECT_LT(0, sp.rounds);
+	EXPECT_EQ(1, debugfs_count("lost")) TH_LOG("no op was lost: the test tested nothing");
+	EXPECT_EQ(1, debugfs_count("resent"));
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F_TIMEOUT(fab, exit_in_flight, 120)
+{
+	int status, i;
+	pid_t pid;
+
+	for (i = 0; i < 3; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			flood(self->key, i == 2 ? -1 : 500, CN_ADDR);
+		if (i == 2) {
+			usleep(200000);
+			kill(pid, SIGKILL);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		if (i < 2)
+			EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	EXPECT_TRUE(instances_gone());
+}
+
+/* The via host goes away with reads in flight: each ends, TIMEOUT or OK, none hangs. */
+TEST_F_TIMEOUT(fab, via_gone, 120)
+{
+	struct cowbird_attr a = fab_attr(self->key, 1);
+	static unsigned char b[64][512];
+	struct cowbird_resp resp[64];
+	int g, i, got = 0, ok = 0, timeout = 0;
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	g = cowbird_poll_create(cb);
+	ASSERT_LE(0, g);
+	for (i = 0; i < 64; i++) {
+		int64_t id = cowbird_async_read(cb, MN_ADDR, i * 512, b[i], 512);
+
+		ASSERT_LE(0, id);
+		ASSERT_EQ(0, cowbird_poll_add(cb, g, id));
+	}
+	ASSERT_EQ(0, fab_del(&self->gs, CN));
+	while (got < 64) {
+		int n = cowbird_poll_wait(cb, g, resp, 64, WAIT_MS * 1000);
+
+		ASSERT_LT(0, n) TH_LOG("%d of 64 completed", got);
+		for (i = 0; i < n; i++) {
+			ok += resp[i].status == COWBIRD_ST_OK;
+			timeout += resp[i].status == COWBIRD_ST_TIMEOUT;
+		}
+		got += n;
+	}
+	EXPECT_EQ(64, ok + timeout);
+	cowbird_close(cb);
 	EXPECT_TRUE(instances_gone());
 }
 

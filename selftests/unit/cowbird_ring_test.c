@@ -133,8 +133,10 @@ TEST(create_rejects)
 	}, c;
 
 	c = ok; c.abi_version = 2;		EXPECT_EQ(-EPROTO, cowbird_layout_check(&c));
-	c = ok; c.flags = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
-	c = ok; c.pad0 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = 2;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.via = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.via = 1;
+	EXPECT_EQ(0, cowbird_layout_check(&c));
 	c = ok; c.rsvd[1] = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.nr_rings = 0;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.nr_rings = 65;		EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));

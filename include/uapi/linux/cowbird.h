@@ -191,25 +191,33 @@ struct cowbird_book {
  * COWBIRD_IOC_CREATE: bind this open file to a region and size its rings.
  * In-fields are checked (every reserved or pad field must be 0); out-fields
  * describe the mapping. Errors: EINVAL (a field), EPROTO (abi_version),
- * ENOENT (no such region), EACCES (wrong key), EBUSY (already created),
- * ENOMEM.
+ * ENOENT (no such region, or no host at via), EACCES (wrong key), EBUSY
+ * (already created), ENOMEM.
+ *
+ * The region is a memory node's, named by its fabric address, in the
+ * caller's network namespace. Without flags the engine copies to and from it
+ * directly (a local memory node). With COWBIRD_CREATE_FABRIC it reaches the
+ * region through the EDM fabric: every op is a fabric read or write issued
+ * by the host at fabric address via, and lost ops are retried go-back-N.
  *
  * Layout (104 bytes):
  *   0 abi_version  4 flags  8 region_key  16 region_id  18 nr_rings
- *   20 meta_order  21 data_order  22 pad0  24 instance_id  28 pad1
+ *   20 meta_order  21 data_order  22 via  24 instance_id  28 pad1
  *   32 region_size  40 mmap_size  48 book_off  56 ring_off  64 ring_stride
  *   72 meta_off  76 cq_off  80 req_off  84 resp_off  88 rsvd[2]
  */
+#define COWBIRD_CREATE_FABRIC	(1U << 0)	/* through the EDM fabric, from host via */
+
 struct cowbird_create {
 	/* in */
 	__u32 abi_version;	/* COWBIRD_ABI_VERSION */
-	__u32 flags;		/* 0 */
+	__u32 flags;		/* COWBIRD_CREATE_* */
 	__u64 region_key;	/* the region's current key */
 	__u16 region_id;
 	__u16 nr_rings;		/* 1 .. COWBIRD_MAX_RINGS */
 	__u8 meta_order;	/* log2 entries per ring */
 	__u8 data_order;	/* log2 bytes of each data buffer */
-	__u16 pad0;
+	__u16 via;		/* COWBIRD_CREATE_FABRIC: the issuing host's address; else 0 */
 	/* out */
 	__u32 instance_id;
 	__u32 pad1;

@@ -742,6 +742,8 @@ int cowbird_open(const struct cowbird_attr *attr, struct cowbird **cbp)
 		.abi_version = COWBIRD_ABI_VERSION,
 		.region_key = attr->region_key,
 		.region_id = attr->region_id,
+		.flags = attr->flags,
+		.via = attr->via,
 		.nr_rings = attr->nr_rings,
 		.meta_order = attr->meta_order ? attr->meta_order : 8,
 		.data_order = attr->data_order ? attr->data_order : 20,
