@@ -3,10 +3,12 @@
  * cowbird_demo: write and read a region through libcowbird and the kernel
  * engine, with nothing but stores into the rings (make demo runs it).
  *
- *   cowbird_demo REGION_ID KEY [OFFSET]
+ *   cowbird_demo REGION_ID KEY [OFFSET [VIA]]
  *
  * REGION_ID is the fabric address of a memory host, KEY its region key
- * (debugfs edm/cowbird_regions). Writes a line at OFFSET (default 0x1000),
+ * (edmctl region key). With VIA, the fabric address of a compute host, the
+ * engine reaches the region through the EDM fabric from that host; without
+ * it, it copies directly. Writes a line at OFFSET (default 0x1000),
  * reads it back, then increments a counter word next to it 100 times by
  * read-after-write, and prints each completion's status and delays.
  */
@@ -51,13 +53,17 @@ int main(int argc, char **argv)
 	int g, i, err;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s REGION_ID KEY [OFFSET]\n", argv[0]);
+		fprintf(stderr, "usage: %s REGION_ID KEY [OFFSET [VIA]]\n", argv[0]);
 		return 2;
 	}
 	attr.region_id = (uint16_t)strtoul(argv[1], NULL, 0);
 	attr.region_key = strtoull(argv[2], NULL, 0);
 	if (argc > 3)
 		off = strtoull(argv[3], NULL, 0);
+	if (argc > 4) {
+		attr.flags = COWBIRD_CREATE_FABRIC;
+		attr.via = (uint16_t)strtoul(argv[4], NULL, 0);
+	}
 	err = cowbird_open(&attr, &cb);
 	if (err) {
 		fprintf(stderr, "cowbird_open: %s\n", strerror(-err));
