@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # edm: top-level Makefile.
-#   make          build edm.ko (for KDIR) and edmctl
+#   make          build edm.ko (for KDIR), edmctl and the benchmark programs
+#   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh)
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
 #   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
 #   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
@@ -21,9 +22,9 @@ MODULE_SRCS := Kbuild VERSION include kernel drivers net mm
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all module edmctl edmsim sim-report selftests unit fuzz check demo deps clean help
+.PHONY: all module edmctl bench edmsim sim-report selftests unit fuzz check demo deps clean help
 
-all: module edmctl
+all: module edmctl bench
 
 help:
 	@sed -n 's/^#   //p' $(TOP)/Makefile
@@ -43,6 +44,10 @@ module:
 edmctl:
 	$(MAKE) -C $(TOP)/tools/edmctl
 	$(MAKE) -C $(TOP)/tools/edmop
+
+# Built with everything so they do not rot; never run by make check.
+bench:
+	$(MAKE) -C $(TOP)/tools/bench/cowbird
 
 edmsim:
 	$(MAKE) -C $(TOP)/tools/edmsim
@@ -72,5 +77,6 @@ clean:
 	$(MAKE) -C $(TOP)/tools/edmctl clean
 	$(MAKE) -C $(TOP)/tools/edmsim clean
 	$(MAKE) -C $(TOP)/tools/edmop clean
+	$(MAKE) -C $(TOP)/tools/bench/cowbird clean
 	$(MAKE) -C $(TOP)/selftests/edm clean
 	$(MAKE) -C $(TOP)/selftests/unit clean

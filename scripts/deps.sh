@@ -21,8 +21,9 @@ pkgs=(
 	# and perftest's ib_read_lat/ib_write_lat/ib_read_bw ("rdma link" is iproute2's;
 	# rdma-core itself only adds udev rules and services, not needed)
 	ibverbs-providers ibverbs-utils perftest
-	# tools/bench/cowbird: the io_uring contender (liburing with SQPOLL)
-	liburing-dev
+	# tools/bench/cowbird: the io_uring contender (liburing with SQPOLL) and the
+	# ibverbs one (its headers and libibverbs.so; the rxe provider is above)
+	liburing-dev libibverbs-dev
 )
 
 missing=()

@@ -1,27 +1,213 @@
 #!/bin/bash
-# Cowbird benchmark (a), natively: compute-side cost per op of a remote read
-# and its completion, libcowbird with the user-space stand-in engine against
-# liburing with SQPOLL. Needs liburing-dev (scripts/deps.sh). No VM.
-#   tools/bench/cowbird/cowbird.sh [-n ops] [-d depth]    (sizes 8 and 64 B)
+# SPDX-License-Identifier: GPL-2.0
+# Cowbird benchmarks (issue 5, item 8), everything with one command; not
+# part of make check. Builds what it needs, runs natively, then in one VM
+# run (selftests/vm/run, guest half cowbird-guest.sh), and prints per size
+# (8 and 64 B) the contenders side by side with their ratios:
+#
+#  (a) compute-side cost per op of a remote read and its completion
+#      (cowbird_bench.c, cowbird_verbs.c): libcowbird with the user-space
+#      stand-in engine, libcowbird with edm's kernel engine on a fabric
+#      memory host's region (VM), liburing with SQPOLL, and ibverbs
+#      post_send(RDMA READ) + poll_cq over Soft-RoCE (VM). ns per op of the
+#      app thread (issue + reap), of issue, wall, of a compute-side helper
+#      thread (io_uring's SQPOLL), and user-space instructions per op where
+#      the machine has a PMU ("n/a" otherwise: this project's machine has
+#      none, and QEMU's TCG gives the guest none).
+#  (b) the paper's hash index probe (cowbird_probe.c): 95% of the records
+#      remote through libcowbird, reads overlapped with the probing, against
+#      the same loop with every record local; probes/s and the ratio, the
+#      issue's target being within 15% of local (ratio >= 0.85), the share
+#      of the time the thread stalled on a full window (the engine was the
+#      limit) and its busy ns per probe (what it cost the thread itself).
+#
+# App threads run on CPU 0, engines (stand-in thread, edm's kthread via
+# cowbird_cpu=1, io_uring's SQPOLL thread) on CPU 1. The VM boots with
+# tsc=reliable (see below); the host's load average is printed at the end,
+# because other users' VMs and builds share this machine's CPUs.
+#
+#   tools/bench/cowbird/cowbird.sh [--native | --vm] [-n OPS] [-d DEPTH]
+#                                  [-p PROBES] [-o DIR]
+#   tools/bench/cowbird/cowbird.sh --report DIR    format an earlier run again
+#
+# Defaults: 200000 ops and 1000000 probes natively; in the VM (TCG is
+# slower) CBB_VM_OPS=50000 and CBB_VM_PROBES=300000, or -n/-p for both.
+# Depth 32. Raw output in DIR (default: a new /tmp/cowbird-bench.XXXXXX):
+# native/ and vm/cowbird/ hold a-SIZE.txt and b-SIZE.txt.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-lib=$top/tools/lib/cowbird
-out=$top/build/bench-cowbird
-mkdir -p "$out"
+bin=$top/build/bench-cowbird
+ops= probes= depth=32 out= report= native=1 vm=1
 
-make -s -C "$lib" all
-cc -O2 -g -Wall -Wextra -Werror -std=gnu11 -I"$top/include/uapi" -I"$lib" \
-	-o "$out/cowbird_bench" "$here/cowbird_bench.c" \
-	"$lib/libcowbird.a" "$lib/libcowbird-standin.a" -luring -lpthread
+usage() {
+	echo "usage: $0 [--native | --vm] [-n OPS] [-d DEPTH] [-p PROBES] [-o DIR]" \
+		"| --report DIR" >&2
+	exit 2
+}
 
-echo "# $(uname -r), $(nproc) CPUs; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-for size in 8 64; do
-	"$out/cowbird_bench" -s "$size" "$@"
+# format_a FILE TITLE: (a)'s rows side by side, then every cowbird row
+# against every other: compute-side ns = app thread + helper thread.
+format_a() {
+	awk -v title="$2" '
+	/^#/ { notes = notes $0 "\n"; next }
+	NF == 6 { n++; name[n] = $1; ins[n] = $2; cpu[n] = $3; iss[n] = $4; wall[n] = $5
+		  hlp[n] = $6; cs[n] = $3 + ($6 == "-" ? 0 : $6) }
+	function ratio(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "n/a" }
+	END {
+		printf "%s\n%s", title, notes
+		printf "%-18s %10s %14s %10s %10s %10s %16s\n", "contender", "instr/op",
+			"issue+reap ns", "issue ns", "wall ns", "helper ns", "compute-side ns"
+		for (i = 1; i <= n; i++)
+			printf "%-18s %10s %14s %10s %10s %10s %16.1f\n", name[i], ins[i],
+				cpu[i], iss[i], wall[i], hlp[i], cs[i]
+		print "ratios, cowbird / other (compute-side ns; app thread ns; instructions):"
+		for (i = 1; i <= n; i++) {
+			if (name[i] !~ /^cowbird/)
+				continue
+			for (j = 1; j <= n; j++) {
+				if (name[j] ~ /^cowbird/)
+					continue
+				in_r = "n/a"
+				if (ins[i] != "n/a" && ins[j] != "n/a")
+					in_r = ratio(ins[i], ins[j])
+				printf "  %-16s / %-16s %8s; %8s; %s\n", name[i], name[j],
+					ratio(cs[i], cs[j]), ratio(cpu[i], cpu[j]), in_r
+			}
+		}
+		if (!n)
+			print "  (no rows: see the errors above)"
+	}' "$1"
+}
+
+# format_b FILE TITLE: (b)'s runs, and each remote run against local. The
+# thread's busy ns per probe are ns/probe less the stalled share: what the
+# probe loop costs the thread when the engine keeps up.
+format_b() {
+	awk -v title="$2" '
+	/^#/ { notes = notes $0 "\n"; next }
+	NF == 7 { n++; name[n] = $1; ps[n] = $2; ns[n] = $3; rem[n] = $4; st[n] = $5
+		  sum[n] = $6; bad[n] = $7; if ($1 ~ /^local/) loc = n }
+	END {
+		printf "%s\n%s", title, notes
+		printf "%-22s %11s %9s %7s %8s %8s %17s %4s\n", "run", "probes/s", "ns/probe",
+			"remote", "stalled", "busy ns", "checksum", "bad"
+		for (i = 1; i <= n; i++)
+			printf "%-22s %11s %9s %7s %8s %8.1f %17s %4s\n", name[i], ps[i], ns[i],
+				rem[i], st[i], ns[i] * (1 - st[i] / 100), sum[i], bad[i]
+		for (i = 1; i <= n; i++) {
+			if (i == loc || !loc)
+				continue
+			r = ps[i] / ps[loc]
+			printf "  %s / %s: %.3f of local throughput, target >= 0.85: %s;" \
+				" checksum %s\n", name[i], name[loc], r,
+				(r >= 0.85 ? "met" : "NOT met"),
+				(sum[i] == sum[loc] ? "matches local" : "DIFFERS from local")
+		}
+		if (!loc)
+			print "  (no local run: see the errors above)"
+	}' "$1"
+}
+
+# where DIR native|vm: the directory of that half's files, and its title
+where() {
+	if [ "$2" = native ]; then
+		echo "$1/native"
+		echo "native: $(cat "$1/native/cpu" 2>/dev/null)"
+	else
+		echo "$1/vm/cowbird"
+		echo "VM ($(sed -n 's/^VM: accel: \([a-z]*\).*/\1/p' "$1/vm/run.log" |
+			head -n 1)): $(cat "$1/vm/cowbird/cpu" 2>/dev/null)"
+	fi
+}
+
+report() {
+	local d=$1 s w f t
+
+	for s in 8 64; do
+		for w in native vm; do
+			{ read -r f; read -r t; } < <(where "$d" $w)
+			[ -e "$f/a-$s.txt" ] || continue
+			echo
+			format_a "$f/a-$s.txt" "== (a) $s B reads, $t =="
+		done
+	done
+	for s in 8 64; do
+		for w in native vm; do
+			{ read -r f; read -r t; } < <(where "$d" $w)
+			[ -e "$f/b-$s.txt" ] || continue
+			echo
+			format_b "$f/b-$s.txt" "== (b) hash index probe, $s B records, $t =="
+		done
+	done
+	[ -e "$d/host" ] && echo && cat "$d/host"
+	if [ -s "$d/vm/cowbird/errors.txt" ]; then
+		echo
+		echo "VM errors:"
+		sed 's/^/  /' "$d/vm/cowbird/errors.txt"
+	fi
+	return 0
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--native) vm=0 ;;
+	--vm) native=0 ;;
+	-n) ops=$2; shift ;;
+	-d) depth=$2; shift ;;
+	-p) probes=$2; shift ;;
+	-o) out=$2; shift ;;
+	--report) report=$2; shift ;;
+	*) usage ;;
+	esac
+	shift
 done
+if [ -n "$report" ]; then
+	report "$report"
+	exit
+fi
 
-# TODO(VM, not here): the third contender, ibverbs ib_post_send(RDMA_READ) +
-# ib_poll_cq per op over Soft-RoCE (rxe), runs inside the VM where rxe is
-# loaded: selftests/vm/run -- tools/bench/cowbird/cowbird-rxe.sh (to write,
-# on the pattern of tools/bench/edm-guest.sh), printing the same columns.
+cd "$top"
+scripts/deps.sh
+krel=$(scripts/krel.sh --vm)
+[ $vm -eq 0 ] || { make -s module KREL="$krel" && make -s edmctl; }
+make -s -C tools/bench/cowbird
+[ -n "$out" ] || out=$(mktemp -d /tmp/cowbird-bench.XXXXXX)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+if [ $native -eq 1 ]; then
+	mkdir -p "$out/native"
+	echo "$(uname -r), $(nproc) CPUs,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)" \
+		>"$out/native/cpu"
+	for s in 8 64; do
+		echo "native: $s B" >&2
+		"$bin/cowbird_bench" -s $s -n "${ops:-200000}" -d "$depth" \
+			>"$out/native/a-$s.txt" || echo "native: cowbird_bench -s $s failed" >&2
+		"$bin/cowbird_probe" -s $s -n "${probes:-1000000}" >"$out/native/b-$s.txt" ||
+			echo "native: cowbird_probe -s $s failed" >&2
+	done
+fi
+status=0
+if [ $vm -eq 1 ]; then
+	echo "VM: booting $krel (TCG when there is no KVM: a few minutes)" >&2
+	mkdir -p "$out/vm/cowbird"
+	# tsc=reliable: TCG's guest would mark its TSC unstable and run on
+	# HPET, whose every read (each ktime_get_ns of the engine, each
+	# clock_gettime) is an emulated device access of microseconds
+	selftests/vm/run --kernel-release "$krel" --out "$out/vm" --timeout 1500 \
+		--append tsc=reliable \
+		--env CBB_OUT="$out/vm/cowbird" --env CBB_DEPTH="$depth" \
+		--env CBB_OPS="${ops:-${CBB_VM_OPS:-50000}}" \
+		--env CBB_PROBES="${probes:-${CBB_VM_PROBES:-300000}}" \
+		-- tools/bench/cowbird/cowbird-guest.sh >"$out/vm/run.log" 2>&1 || status=$?
+	[ $status -eq 0 ] || echo "VM run failed ($status): $out/vm/run.log" >&2
+fi
+echo "host: tree $(git describe --always --dirty 2>/dev/null || echo '?'), $(nproc) CPUs;" \
+	"load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after (other" \
+	"users' VMs and builds share these CPUs)" >"$out/host"
+report "$out"
+echo "raw output: $out" >&2
+exit $status

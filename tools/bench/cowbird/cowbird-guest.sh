@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest half of tools/bench/cowbird/cowbird.sh: measurements only, the
+# host formats them. Runs in the VM that selftests/vm/run boots.
+#
+#   edm.ko   loaded with cowbird_cpu=1 (the kernel engine's thread on CPU 1;
+#            every app thread runs on CPU 0, the stand-in's on CPU 1);
+#            a fabric memory host "cbmn" at address 2 serving a CBB_REGION
+#            (64M) region, its key read from debugfs edm/cowbird_regions.
+#   rxe      one veth pair, veth0 10.89.1.1/24 and veth1, and one Soft-RoCE
+#            device rxe0 on veth0 in the initial netns (where rxe works in
+#            6.1); cowbird_verbs connects two QPs of rxe0 to each other
+#            through its own RoCE v2 GID, so rxe loops the packets back.
+#   (a)      per size in CBB_SIZES (8 64): cowbird_bench with the stand-in,
+#            the kernel engine and io_uring SQPOLL, then cowbird_verbs, each
+#            CBB_OPS ops, CBB_DEPTH in flight, into $out/a-SIZE.txt;
+#   (b)      per size: cowbird_probe, all local, then 95% remote through the
+#            kernel engine, then through the stand-in, CBB_PROBES probes of
+#            CBB_RECORDS records, into $out/b-SIZE.txt.
+# Anything that could not be set up says so in $out/errors.txt.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=$top/build/bench-cowbird
+edmctl=$top/tools/edmctl/edmctl
+out=${CBB_OUT:-${EDM_VM_OUT:-/tmp}/cowbird}
+ops=${CBB_OPS:-100000} depth=${CBB_DEPTH:-32} probes=${CBB_PROBES:-500000}
+records=${CBB_RECORDS:-1048576} region=${CBB_REGION:-64M}
+read -ra sizes <<<"${CBB_SIZES:-8 64}"
+
+log() { echo "cowbird-bench: $*" | tee -a "$out/errors.txt" >&2; }
+
+edm_setup() {
+	insmod "$top/build/$(uname -r)/edm.ko" cowbird_cpu=1 || return 1
+	"$edmctl" fabric add host cbmn addr 2 region "$region" || return 1
+	key=$(awk '$3 == "cbmn" { print $5 }' /sys/kernel/debug/edm/cowbird_regions)
+	[ -n "$key" ] || return 1
+	echo "# kernel engine:" $(cd /sys/module/edm/parameters &&
+		for p in cowbird_*; do echo "$p=$(cat "$p")"; done) >"$out/engine"
+}
+
+# rxe0 on veth0, up once its port has an IPv4 RoCE v2 GID.
+rxe_setup() {
+	local g
+
+	modprobe veth && modprobe crc32_generic && modprobe rdma_rxe || return 1
+	ip link add veth0 type veth peer name veth1 &&
+		ip addr add 10.89.1.1/24 dev veth0 &&
+		ip link set veth0 up && ip link set veth1 up &&
+		rdma link add rxe0 type rxe netdev veth0 || return 1
+	for _ in $(seq 100); do
+		for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+			case $(cat "$g" 2>/dev/null) in
+			0000:0000:0000:0000:0000:ffff:*) return 0 ;;
+			esac
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+cleanup() {
+	rdma link del rxe0 2>/dev/null
+	ip link del veth0 2>/dev/null
+	"$edmctl" fabric del cbmn 2>/dev/null
+	[ -d /sys/module/edm ] && { rmmod edm || log "edm.ko would not unload"; }
+	return 0
+}
+
+mkdir -p "$out" || exit 1
+: >"$out/errors.txt"
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+echo "$(uname -r), $(nproc) vCPUs,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)," \
+	"clocksource $(cat $cs)" >"$out/cpu"
+trap cleanup EXIT
+kernel=
+if edm_setup; then
+	kernel="-k 2:$key"
+else
+	log "edm.ko or the memory host could not be set up: no kernel-engine rows"
+fi
+rxe=1
+rxe_setup || { log "rxe0 could not be set up: no ibverbs row"; rxe=0; }
+t0=$SECONDS
+for s in "${sizes[@]}"; do
+	f=$out/a-$s.txt
+	cat "$out/engine" >"$f" 2>/dev/null
+	"$bin/cowbird_bench" -s "$s" -n "$ops" -d "$depth" -c 0 -C 1 $kernel \
+		-e "standin${kernel:+,kernel},uring" >>"$f" || log "cowbird_bench -s $s failed"
+	[ $rxe -eq 0 ] || "$bin/cowbird_verbs" -D rxe0 -s "$s" -n "$ops" -d "$depth" -c 0 >>"$f" ||
+		log "cowbird_verbs -s $s failed"
+	cat "$out/engine" >"$out/b-$s.txt" 2>/dev/null
+	"$bin/cowbird_probe" -s "$s" -N "$records" -n "$probes" -c 0 -C 1 $kernel \
+		-e "local${kernel:+,kernel},standin" >>"$out/b-$s.txt" ||
+		log "cowbird_probe -s $s failed"
+	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
+done
