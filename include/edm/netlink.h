@@ -94,4 +94,28 @@ extern const struct nla_policy edm_flink_new_policy[];
 extern const struct nla_policy edm_flink_sel_policy[];
 extern const struct nla_policy edm_flink_set_policy[];
 
+/* DFabric pools, in kernel/pool_nl.c; racks and compute nodes, in kernel/rack_nl.c. */
+int edm_nl_pool_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_pool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_pool_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_pool_set_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_rack_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_rack_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_pool_new_policy[];
+extern const struct nla_policy edm_pool_sel_policy[];
+extern const struct nla_policy edm_pool_set_policy[];
+extern const struct nla_policy edm_rack_new_policy[];
+extern const struct nla_policy edm_rack_sel_policy[];
+extern const struct nla_policy edm_cn_new_policy[];
+extern const struct nla_policy edm_cn_sel_policy[];
+extern const struct nla_policy edm_cn_set_policy[];
+
 #endif /* _EDM_NETLINK_H */
