@@ -125,6 +125,26 @@ void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b)
 		schedule_delayed_work(&p->reclaim, msecs_to_jiffies(EDM_POOL_RECLAIM_MS));
 }
 
+/*
+ * A node that went away while the stack had Buffers of its Sections keeps
+ * its id until those Sections are empty and back with the LPPU.
+ */
+static void edm_mpool_bury(struct edm_mpool *p)
+{
+	struct edm_lppu *l = &p->lppu;
+	unsigned long id;
+
+	spin_lock_bh(&l->lock);
+	for_each_set_bit(id, l->dead, EDM_POOL_NNODES) {
+		edm_pool_node_flush(l->core, id);
+		if (l->core->node[id].sections)
+			continue;
+		__clear_bit(id, l->dead);
+		ida_free(&p->ids, id);
+	}
+	spin_unlock_bh(&l->lock);
+}
+
 /* Return every lent Buffer the stack is done with. */
 void edm_mpool_reclaim(struct edm_mpool *p)
 {
@@ -141,6 +161,8 @@ void edm_mpool_reclaim(struct edm_mpool *p)
 			edm_mpool_return_locked(p, gpg);
 		spin_unlock_bh(&l->lock);
 	}
+	if (!bitmap_empty(l->dead, EDM_POOL_NNODES))
+		edm_mpool_bury(p);
 }
 
 static void edm_mpool_reclaim_work(struct work_struct *work)
@@ -148,7 +170,7 @@ static void edm_mpool_reclaim_work(struct work_struct *work)
 	struct edm_mpool *p = container_of(to_delayed_work(work), struct edm_mpool, reclaim);
 
 	edm_mpool_reclaim(p);
-	if (READ_ONCE(p->lppu.nlent))
+	if (READ_ONCE(p->lppu.nlent) || !bitmap_empty(p->lppu.dead, EDM_POOL_NNODES))
 		schedule_delayed_work(&p->reclaim, msecs_to_jiffies(EDM_POOL_RECLAIM_MS));
 }
 
@@ -319,6 +341,7 @@ void edm_pool_node_fini(struct edm_pool_node *n)
 	struct edm_mpool *p = n->pool;
 	struct edm_lppu *l = &p->lppu;
 	unsigned long gpg;
+	bool buried;
 
 	edm_mpool_reclaim(p);
 	spin_lock_bh(&l->lock);
@@ -335,10 +358,16 @@ void edm_pool_node_fini(struct edm_pool_node *n)
 	}
 	l->nodes[n->id] = NULL;
 	edm_pool_node_flush(l->core, n->id);
+	buried = !l->core->node[n->id].sections;
+	if (!buried)
+		__set_bit(n->id, l->dead);
 	spin_unlock_bh(&l->lock);
 	kvfree(n->dc);
 	n->dc = NULL;
-	ida_free(&p->ids, n->id);
+	if (buried)
+		ida_free(&p->ids, n->id);
+	else
+		schedule_delayed_work(&p->reclaim, msecs_to_jiffies(EDM_POOL_RECLAIM_MS));
 	edm_mpool_put(p);
 }
 

@@ -58,6 +58,8 @@ struct edm_lppu {
 	unsigned long *lent;	/* [npages] a Buffer starting at that page is lent to the stack */
 	u8 *lent_node;		/* [npages] the node holding a lent Buffer */
 	struct edm_pool_node *nodes[EDM_POOL_NNODES];	/* for the flush on reclaim */
+	/* ids of nodes gone while Sections of theirs held Buffers the stack had */
+	DECLARE_BITMAP(dead, EDM_POOL_NNODES);
 	u64 nlent, allocs, skbs, reclaimed;
 };
 
