@@ -71,13 +71,16 @@ static bool edm_mpool_buf_idle(struct edm_mpool *p, u32 phys, u32 pi, u32 npg)
 /*
  * The release of the paper's kfree_shared_skb (4.5) for a lent Buffer: if
  * the stack let go of it, its holder frees it and its DRAM cache lines are
- * flushed. Lock held; @gpg is the Buffer's first page, pool-wide.
+ * flushed; @read: the stack consumed it, so the receiving socket read the
+ * payload first (the DRAM cache sees that access now, the header access
+ * having been at build time). Lock held; @gpg is the Buffer's first page.
  */
-static bool edm_mpool_return_locked(struct edm_mpool *p, u32 gpg)
+static bool edm_mpool_return_locked(struct edm_mpool *p, u32 gpg, bool read)
 {
 	struct edm_lppu *l = &p->lppu;
 	u32 phys = gpg / EDM_SEC_PAGES, pi = gpg % EDM_SEC_PAGES;
 	u32 size = edm_pool_class_size(l->core, edm_pool_sec_class(l->core, phys));
+	u32 len = l->lent_len[gpg];
 	struct edm_pool_node *n;
 	u8 node = l->lent_node[gpg];
 	u64 ref;
@@ -91,8 +94,12 @@ static bool edm_mpool_return_locked(struct edm_mpool *p, u32 gpg)
 	l->reclaimed++;
 	WARN_ON_ONCE(edm_pool_free(l->core, node, ref));
 	n = l->nodes[node];
-	if (n)
+	if (n) {
+		/* the socket read the payload (recv), then let the Buffer go */
+		if (read)
+			edm_pool_node_dcache_read(n, ref, edm_shared_skb_span(len), len);
 		edm_pool_node_dcache_flush(n, ref, size);
+	}
 	return true;
 }
 
@@ -104,13 +111,13 @@ bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 pi)
 
 	spin_lock_bh(&p->lppu.lock);
 	if (test_bit(gpg, p->lppu.lent))
-		done = edm_mpool_return_locked(p, gpg);
+		done = edm_mpool_return_locked(p, gpg, false);
 	spin_unlock_bh(&p->lppu.lock);
 	return done;
 }
 
-/* The Buffer @b, held by @node, is now also referenced by the network stack. */
-void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b)
+/* The Buffer @b, held by @node, now also referenced by the stack, carries @len bytes. */
+void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b, u32 len)
 {
 	u32 gpg = b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT);
 	struct edm_lppu *l = &p->lppu;
@@ -119,6 +126,7 @@ void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b)
 	if (!__test_and_set_bit(gpg, l->lent))
 		l->nlent++;
 	l->lent_node[gpg] = node;
+	l->lent_len[gpg] = len;
 	l->skbs++;
 	spin_unlock_bh(&l->lock);
 	if (!delayed_work_pending(&p->reclaim))
@@ -158,7 +166,7 @@ void edm_mpool_reclaim(struct edm_mpool *p)
 		spin_lock_bh(&l->lock);
 		gpg = start;
 		for_each_set_bit_from(gpg, l->lent, end)
-			edm_mpool_return_locked(p, gpg);
+			edm_mpool_return_locked(p, gpg, true);
 		spin_unlock_bh(&l->lock);
 	}
 	if (!bitmap_empty(l->dead, EDM_POOL_NNODES))
@@ -411,6 +419,7 @@ static void edm_mpool_free(struct edm_mpool *p)
 	kvfree(p->lppu.core);
 	bitmap_free(p->lppu.lent);
 	kvfree(p->lppu.lent_node);
+	kvfree(p->lppu.lent_len);
 	ida_destroy(&p->ids);
 	if (p->charged)
 		atomic64_sub(p->size, &edm_pool_bytes);
@@ -547,7 +556,8 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	p->sec = kvcalloc(p->nsections, sizeof(*p->sec), GFP_KERNEL);
 	p->lppu.lent = bitmap_zalloc(p->npages, GFP_KERNEL);
 	p->lppu.lent_node = kvzalloc(p->npages, GFP_KERNEL);
-	if (!p->sec || !p->lppu.lent || !p->lppu.lent_node)
+	p->lppu.lent_len = kvcalloc(p->npages, sizeof(u32), GFP_KERNEL);
+	if (!p->sec || !p->lppu.lent || !p->lppu.lent_node || !p->lppu.lent_len)
 		goto err_free;
 	err = edm_mpool_sections_alloc(p, cfg->nid != NUMA_NO_NODE, extack);
 	if (err)

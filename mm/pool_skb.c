@@ -26,8 +26,17 @@
  * when it makes its one copy (edm_shared_skb_fill()); [ref, ref + span)
  * is what the mapping tables check.
  *
+ * The DRAM cache (4.6) sees the accesses the paper's analysis of TCP/IP
+ * names: the bottom half reads the headers (the head's first line, at
+ * build time), the recv call reads the payload (modelled when the stack
+ * lets go of the Buffer, which is after the socket copied it out), and the
+ * Buffer is flushed as it is freed. Stores go around the cache (4.5), and
+ * packets shorter than min_len bypass it. Only the tag index is kept: the
+ * CPU loads the pool directly, so a fill moves no data and the counters
+ * say what the card would do.
+ *
  * Locking: the pool's lppu.lock inside the calls into mm/pool.c; the DRAM
- * cache under its node's dc_lock.
+ * cache under its node's dc_lock, which nests inside lppu.lock.
  */
 #include <linux/mm.h>
 #include <linux/skbuff.h>
@@ -114,8 +123,9 @@ struct sk_buff *edm_build_shared_skb(struct edm_pool_node *n, struct napi_struct
 	skb_put(skb, min_t(u32, len, EDM_SKB_HEAD_LEN));
 	if (len > EDM_SKB_HEAD_LEN)
 		edm_shared_skb_frags(skb, page, len - EDM_SKB_HEAD_LEN);
-	edm_mpool_lend(n->pool, n->id, &b);
-	edm_pool_node_dcache_touch(n, ref, span, false);
+	edm_mpool_lend(n->pool, n->id, &b, len);
+	/* the bottom half reads the headers: the head's first line */
+	edm_pool_node_dcache_read(n, ref + EDM_SKB_HEADROOM, 1, len);
 	return skb;
 }
 
@@ -187,21 +197,27 @@ int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 
 	return 0;
 }
 
-/* Node @n loads (or stores) [@ref, @ref + @len): one access per granule. */
-void edm_pool_node_dcache_touch(struct edm_pool_node *n, u64 ref, u32 len, bool write)
+/*
+ * Node @n loads [@ref, @ref + @span) of a packet of @len bytes: one access
+ * per granule, or one bypass for a packet shorter than min_len (the
+ * paper's filter for SYN and ACK sized packets). Stores never allocate:
+ * the stack writes these Buffers around the cache (4.5).
+ */
+void edm_pool_node_dcache_read(struct edm_pool_node *n, u64 ref, u32 span, u32 len)
 {
 	struct edm_dcache_res res;
-	u64 g, end;
+	u64 g, end = ref + span;
 	u32 shift;
 
 	if (!READ_ONCE(n->dc))
 		return;
 	spin_lock_bh(&n->dc_lock);
-	if (n->dc) {
+	if (n->dc && len < n->dc->cfg.min_len) {
+		edm_dcache_access(n->dc, ref, len, false, &res);
+	} else if (n->dc) {
 		shift = n->dc->cfg.gran_shift;
-		end = ref + len;
 		for (g = ref; g < end; g = ((g >> shift) + 1) << shift)
-			edm_dcache_access(n->dc, g, min_t(u64, end - g, len), write, &res);
+			edm_dcache_access(n->dc, g, len, false, &res);
 	}
 	spin_unlock_bh(&n->dc_lock);
 }

@@ -100,8 +100,7 @@ static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, struct e
 		edm_free_shared_buffer(&cn->pn, ref);
 		return -EINVAL;
 	}
-	edm_shared_skb_fill(buf, skb);
-	edm_pool_node_dcache_touch(&cn->pn, ref, span, true);
+	edm_shared_skb_fill(buf, skb);	/* written around the DRAM cache */
 	edm_cn_stat_add(cn, EDM_A_CNSTAT_COPIES, 1);
 	edm_cn_stat_add(cn, EDM_A_CNSTAT_COPY_BYTES, skb->len);
 	d->ref = ref;
@@ -189,8 +188,6 @@ static void edm_rack_forward(struct edm_rack_cn *cn, const struct edm_rack_desc 
 		edm_rack_drop_buf(cn, d);
 		goto out;
 	}
-	/* The sender has no access any more: its DRAM cache lines are stale. */
-	edm_pool_node_dcache_flush(&cn->pn, d->ref, span);
 	r = &to->rxq;
 	spin_lock(&r->lock);
 	if (to->up && edm_rack_ring_used(r) < EDM_RACK_RING) {

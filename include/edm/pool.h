@@ -57,6 +57,7 @@ struct edm_lppu {
 	struct edm_pool *core;
 	unsigned long *lent;	/* [npages] a Buffer starting at that page is lent to the stack */
 	u8 *lent_node;		/* [npages] the node holding a lent Buffer */
+	u32 *lent_len;		/* [npages] the packet length it carries */
 	struct edm_pool_node *nodes[EDM_POOL_NNODES];	/* for the flush on reclaim */
 	/* ids of nodes gone while Sections of theirs held Buffers the stack had */
 	DECLARE_BITMAP(dead, EDM_POOL_NNODES);
@@ -125,7 +126,7 @@ void edm_pool_node_stats(struct edm_pool_node *n, struct edm_pool_node_stats *ns
 			 struct edm_dcache_stats *dcs);
 int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 ways,
 			     u32 gran, u32 min_len, struct netlink_ext_ack *extack);
-void edm_pool_node_dcache_touch(struct edm_pool_node *n, u64 ref, u32 len, bool write);
+void edm_pool_node_dcache_read(struct edm_pool_node *n, u64 ref, u32 span, u32 len);
 void edm_pool_node_dcache_flush(struct edm_pool_node *n, u64 ref, u64 len);
 
 /* Table 2 of the paper, and what a driver needs around it (mm/pool.c, mm/pool_skb.c). */
@@ -147,6 +148,6 @@ struct edm_mpool *edm_pool_find_name(struct edm_net *en, const char *name);
 struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *b);
 const struct edm_pool_sec *edm_mpool_sec_of(const struct page *page);
 bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 page);
-void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b);
+void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b, u32 len);
 
 #endif /* _EDM_POOL_H */

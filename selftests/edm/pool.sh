@@ -217,7 +217,7 @@ case_traffic() {
 	check '.cna.forwarded == .cnb["rx-packets"] and .cnb.forwarded == .cna["rx-packets"]'
 	check '.cna["tx-packets"] > 1000 and .cna.refused == 0 and .cnb.refused == 0'
 	check '.cna["rx-drops"] == 0 and .cnb["rx-drops"] == 0 and .cna.enomem == 0'
-	check '.cnb["dcache-hits"] + .cnb["dcache-misses"] > 0 and .cnb["dcache-flushed"] > 0'
+	check '.cnb["dcache-hits"] > 0 and .cnb["dcache-misses"] > 0 and .cnb["dcache-flushed"] > 0'
 	pool_check '.refused == 0 and .enomem == 0 and .skbs > 1000'
 	poll 10 pool_check '.lent == 0 and .reclaimed == .skbs'
 }
@@ -291,8 +291,23 @@ case_errors() {
 	[ "$(edm_objects cn)" = 0 ]
 }
 
+# The module goes under traffic, sockets still holding shared skbs: their
+# pages outlive it, and nothing in the kernel complains (the VM runner
+# scans dmesg). The module is loaded again for what follows.
+case_unload() {
+	trap 'cleanup; edm_load' EXIT
+	pool_new
+	rack_up
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	bg $NS_A iperf3 -c $IP_B -t 60
+	poll 30 check '.cnb["rx-bytes"] > 10000000'
+	x rmmod edm
+	! edm_loaded
+}
+
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic delete enomem errors)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic delete enomem errors unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
@@ -300,6 +315,7 @@ for c in "${cases[@]}"; do
 	delete) run_case case_delete "rack: deleted under traffic, the pool frees everything" ;;
 	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;
 	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;
+	unload) run_case case_unload "edm.ko unloads under rack traffic" ;;
 	*) echo "unknown case $c"; exit 2 ;;
 	esac
 done

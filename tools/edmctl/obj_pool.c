@@ -103,22 +103,26 @@ static bool get_u64(const struct nlattr *a, uint64_t *v)
 static void print_fields(struct nlattr **tb, const struct field *f)
 {
 	char buf[64], fmt[64];
+	const char *sep = "";
 	const char *s;
 	uint64_t v64;
 	uint32_t v;
 
 	for (; f->key; f++) {
-		snprintf(fmt, sizeof(fmt), " %s %%s", f->key);
+		snprintf(fmt, sizeof(fmt), "%s%s %%s", sep, f->key);
 		if (f->type == KW_STR && (s = edm_nl_get_str(tb[f->attr]))) {
 			print_string(PRINT_ANY, f->key, fmt, s);
 		} else if (f->type == KW_U32 && edm_nl_get_u32(tb[f->attr], &v)) {
-			snprintf(fmt, sizeof(fmt), " %s %%u", f->key);
+			snprintf(fmt, sizeof(fmt), "%s%s %%u", sep, f->key);
 			print_uint(PRINT_ANY, f->key, fmt, v);
 		} else if (f->type == KW_SIZE && get_u64(tb[f->attr], &v64)) {
 			netdimm_fmt_size(buf, sizeof(buf), v64);
 			print_string(PRINT_FP, NULL, fmt, buf);
 			print_u64(PRINT_JSON, f->key, NULL, v64);
+		} else {
+			continue;
 		}
+		sep = " ";
 	}
 }
 
