@@ -171,8 +171,7 @@ static int edm_pool_chk_new(struct genl_info *info, struct edm_mpool_cfg *cfg)
 		return err;
 	name = nla_data(a[EDM_A_POOL_NAME]);
 	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_POOL_NAME],
-				    "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit");
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_POOL_NAME], EDM_NL_NAME_INVALID);
 		return -EINVAL;
 	}
 	cfg->size = nla_get_u64(a[EDM_A_POOL_SIZE]);

@@ -89,8 +89,7 @@ static int edm_nl_chk_name(struct genl_info *info, int attr)
 	const char *name = nla_data(info->attrs[attr]);
 
 	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr],
-				    "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit");
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr], EDM_NL_NAME_INVALID);
 		return -EINVAL;
 	}
 	return 0;

@@ -16,6 +16,9 @@ enum edm_mcgrp {
 	EDM_MCGRP_EVENTS_IDX,
 };
 
+/* What a name edm_name_valid() refuses is told. */
+#define EDM_NL_NAME_INVALID "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit"
+
 /* A policy entry for an attribute that only replies carry. */
 #define EDM_REPLY_ONLY(attr) \
 	[attr] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" }

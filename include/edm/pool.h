@@ -55,7 +55,7 @@ struct edm_pool_sec {
 struct edm_lppu {
 	spinlock_t lock;	/* BH-safe; protects core, lent, lent_node, nodes, counters */
 	struct edm_pool *core;
-	unsigned long *lent;	/* [npages] a Buffer starting at that page is lent to the stack */
+	unsigned long *lent;	/* [npages] set: a Buffer starting there is lent to the stack */
 	u8 *lent_node;		/* [npages] the node holding a lent Buffer */
 	u32 *lent_len;		/* [npages] the packet length it carries */
 	struct edm_pool_node *nodes[EDM_POOL_NNODES];	/* for the flush on reclaim */
