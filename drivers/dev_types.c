@@ -7,6 +7,8 @@
 #include "edm/dev.h"
 #include "edm/fabric.h"
 #include "edm/ndimm.h"
+#include "edm/pool.h"
+#include "edm/rack.h"
 
 static int edm_null_create(struct edm_dev *dev, const void *cfg, struct netlink_ext_ack *extack)
 {
@@ -28,6 +30,8 @@ static const struct edm_dev_type_ops * const edm_dev_types[__EDM_DEV_TYPE_CNT] =
 	[EDM_DEV_TYPE_NETDIMM] = &edm_netdimm_dev_type,
 	[EDM_DEV_TYPE_FSWITCH] = &edm_fswitch_dev_type,
 	[EDM_DEV_TYPE_FHOST] = &edm_fhost_dev_type,
+	[EDM_DEV_TYPE_POOL] = &edm_pool_dev_type,
+	[EDM_DEV_TYPE_RACK] = &edm_rack_dev_type,
 };
 
 const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type)

@@ -277,6 +277,83 @@ static const struct genl_ops edm_genl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 	},
 	/* EDM_CMD_FLINK_DOWN is an event only: no request takes it. */
+	{
+		.cmd = EDM_CMD_POOL_GET,
+		.doit = edm_nl_pool_get_doit,
+		.dumpit = edm_nl_pool_get_dumpit,
+		.policy = edm_pool_sel_policy,
+		.maxattr = EDM_A_POOL_MAX,
+	},
+	{
+		.cmd = EDM_CMD_POOL_NEW,
+		.doit = edm_nl_pool_new_doit,
+		.policy = edm_pool_new_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_POOL_DEL,
+		.doit = edm_nl_pool_del_doit,
+		.policy = edm_pool_sel_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_POOL_SET,
+		.doit = edm_nl_pool_set_doit,
+		.policy = edm_pool_set_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_RACK_GET,
+		.doit = edm_nl_rack_get_doit,
+		.dumpit = edm_nl_rack_get_dumpit,
+		.policy = edm_rack_sel_policy,
+		.maxattr = EDM_A_RACK_MAX,
+	},
+	{
+		.cmd = EDM_CMD_RACK_NEW,
+		.doit = edm_nl_rack_new_doit,
+		.policy = edm_rack_new_policy,
+		.maxattr = EDM_A_RACK_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_RACK_DEL,
+		.doit = edm_nl_rack_del_doit,
+		.policy = edm_rack_sel_policy,
+		.maxattr = EDM_A_RACK_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_CN_GET,
+		.doit = edm_nl_cn_get_doit,
+		.dumpit = edm_nl_cn_get_dumpit,
+		.policy = edm_cn_sel_policy,
+		.maxattr = EDM_A_CN_MAX,
+	},
+	{
+		.cmd = EDM_CMD_CN_NEW,
+		.doit = edm_nl_cn_new_doit,
+		.policy = edm_cn_new_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_CN_DEL,
+		.doit = edm_nl_cn_del_doit,
+		.policy = edm_cn_sel_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_CN_SET,
+		.doit = edm_nl_cn_set_doit,
+		.policy = edm_cn_set_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

@@ -19,6 +19,8 @@ static const char * const edm_obj_names[__EDM_OBJ_CNT] = {
 	[EDM_OBJ_DEV] = "dev",
 	[EDM_OBJ_FABRIC] = "fabric",
 	[EDM_OBJ_COWBIRD] = "cowbird",
+	[EDM_OBJ_POOL] = "pool",
+	[EDM_OBJ_CN] = "cn",
 };
 
 static atomic_t edm_obj_live[__EDM_OBJ_CNT];

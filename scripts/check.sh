@@ -114,7 +114,7 @@ vm_suite() {
 	suite "vm-$lane" selftests/vm/run "$@" --out "$out/vm-$lane" -- selftests/edm/run.sh
 }
 
-vm_suite debian "$krel" --kernel-release "$krel"
+vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M
 
 # Two guests joined by a QEMU socket link; their lines carry "[gN] ".
 # two_guests NAME SCRIPT: SCRIPT runs in both guests.

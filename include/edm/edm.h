@@ -24,6 +24,8 @@ enum edm_obj_kind {
 	EDM_OBJ_DEV,
 	EDM_OBJ_FABRIC,		/* fabric nodes, until their last reference */
 	EDM_OBJ_COWBIRD,	/* Cowbird instances, until their last reference */
+	EDM_OBJ_POOL,		/* DFabric pools, until their last reference */
+	EDM_OBJ_CN,		/* rack compute nodes */
 
 	__EDM_OBJ_CNT
 };

@@ -16,6 +16,9 @@ enum edm_mcgrp {
 	EDM_MCGRP_EVENTS_IDX,
 };
 
+/* What a name edm_name_valid() refuses is told. */
+#define EDM_NL_NAME_INVALID "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit"
+
 /* A policy entry for an attribute that only replies carry. */
 #define EDM_REPLY_ONLY(attr) \
 	[attr] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" }
@@ -93,5 +96,29 @@ extern const struct nla_policy edm_fab_set_policy[];
 extern const struct nla_policy edm_flink_new_policy[];
 extern const struct nla_policy edm_flink_sel_policy[];
 extern const struct nla_policy edm_flink_set_policy[];
+
+/* DFabric pools, in kernel/pool_nl.c; racks and compute nodes, in kernel/rack_nl.c. */
+int edm_nl_pool_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_pool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_pool_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_pool_set_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_rack_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_rack_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_pool_new_policy[];
+extern const struct nla_policy edm_pool_sel_policy[];
+extern const struct nla_policy edm_pool_set_policy[];
+extern const struct nla_policy edm_rack_new_policy[];
+extern const struct nla_policy edm_rack_sel_policy[];
+extern const struct nla_policy edm_cn_new_policy[];
+extern const struct nla_policy edm_cn_sel_policy[];
+extern const struct nla_policy edm_cn_set_policy[];
 
 #endif /* _EDM_NETLINK_H */

@@ -23,6 +23,8 @@ static const struct edm_object *const objects[] = {
 	&obj_dev,
 	&obj_netdimm,
 	&obj_fabric,
+	&obj_pool,
+	&obj_rack,
 	&obj_monitor,
 };
 

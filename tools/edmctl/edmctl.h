@@ -50,6 +50,8 @@ struct edm_object {
 extern const struct edm_object obj_version;
 extern const struct edm_object obj_dev;
 extern const struct edm_object obj_monitor;
+extern const struct edm_object obj_pool;
+extern const struct edm_object obj_rack;
 
 /* Print "Error: <msg>." on stderr (the '.' is added if missing); returns -1. */
 int edm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,6 +18,8 @@ static const char *const dev_type_names[] = {
 	[EDM_DEV_TYPE_NETDIMM]	= "netdimm",
 	[EDM_DEV_TYPE_FSWITCH]	= "fabric-switch",
 	[EDM_DEV_TYPE_FHOST]	= "fabric-host",
+	[EDM_DEV_TYPE_POOL]	= "pool",
+	[EDM_DEV_TYPE_RACK]	= "rack",
 };
 _Static_assert(ARRAY_SIZE(dev_type_names) == __EDM_DEV_TYPE_CNT,
 	       "dev_type_names[] does not match enum edm_dev_type");

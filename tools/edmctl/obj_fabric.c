@@ -32,6 +32,7 @@
 static const char *const kind_names[] = {
 	[EDM_DEV_TYPE_FSWITCH]	= "switch",
 	[EDM_DEV_TYPE_FHOST]	= "host",
+	[EDM_DEV_TYPE_RACK]	= NULL,		/* pools and racks: no fabric node */
 };
 _Static_assert(ARRAY_SIZE(kind_names) == __EDM_DEV_TYPE_CNT,
 	       "kind_names[] does not match enum edm_dev_type");

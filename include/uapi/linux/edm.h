@@ -12,7 +12,9 @@
  * EDM_A_NETDIMM_* for NetDIMM messages (with nests EDM_A_GEOM_*,
  * EDM_A_ZONE_* and EDM_A_NDSTAT_*), EDM_A_FAB_* for EDM fabric nodes (with
  * the nest EDM_A_FSTAT_*) and EDM_A_FLINK_* for their links (with the nest
- * EDM_A_LSTAT_*).
+ * EDM_A_LSTAT_*), EDM_A_POOL_* for DFabric pools (with the nest
+ * EDM_A_PSTAT_*), EDM_A_RACK_* for racks and EDM_A_CN_* for their compute
+ * nodes (with the nest EDM_A_CNSTAT_*).
  *
  * The ioctls of /dev/edm<N>, one per fabric host, are at the end.
  */
@@ -39,6 +41,10 @@ enum edm_dev_type {
 	EDM_DEV_TYPE_FSWITCH,
 	/* An EDM host: one PHY port, a requester and optionally a memory node. */
 	EDM_DEV_TYPE_FHOST,
+	/* A DFabric memory pool: Sections, Regions, Buffers and its LPPU. */
+	EDM_DEV_TYPE_POOL,
+	/* A DFabric rack: compute nodes passing references into a pool. */
+	EDM_DEV_TYPE_RACK,
 
 	__EDM_DEV_TYPE_CNT,
 	EDM_DEV_TYPE_MAX = __EDM_DEV_TYPE_CNT - 1
@@ -316,6 +322,112 @@ enum {
 	EDM_A_LSTAT_MAX = __EDM_A_LSTAT_CNT - 1
 };
 
+/*
+ * DFabric memory pools (EDM_DEV_TYPE_POOL): 2 MiB Sections from a NUMA node
+ * (a CPU-less node is how a CXL memory expander appears) or from any
+ * memory, grouped in Regions of the fabric address space (FAS).
+ */
+enum {
+	EDM_A_POOL_UNSPEC,
+	EDM_A_POOL_PAD,
+	EDM_A_POOL_ID,			/* u32: its edm device ID */
+	EDM_A_POOL_NAME,		/* string */
+	EDM_A_POOL_SIZE,		/* u64: bytes, a multiple of 2 MiB */
+	EDM_A_POOL_NUMA_NODE,		/* u32: the node backing it; absent: any */
+	EDM_A_POOL_REGION_SECTIONS,	/* u32: Sections per Region, default 512 */
+	EDM_A_POOL_KEEP,		/* u32: empty Sections a node keeps per class */
+	EDM_A_POOL_NODE_QUOTA,		/* u32: Sections one node may hold, 0: no limit */
+	EDM_A_POOL_SECTIONS,		/* u32: Sections backing it, reply only */
+	EDM_A_POOL_REGIONS,		/* u32: Regions mapped in the FAS, reply only */
+	EDM_A_POOL_USERS,		/* u32: racks using it, reply only */
+	EDM_A_POOL_STATS,		/* nest: EDM_A_PSTAT_*, reply only */
+
+	__EDM_A_POOL_CNT,
+	EDM_A_POOL_MAX = __EDM_A_POOL_CNT - 1
+};
+
+/* Pool counters, all u64. */
+enum {
+	EDM_A_PSTAT_UNSPEC,
+	EDM_A_PSTAT_PAD,
+	EDM_A_PSTAT_SECTIONS_FREE,	/* the LPPU's, not applied to a node */
+	EDM_A_PSTAT_BUFFERS,		/* Buffers allocated now */
+	EDM_A_PSTAT_ALLOCS,		/* alloc_shared_buffer calls that succeeded */
+	EDM_A_PSTAT_ENOMEM,		/* ... that found the pool exhausted */
+	EDM_A_PSTAT_PASSES,		/* references passed between nodes */
+	EDM_A_PSTAT_CHECKED,		/* references the mapping tables accepted */
+	EDM_A_PSTAT_REFUSED,		/* ... and refused, any reason */
+	EDM_A_PSTAT_LENT,		/* Buffers the network stack holds now */
+	EDM_A_PSTAT_SKBS,		/* build_shared_skb calls that succeeded */
+	EDM_A_PSTAT_RECLAIMED,		/* lent Buffers back after the stack let go */
+
+	__EDM_A_PSTAT_CNT,
+	EDM_A_PSTAT_MAX = __EDM_A_PSTAT_CNT - 1
+};
+
+/* DFabric racks (EDM_DEV_TYPE_RACK): compute nodes sharing one pool. */
+enum {
+	EDM_A_RACK_UNSPEC,
+	EDM_A_RACK_ID,			/* u32: its edm device ID */
+	EDM_A_RACK_NAME,		/* string */
+	EDM_A_RACK_POOL,		/* string: the pool's name, same netns */
+	EDM_A_RACK_CNS,			/* u32: compute nodes, reply only */
+
+	__EDM_A_RACK_CNT,
+	EDM_A_RACK_MAX = __EDM_A_RACK_CNT - 1
+};
+
+/*
+ * A compute node of a rack, named by RACK and NAME; its netdev is created
+ * with the same name and may be moved to any netns. Its DRAM cache caches
+ * Region DCACHE_REGION of the pool: DCACHE_SETS (a power of two, 0: no
+ * cache) x DCACHE_WAYS lines of DCACHE_GRAN bytes each.
+ */
+enum {
+	EDM_A_CN_UNSPEC,
+	EDM_A_CN_PAD,
+	EDM_A_CN_RACK,			/* string: the rack's name */
+	EDM_A_CN_NAME,			/* string: node and netdev name */
+	EDM_A_CN_NODE,			/* u32: its node id in the pool, reply only */
+	EDM_A_CN_IFINDEX,		/* u32: its netdev, reply only */
+	EDM_A_CN_DCACHE_REGION,		/* u32 */
+	EDM_A_CN_DCACHE_SETS,		/* u32: a power of two, 0: no cache */
+	EDM_A_CN_DCACHE_WAYS,		/* u32: 1..16 */
+	EDM_A_CN_DCACHE_GRAN,		/* u32: bytes per line, a power of two */
+	EDM_A_CN_DCACHE_MIN_LEN,	/* u32: shorter accesses bypass the cache */
+	EDM_A_CN_STATS,			/* nest: EDM_A_CNSTAT_*, reply only */
+
+	__EDM_A_CN_CNT,
+	EDM_A_CN_MAX = __EDM_A_CN_CNT - 1
+};
+
+/* Compute node counters, all u64. */
+enum {
+	EDM_A_CNSTAT_UNSPEC,
+	EDM_A_CNSTAT_PAD,
+	EDM_A_CNSTAT_TX_PACKETS,
+	EDM_A_CNSTAT_TX_BYTES,
+	EDM_A_CNSTAT_RX_PACKETS,
+	EDM_A_CNSTAT_RX_BYTES,
+	EDM_A_CNSTAT_COPIES,		/* packets copied into a pool Buffer */
+	EDM_A_CNSTAT_COPY_BYTES,
+	EDM_A_CNSTAT_FORWARDED,		/* descriptors its port engine moved */
+	EDM_A_CNSTAT_TX_DROPS,		/* no such destination, or its RxQ full */
+	EDM_A_CNSTAT_RX_DROPS,
+	EDM_A_CNSTAT_ENOMEM,		/* the pool had no Buffer */
+	EDM_A_CNSTAT_REFUSED,		/* references its mapping table refused */
+	EDM_A_CNSTAT_SECTIONS,		/* Sections applied to it now */
+	EDM_A_CNSTAT_BUFFERS,		/* Buffers it holds now */
+	EDM_A_CNSTAT_DCACHE_HITS,
+	EDM_A_CNSTAT_DCACHE_MISSES,
+	EDM_A_CNSTAT_DCACHE_BYPASSED,
+	EDM_A_CNSTAT_DCACHE_EVICTIONS,
+	EDM_A_CNSTAT_DCACHE_FLUSHED,	/* lines dropped by kfree_shared_skb */
+
+	__EDM_A_CNSTAT_CNT,
+	EDM_A_CNSTAT_MAX = __EDM_A_CNSTAT_CNT - 1
+};
+
 enum {
 	EDM_CMD_UNSPEC,
 	EDM_CMD_VERSION_GET,		/* do: reply carries EDM_A_INFO_* */
@@ -334,6 +446,17 @@ enum {
 	EDM_CMD_FLINK_DEL,		/* admin; also the deleted event */
 	EDM_CMD_FLINK_SET,		/* admin: rate, delay, mux, corrupt; event */
 	EDM_CMD_FLINK_DOWN,		/* event only: a link end was disabled */
+	EDM_CMD_POOL_GET,		/* do (by ID or NAME) and dump */
+	EDM_CMD_POOL_NEW,		/* admin; also the created event */
+	EDM_CMD_POOL_DEL,		/* admin; refused while a rack uses it; event */
+	EDM_CMD_POOL_SET,		/* admin: keep, node-quota; event if changed */
+	EDM_CMD_RACK_GET,		/* do (by ID or NAME) and dump */
+	EDM_CMD_RACK_NEW,		/* admin; also the created event */
+	EDM_CMD_RACK_DEL,		/* admin; deletes its compute nodes; event */
+	EDM_CMD_CN_GET,			/* do (by RACK and NAME) and dump */
+	EDM_CMD_CN_NEW,			/* admin; a netdev per node; event */
+	EDM_CMD_CN_DEL,			/* admin; also the deleted event */
+	EDM_CMD_CN_SET,			/* admin: its DRAM cache; event if changed */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1

@@ -81,7 +81,12 @@ run 0 '^Usage: edmctl netdimm' '' -- netdimm zone show help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm stats help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm del help
 run 0 'RXMODE := \{ zerocopy \| clone \}' '' -- netdimm help
-run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| monitor \}' '' -- help
+run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| monitor \}' '' -- help
+run 0 '^Usage: edmctl pool' '' -- pool help
+run 0 '^Usage: edmctl pool' '' -- pool create p0 size 64M help
+run 0 '^Usage: edmctl rack' '' -- rack help
+run 0 '^Usage: edmctl rack' '' -- rack add-cn r0 help
+run 1 '' '^Error: "size" is required|^Error: a name is required' -- pool create
 run 0 'netdimm new' '' -- monitor help
 run 0 'fabric-link' '' -- monitor help
 run 0 '^Usage: edmctl fabric' '' -- fabric help

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DFabric's memory pool in the kernel (paper 4.1 and 4.5): the pool object
+ * (an edm device of type POOL) with its 2 MiB Sections from a NUMA node, its
+ * LPPU owning the kernel-agnostic pool core (include/edm/pool_core.h), the
+ * per-compute-node allocators (the paper's daemon, struct edm_pool_node)
+ * and the shared skb APIs of Table 2 (mm/pool_skb.c).
+ *
+ * Node ids: 0 is the LPPU itself (it holds the Buffers of a node that went
+ * away while the network stack still had them); compute nodes get 1 ..
+ * EDM_POOL_NNODES - 1.
+ *
+ * Locking: lppu.lock, a BH-safe spinlock, serializes every call into the
+ * core (it takes no lock of its own) and protects the lent map; the data
+ * path allocates and frees in softirq. A node's dc_lock protects its DRAM
+ * cache index and nests inside lppu.lock. The pool lives while its edm
+ * device or a rack holds a reference (kref); users is under the registry
+ * lock of the pool's netns.
+ */
+#ifndef _EDM_POOL_H
+#define _EDM_POOL_H
+
+#include <linux/kref.h>
+#include <linux/netdevice.h>
+#include <linux/sizes.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "edm/dev.h"
+#include "edm/pool_core.h"
+#include "edm/pool_dcache.h"
+
+enum {
+	EDM_POOL_NNODES		= 64,	/* node ids per pool: the LPPU and 63 CNs */
+	EDM_POOL_LPPU_NODE	= 0,
+	EDM_POOL_LOC_MEM	= 0,	/* the one location: the pool's memory */
+	/* A shared skb is whole pages: up to 64 KB of GSO packet, head and 16 frags. */
+	EDM_POOL_SKB_MAX_SHIFT	= 17,
+	EDM_POOL_RECLAIM_MS	= 4,	/* the stack's Buffers are looked at this often */
+	EDM_POOL_NUMA_MAX	= 1023,
+};
+
+#define EDM_POOL_SIZE_MIN	SZ_4M
+#define EDM_POOL_SIZE_MAX	(64ULL << 30)
+
+/* One Section: a 2 MiB block from the page allocator, split into pages. */
+struct edm_pool_sec {
+	struct edm_mpool *pool;
+	struct page *first;
+	u32 idx;		/* its physical Section index in the core */
+};
+
+/* The paper's LPPU: it owns the pool (and, later, the NIC pool). */
+struct edm_lppu {
+	spinlock_t lock;	/* BH-safe; protects core, lent, lent_node, nodes, counters */
+	struct edm_pool *core;
+	unsigned long *lent;	/* [npages] set: a Buffer starting there is lent to the stack */
+	u8 *lent_node;		/* [npages] the node holding a lent Buffer */
+	u32 *lent_len;		/* [npages] the packet length it carries */
+	struct edm_pool_node *nodes[EDM_POOL_NNODES];	/* for the flush on reclaim */
+	/* ids of nodes gone while Sections of theirs held Buffers the stack had */
+	DECLARE_BITMAP(dead, EDM_POOL_NNODES);
+	u64 nlent, allocs, skbs, reclaimed;
+};
+
+struct edm_mpool {
+	struct kref ref;
+	struct edm_dev *edev;	/* registry lock; NULL once the device is deleted */
+	struct edm_lppu lppu;
+	int nid;		/* NUMA node it came from, NUMA_NO_NODE: any */
+	bool charged;
+	u64 size;
+	u32 nsections;
+	u32 npages;
+	struct edm_pool_sec *sec;	/* [nsections] */
+	struct ida ids;		/* compute node ids */
+	u32 users;		/* racks using it; registry lock */
+	struct delayed_work reclaim;
+};
+
+/* A compute node's allocator in the pool: the paper's per-CN daemon. */
+struct edm_pool_node {
+	struct edm_mpool *pool;	/* referenced */
+	u32 id;
+	spinlock_t dc_lock;	/* BH-safe; protects dc and dc_cfg, inside lppu.lock */
+	struct edm_dcache *dc;	/* its DRAM cache index, NULL: none */
+	struct edm_dcache_cfg dc_cfg;
+	u32 dc_region;
+	struct edm_dcache_stats dc_old;	/* counters of caches it had before */
+};
+
+struct edm_mpool_cfg {
+	u64 size;
+	int nid;		/* NUMA_NO_NODE: any node */
+	u32 region_sections;
+	u32 keep;
+	u32 node_quota;
+};
+
+/* Counters and geometry for netlink, read under the LPPU lock. */
+struct edm_mpool_info {
+	u32 nsections, nregions, region_sections, keep, node_quota;
+	struct edm_pool_stats core;
+	u64 buffers, allocs, nlent, skbs, reclaimed;
+};
+
+extern const struct edm_dev_type_ops edm_pool_dev_type;
+
+static inline struct edm_mpool *edm_mpool_of(const struct edm_dev *dev)
+{
+	return dev->type_priv;
+}
+
+void edm_mpool_get(struct edm_mpool *p);
+void edm_mpool_put(struct edm_mpool *p);
+void edm_mpool_info(struct edm_mpool *p, struct edm_mpool_info *info);
+int edm_mpool_set(struct edm_mpool *p, u32 keep, u32 node_quota);
+void edm_mpool_reclaim(struct edm_mpool *p);
+
+/* The per-node allocator. */
+int edm_pool_node_init(struct edm_pool_node *n, struct edm_mpool *p,
+		       struct netlink_ext_ack *extack);
+void edm_pool_node_fini(struct edm_pool_node *n);
+void edm_pool_node_stats(struct edm_pool_node *n, struct edm_pool_node_stats *ns,
+			 struct edm_dcache_stats *dcs);
+int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 ways,
+			     u32 gran, u32 min_len, struct netlink_ext_ack *extack);
+void edm_pool_node_dcache_read(struct edm_pool_node *n, u64 ref, u32 span, u32 len);
+void edm_pool_node_dcache_flush(struct edm_pool_node *n, u64 ref, u64 len);
+
+/* Table 2 of the paper, and what a driver needs around it (mm/pool.c, mm/pool_skb.c). */
+int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref);
+void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref);
+void *edm_shared_buffer_addr(struct edm_pool_node *n, u64 ref, u32 len);
+int edm_pass_shared_buffer(struct edm_pool_node *from, struct edm_pool_node *to, u64 ref,
+			   u32 len);
+u32 edm_shared_skb_span(u32 len);
+void edm_shared_skb_fill(void *buf, const struct sk_buff *skb);
+struct sk_buff *edm_build_shared_skb(struct edm_pool_node *n, struct napi_struct *napi,
+				     u64 ref, u32 len);
+void edm_kfree_shared_skb(struct sk_buff *skb);
+
+struct edm_net;
+struct edm_mpool *edm_pool_find_name(struct edm_net *en, const char *name);
+
+/* mm/pool.c, for mm/pool_skb.c */
+struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *b);
+const struct edm_pool_sec *edm_mpool_sec_of(const struct page *page);
+bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 page);
+void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b, u32 len);
+
+#endif /* _EDM_POOL_H */

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink commands on DFabric racks and their compute nodes: RACK_NEW,
+ * RACK_GET (do and dump), RACK_DEL (its CNs go with it); CN_NEW (a netdev),
+ * CN_GET (do and dump, with counters), CN_SET (its DRAM cache) and CN_DEL.
+ * Each runs under its netns's registry lock, as the device commands do; a
+ * creation whose reply cannot be built is undone, a SET that changed
+ * nothing sends no event.
+ */
+#include <linux/netdevice.h>
+#include <net/sock.h>
+
+#include "edm/dev.h"
+#include "edm/name.h"
+#include "edm/netlink.h"
+#include "edm/rack.h"
+
+#define EDM_RACK_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
+
+static struct netlink_range_validation edm_cn_gran_range = {
+	.min = 1 << EDM_DCACHE_MIN_SHIFT,
+	.max = 1 << EDM_DCACHE_MAX_SHIFT,
+};
+
+static struct netlink_range_validation edm_cn_region_range = {
+	.max = EDM_POOL_MAX_FAS - 1,
+};
+
+static struct netlink_range_validation edm_cn_sets_range = {
+	.max = EDM_DCACHE_MAX_SETS,
+};
+
+const struct nla_policy edm_rack_new_policy[EDM_A_RACK_MAX + 1] = {
+	[EDM_A_RACK_ID] = { .type = NLA_REJECT,
+			    .reject_message = "device IDs are assigned by the kernel" },
+	[EDM_A_RACK_NAME] = EDM_RACK_NAME_POLICY,
+	[EDM_A_RACK_POOL] = EDM_RACK_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_RACK_CNS),
+};
+
+const struct nla_policy edm_rack_sel_policy[EDM_A_RACK_MAX + 1] = {
+	[EDM_A_RACK_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_RACK_NAME] = EDM_RACK_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_RACK_POOL),
+	EDM_REPLY_ONLY(EDM_A_RACK_CNS),
+};
+
+#define EDM_CN_DCACHE_POLICIES \
+	[EDM_A_CN_DCACHE_REGION] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_cn_region_range), \
+	[EDM_A_CN_DCACHE_SETS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_cn_sets_range), \
+	[EDM_A_CN_DCACHE_WAYS] = NLA_POLICY_RANGE(NLA_U32, 1, EDM_DCACHE_MAX_WAYS), \
+	[EDM_A_CN_DCACHE_GRAN] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_cn_gran_range), \
+	[EDM_A_CN_DCACHE_MIN_LEN] = { .type = NLA_U32 }
+
+const struct nla_policy edm_cn_new_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
+	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_CN_NODE),
+	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
+	EDM_CN_DCACHE_POLICIES,
+	EDM_REPLY_ONLY(EDM_A_CN_STATS),
+};
+
+const struct nla_policy edm_cn_set_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
+	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_CN_NODE),
+	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
+	EDM_CN_DCACHE_POLICIES,
+	EDM_REPLY_ONLY(EDM_A_CN_STATS),
+};
+
+/* CN_GET and CN_DEL: a node by rack and name (a dump: of RACK only, if given). */
+const struct nla_policy edm_cn_sel_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
+	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_CN_NODE),
+	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
+	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_REGION),
+	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_SETS),
+	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_WAYS),
+	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_GRAN),
+	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_MIN_LEN),
+	EDM_REPLY_ONLY(EDM_A_CN_STATS),
+};
+
+static int edm_nl_chk_name(struct genl_info *info, int attr)
+{
+	const char *name = nla_data(info->attrs[attr]);
+
+	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr], EDM_NL_NAME_INVALID);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- racks ---- */
+
+static int edm_rack_fill(struct sk_buff *msg, const struct edm_dev *dev)
+{
+	struct edm_rack *rack = edm_rack_of(dev);
+	struct edm_dev *pool = rack->pool->edev;
+
+	if (nla_put_u32(msg, EDM_A_RACK_ID, dev->id) ||
+	    nla_put_string(msg, EDM_A_RACK_NAME, dev->name) ||
+	    (pool && nla_put_string(msg, EDM_A_RACK_POOL, pool->name)) ||
+	    nla_put_u32(msg, EDM_A_RACK_CNS, rack->ncn))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static struct edm_dev *edm_rack_find(struct edm_net *en, struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[EDM_A_RACK_ID], *name = info->attrs[EDM_A_RACK_NAME];
+	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
+
+	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_RACK) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a rack");
+		return ERR_PTR(-ENODEV);
+	}
+	return dev;
+}
+
+int edm_nl_rack_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return edm_nl_dev_get_reply(info, EDM_CMD_RACK_GET, edm_rack_find, edm_rack_fill);
+}
+
+static bool edm_rack_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
+{
+	if (dev->type != EDM_DEV_TYPE_RACK)
+		return false;
+	if (attrs[EDM_A_RACK_ID] && nla_get_u32(attrs[EDM_A_RACK_ID]) != dev->id)
+		return false;
+	if (attrs[EDM_A_RACK_NAME] && strcmp(nla_data(attrs[EDM_A_RACK_NAME]), dev->name))
+		return false;
+	return true;
+}
+
+int edm_nl_rack_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return edm_nl_dev_dump(skb, cb, EDM_CMD_RACK_GET, edm_rack_dump_match, edm_rack_fill);
+}
+
+int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_rack_cfg cfg = {};
+	struct sk_buff *reply;
+	struct edm_dev *dev;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_RACK_NAME, "missing rack name") ?:
+	      edm_nl_require(info, EDM_A_RACK_POOL, "missing pool: a rack shares one") ?:
+	      edm_nl_chk_name(info, EDM_A_RACK_NAME);
+	if (err)
+		return err;
+	mutex_lock(&en->lock);
+	cfg.pool = edm_pool_find_name(en, nla_data(info->attrs[EDM_A_RACK_POOL]));
+	if (!cfg.pool) {
+		mutex_unlock(&en->lock);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_RACK_POOL],
+				    "no such pool in this netns");
+		return -ENODEV;
+	}
+	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_RACK_NAME]), EDM_DEV_TYPE_RACK,
+			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	reply = edm_nl_dev_msg(dev, info, EDM_CMD_RACK_NEW, edm_rack_fill);
+	if (!reply) {
+		edm_dev_destroy(en, dev);
+		mutex_unlock(&en->lock);
+		return -ENOMEM;
+	}
+	edm_nl_dev_notify(dev, EDM_CMD_RACK_NEW, edm_rack_fill);
+	mutex_unlock(&en->lock);
+	return genlmsg_reply(reply, info);
+}
+
+int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct sk_buff *event;
+	struct edm_dev *dev;
+
+	mutex_lock(&en->lock);
+	dev = edm_rack_find(en, info);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_RACK_DEL, edm_rack_fill);
+	edm_dev_destroy(en, dev);
+	mutex_unlock(&en->lock);
+	if (event)
+		edm_nl_notify(genl_info_net(info), event);
+	return 0;
+}
+
+/* ---- compute nodes ---- */
+
+static int edm_cn_put_stats(struct sk_buff *msg, struct edm_rack_cn *cn)
+{
+	struct nlattr *nest = nla_nest_start(msg, EDM_A_CN_STATS);
+	struct edm_pool_node_stats ns;
+	struct edm_dcache_stats dcs;
+	struct edm_rack_cn_stats s;
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	edm_rack_cn_stats(cn, &s);
+	edm_pool_node_stats(&cn->pn, &ns, &dcs);
+	s.v[EDM_A_CNSTAT_SECTIONS] = ns.sections;
+	s.v[EDM_A_CNSTAT_BUFFERS] = ns.held;
+	s.v[EDM_A_CNSTAT_REFUSED] += ns.refused;
+	s.v[EDM_A_CNSTAT_DCACHE_HITS] = dcs.hits;
+	s.v[EDM_A_CNSTAT_DCACHE_MISSES] = dcs.misses;
+	s.v[EDM_A_CNSTAT_DCACHE_BYPASSED] = dcs.bypassed;
+	s.v[EDM_A_CNSTAT_DCACHE_EVICTIONS] = dcs.evictions;
+	s.v[EDM_A_CNSTAT_DCACHE_FLUSHED] = dcs.flushed;
+	for (i = EDM_A_CNSTAT_PAD + 1; i < __EDM_A_CNSTAT_CNT; i++)
+		if (nla_put_u64_64bit(msg, i, s.v[i], EDM_A_CNSTAT_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edm_cn_put_dcache(struct sk_buff *msg, struct edm_rack_cn *cn)
+{
+	struct edm_dcache_cfg c;
+	u32 region;
+	bool on;
+
+	spin_lock_bh(&cn->pn.dc_lock);
+	on = cn->pn.dc;
+	c = cn->pn.dc_cfg;
+	region = cn->pn.dc_region;
+	spin_unlock_bh(&cn->pn.dc_lock);
+	if (!on)
+		return nla_put_u32(msg, EDM_A_CN_DCACHE_SETS, 0);
+	if (nla_put_u32(msg, EDM_A_CN_DCACHE_REGION, region) ||
+	    nla_put_u32(msg, EDM_A_CN_DCACHE_SETS, c.sets) ||
+	    nla_put_u32(msg, EDM_A_CN_DCACHE_WAYS, c.ways) ||
+	    nla_put_u32(msg, EDM_A_CN_DCACHE_GRAN, 1U << c.gran_shift) ||
+	    nla_put_u32(msg, EDM_A_CN_DCACHE_MIN_LEN, c.min_len))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int edm_cn_fill(struct sk_buff *msg, struct edm_rack_cn *cn)
+{
+	if (nla_put_string(msg, EDM_A_CN_RACK, cn->rack->edev->name) ||
+	    nla_put_string(msg, EDM_A_CN_NAME, cn->name) ||
+	    nla_put_u32(msg, EDM_A_CN_NODE, cn->pn.id) ||
+	    nla_put_u32(msg, EDM_A_CN_IFINDEX, READ_ONCE(cn->netdev->ifindex)) ||
+	    edm_cn_put_dcache(msg, cn) ||
+	    edm_cn_put_stats(msg, cn))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static struct sk_buff *edm_cn_msg(struct edm_rack_cn *cn, struct genl_info *info, u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	if (info)
+		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
+	else
+		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
+	if (!hdr || edm_cn_fill(msg, cn)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+static void edm_cn_notify(struct edm_rack_cn *cn, u8 cmd)
+{
+	struct sk_buff *msg = edm_cn_msg(cn, NULL, cmd);
+
+	if (msg)
+		edm_nl_notify(cn->rack->edev->net, msg);
+}
+
+/* The rack RACK names; registry lock held. */
+static struct edm_rack *edm_cn_rack(struct edm_net *en, struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[EDM_A_CN_RACK];
+	struct edm_dev *dev;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_CN_RACK, "missing rack name");
+	if (err)
+		return ERR_PTR(err);
+	dev = edm_dev_find(en, NULL, name, info->extack);
+	if (IS_ERR(dev))
+		return ERR_CAST(dev);
+	if (dev->type != EDM_DEV_TYPE_RACK) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name, "not a rack");
+		return ERR_PTR(-ENODEV);
+	}
+	return edm_rack_of(dev);
+}
+
+static struct edm_rack_cn *edm_cn_find(struct edm_net *en, struct genl_info *info)
+{
+	struct edm_rack *rack = edm_cn_rack(en, info);
+	struct edm_rack_cn *cn;
+	int err;
+
+	if (IS_ERR(rack))
+		return ERR_CAST(rack);
+	err = edm_nl_require(info, EDM_A_CN_NAME, "missing compute node name");
+	if (err)
+		return ERR_PTR(err);
+	cn = edm_rack_cn_find(rack, nla_data(info->attrs[EDM_A_CN_NAME]));
+	if (!cn) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_CN_NAME],
+				    "no such compute node in the rack");
+		return ERR_PTR(-ENODEV);
+	}
+	return cn;
+}
+
+/* The DRAM cache request over @dc; sets 0 turns it off. */
+static void edm_cn_get_dc(struct genl_info *info, struct edm_rack_dc_cfg *dc)
+{
+	struct nlattr **a = info->attrs;
+
+	if (a[EDM_A_CN_DCACHE_REGION])
+		dc->region = nla_get_u32(a[EDM_A_CN_DCACHE_REGION]);
+	if (a[EDM_A_CN_DCACHE_SETS])
+		dc->sets = nla_get_u32(a[EDM_A_CN_DCACHE_SETS]);
+	if (a[EDM_A_CN_DCACHE_WAYS])
+		dc->ways = nla_get_u32(a[EDM_A_CN_DCACHE_WAYS]);
+	if (a[EDM_A_CN_DCACHE_GRAN])
+		dc->gran = nla_get_u32(a[EDM_A_CN_DCACHE_GRAN]);
+	if (a[EDM_A_CN_DCACHE_MIN_LEN])
+		dc->min_len = nla_get_u32(a[EDM_A_CN_DCACHE_MIN_LEN]);
+}
+
+static int edm_cn_chk_dc(struct genl_info *info, const struct edm_rack_dc_cfg *dc)
+{
+	if (dc->sets && !is_power_of_2(dc->sets)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_CN_DCACHE_SETS],
+				    "sets must be a power of two");
+		return -EINVAL;
+	}
+	if (!is_power_of_2(dc->gran)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_CN_DCACHE_GRAN],
+				    "gran must be a power of two");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct edm_rack_dc_cfg edm_cn_dc_default = {
+	.ways = 4, .gran = 4096, .min_len = 256,
+};
+
+int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_rack_dc_cfg dc = edm_cn_dc_default;
+	struct edm_rack_cn *cn;
+	struct sk_buff *reply;
+	struct edm_rack *rack;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_CN_NAME, "missing compute node name") ?:
+	      edm_nl_chk_name(info, EDM_A_CN_NAME);
+	if (err)
+		return err;
+	edm_cn_get_dc(info, &dc);
+	err = edm_cn_chk_dc(info, &dc);
+	if (err)
+		return err;
+	mutex_lock(&en->lock);
+	rack = edm_cn_rack(en, info);
+	if (IS_ERR(rack)) {
+		err = PTR_ERR(rack);
+		goto out;
+	}
+	cn = edm_rack_cn_create(rack, nla_data(info->attrs[EDM_A_CN_NAME]), &dc, info->extack);
+	if (IS_ERR(cn)) {
+		err = PTR_ERR(cn);
+		goto out;
+	}
+	reply = edm_cn_msg(cn, info, EDM_CMD_CN_NEW);
+	if (!reply) {
+		edm_rack_cn_destroy(cn);
+		err = -ENOMEM;
+		goto out;
+	}
+	en->gen++;	/* dumps see the change */
+	edm_cn_notify(cn, EDM_CMD_CN_NEW);
+	mutex_unlock(&en->lock);
+	return genlmsg_reply(reply, info);
+out:
+	mutex_unlock(&en->lock);
+	return err;
+}
+
+int edm_nl_cn_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_rack_cn *cn;
+	struct sk_buff *event;
+
+	mutex_lock(&en->lock);
+	cn = edm_cn_find(en, info);
+	if (IS_ERR(cn)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(cn);
+	}
+	event = edm_cn_msg(cn, NULL, EDM_CMD_CN_DEL);
+	edm_rack_cn_destroy(cn);
+	en->gen++;
+	mutex_unlock(&en->lock);
+	if (event)
+		edm_nl_notify(genl_info_net(info), event);
+	return 0;
+}
+
+int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_rack_dc_cfg dc, was;
+	struct edm_rack_cn *cn;
+	struct edm_pool_node *n;
+	int err;
+
+	mutex_lock(&en->lock);
+	cn = edm_cn_find(en, info);
+	if (IS_ERR(cn)) {
+		err = PTR_ERR(cn);
+		goto out;
+	}
+	n = &cn->pn;
+	spin_lock_bh(&n->dc_lock);
+	was = (struct edm_rack_dc_cfg){
+		.region = n->dc_region, .sets = n->dc ? n->dc_cfg.sets : 0,
+		.ways = n->dc ? n->dc_cfg.ways : edm_cn_dc_default.ways,
+		.gran = n->dc ? 1U << n->dc_cfg.gran_shift : edm_cn_dc_default.gran,
+		.min_len = n->dc ? n->dc_cfg.min_len : edm_cn_dc_default.min_len,
+	};
+	spin_unlock_bh(&n->dc_lock);
+	dc = was;
+	edm_cn_get_dc(info, &dc);
+	err = edm_cn_chk_dc(info, &dc);
+	if (err || !memcmp(&dc, &was, sizeof(dc)))
+		goto out;
+	err = edm_pool_node_dcache_set(n, dc.region, dc.sets, dc.ways, dc.gran, dc.min_len,
+				       info->extack);
+	if (!err)
+		edm_cn_notify(cn, EDM_CMD_CN_SET);
+out:
+	mutex_unlock(&en->lock);
+	return err;
+}
+
+int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_rack_cn *cn;
+	struct sk_buff *msg;
+
+	mutex_lock(&en->lock);
+	cn = edm_cn_find(en, info);
+	if (IS_ERR(cn)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(cn);
+	}
+	msg = edm_cn_msg(cn, info, EDM_CMD_CN_GET);
+	mutex_unlock(&en->lock);
+	if (!msg)
+		return -ENOMEM;
+	return genlmsg_reply(msg, info);
+}
+
+/* The CNs of one rack from slot cb->args[1] on. */
+static int edm_cn_dump_rack(struct sk_buff *skb, struct netlink_callback *cb,
+			    struct edm_rack *rack)
+{
+	struct edm_rack_cn *cn;
+	void *hdr;
+	u32 i;
+
+	for (i = cb->args[1]; i < EDM_POOL_NNODES; i++) {
+		cn = rcu_dereference_raw(rack->cn[i]);
+		if (!cn)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_CN_GET);
+		if (!hdr)
+			goto full;
+		genl_dump_check_consistent(cb, hdr);
+		if (edm_cn_fill(skb, cn)) {
+			genlmsg_cancel(skb, hdr);
+			goto full;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[1] = 0;
+	return 0;
+full:
+	cb->args[1] = i;
+	return -EMSGSIZE;
+}
+
+/*
+ * Every CN of every rack of the netns (of RACK only, if given). Resumes at
+ * rack ID cb->args[0], slot cb->args[1]; the registry generation, which CN
+ * changes bump too, flags interrupted dumps.
+ */
+int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct edm_net *en = edm_net(sock_net(skb->sk));
+	struct nlattr *only = attrs[EDM_A_CN_RACK];
+	struct edm_dev *dev;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&en->lock);
+	cb->seq = en->gen;
+	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
+		if (dev->type != EDM_DEV_TYPE_RACK || (only && strcmp(nla_data(only), dev->name)))
+			continue;
+		if (id != cb->args[0])
+			cb->args[1] = 0;
+		cb->args[0] = id;
+		err = edm_cn_dump_rack(skb, cb, edm_rack_of(dev));
+		if (err)
+			break;
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&en->lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rack device type and its compute nodes (include/edm/rack.h): a rack
+ * holds its pool; each CN gets a node id and Sections in the pool, a TxQ and
+ * an RxQ in pool memory, two NAPI contexts and a netdev.
+ *
+ * Creation and destruction run under the registry lock of the rack's netns
+ * and take RTNL inside it for the netdev. A CN is published in rack->cn[]
+ * once its netdev is registered and unpublished before it is unregistered;
+ * a grace period later no engine can post on its RxQ any more, and its
+ * rings, pool node and memory go.
+ */
+#include <linux/etherdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "edm/edm.h"
+#include "edm/rack.h"
+
+#define EDM_RACK_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
+			   NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
+
+static void edm_rack_cn_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &edm_rack_cn_netdev_ops;
+	dev->features |= EDM_RACK_FEATURES;
+	dev->hw_features |= EDM_RACK_FEATURES;
+	dev->vlan_features |= EDM_RACK_FEATURES;
+	dev->max_mtu = EDM_RACK_MTU_MAX;
+	eth_hw_addr_random(dev);
+}
+
+struct edm_rack_cn *edm_rack_cn_find(struct edm_rack *rack, const char *name)
+{
+	struct edm_rack_cn *cn;
+	int i;
+
+	for (i = 0; i < EDM_POOL_NNODES; i++) {
+		cn = rcu_dereference_raw(rack->cn[i]);
+		if (cn && !strcmp(cn->name, name))
+			return cn;
+	}
+	return NULL;
+}
+
+void edm_rack_cn_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *sum)
+{
+	int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct edm_rack_cn_stats *c = per_cpu_ptr(cn->ctrs, cpu);
+
+		for (i = 0; i < ARRAY_SIZE(sum->v); i++)
+			sum->v[i] += READ_ONCE(c->v[i]);
+	}
+}
+
+/* A TxQ or RxQ: its descriptors in a Buffer of the CN's in the pool. */
+static int edm_rack_ring_init(struct edm_rack_cn *cn, struct edm_rack_ring *r)
+{
+	u32 bytes = EDM_RACK_RING * sizeof(struct edm_rack_desc);
+	int err;
+
+	spin_lock_init(&r->lock);
+	err = edm_alloc_shared_buffer(&cn->pn, bytes, EDM_POOL_LOC_MEM, &r->ref);
+	if (err)
+		return err;
+	r->desc = edm_shared_buffer_addr(&cn->pn, r->ref, bytes);
+	if (WARN_ON_ONCE(!r->desc))
+		return -EFAULT;
+	memset(r->desc, 0, bytes);
+	return 0;
+}
+
+static void edm_rack_ring_fini(struct edm_rack_cn *cn, struct edm_rack_ring *r)
+{
+	if (r->desc)
+		edm_free_shared_buffer(&cn->pn, r->ref);
+	r->desc = NULL;
+}
+
+static void edm_rack_cn_free_parts(struct edm_rack_cn *cn)
+{
+	edm_rack_ring_fini(cn, &cn->rxq);
+	edm_rack_ring_fini(cn, &cn->txq);
+	edm_pool_node_fini(&cn->pn);
+	free_percpu(cn->ctrs);
+}
+
+static int edm_rack_cn_init_parts(struct edm_rack_cn *cn, const struct edm_rack_dc_cfg *dc,
+				  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	cn->ctrs = alloc_percpu(struct edm_rack_cn_stats);
+	if (!cn->ctrs)
+		return -ENOMEM;
+	err = edm_pool_node_init(&cn->pn, cn->rack->pool, extack);
+	if (err) {
+		free_percpu(cn->ctrs);
+		return err;
+	}
+	err = edm_rack_ring_init(cn, &cn->txq) ?: edm_rack_ring_init(cn, &cn->rxq);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "the pool has no room for the node's queues");
+		goto err_parts;
+	}
+	if (dc->sets) {
+		err = edm_pool_node_dcache_set(&cn->pn, dc->region, dc->sets, dc->ways, dc->gran,
+					       dc->min_len, extack);
+		if (err)
+			goto err_parts;
+	}
+	return 0;
+
+err_parts:
+	edm_rack_cn_free_parts(cn);
+	return err;
+}
+
+struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
+				       const struct edm_rack_dc_cfg *dc,
+				       struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev;
+	struct edm_rack_cn *cn;
+	int err;
+
+	if (edm_rack_cn_find(rack, name)) {
+		NL_SET_ERR_MSG(extack, "the rack has a compute node of that name");
+		return ERR_PTR(-EEXIST);
+	}
+	netdev = alloc_netdev(sizeof(*cn), name, NET_NAME_USER, edm_rack_cn_setup);
+	if (!netdev)
+		return ERR_PTR(-ENOMEM);
+	dev_net_set(netdev, rack->edev->net);
+	cn = netdev_priv(netdev);
+	cn->rack = rack;
+	cn->netdev = netdev;
+	strscpy(cn->name, name, sizeof(cn->name));
+	netif_napi_add(netdev, &cn->engine, edm_rack_engine_poll);
+	netif_napi_add(netdev, &cn->rx, edm_rack_rx_poll);
+	err = edm_rack_cn_init_parts(cn, dc, extack);
+	if (err)
+		goto err_napi;
+	rtnl_lock();
+	err = register_netdevice(netdev);
+	if (err) {
+		rtnl_unlock();
+		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
+		goto err_parts;
+	}
+	netif_carrier_off(netdev);
+	rcu_assign_pointer(rack->cn[cn->pn.id], cn);
+	rtnl_unlock();
+	rack->ncn++;
+	edm_obj_get(EDM_OBJ_CN);
+	netdev_dbg(netdev, "compute node %u of rack %s created\n", cn->pn.id, rack->edev->name);
+	return cn;
+
+err_parts:
+	edm_rack_cn_free_parts(cn);
+err_napi:
+	netif_napi_del(&cn->rx);
+	netif_napi_del(&cn->engine);
+	free_netdev(netdev);
+	return ERR_PTR(err);
+}
+
+/* Teardown, in this order: unpublish, so no xmit or engine finds the CN
+ * any more; unregister the netdev (its stop disables both NAPIs and drains
+ * the rings; rtnl_unlock waits for its last reference); a grace period for
+ * engines that found it before; drain what they posted meanwhile; then the
+ * queues, the pool node (Buffers the stack still has pass to the LPPU) and
+ * the memory.
+ */
+void edm_rack_cn_destroy(struct edm_rack_cn *cn)
+{
+	struct edm_rack *rack = cn->rack;
+	struct net_device *netdev = cn->netdev;
+
+	rtnl_lock();
+	RCU_INIT_POINTER(rack->cn[cn->pn.id], NULL);
+	unregister_netdevice(netdev);
+	rtnl_unlock();
+	synchronize_net();
+	edm_rack_cn_drain(cn);
+	edm_rack_cn_free_parts(cn);
+	netif_napi_del(&cn->rx);
+	netif_napi_del(&cn->engine);
+	rack->ncn--;
+	netdev_dbg(netdev, "compute node destroyed\n");
+	free_netdev(netdev);
+	edm_obj_put(EDM_OBJ_CN);
+}
+
+static int edm_rack_create(struct edm_dev *edev, const void *arg, struct netlink_ext_ack *extack)
+{
+	const struct edm_rack_cfg *cfg = arg;
+	struct edm_rack *rack;
+
+	if (!cfg) {
+		NL_SET_ERR_MSG(extack, "create racks with RACK_NEW (edmctl rack create)");
+		return -EOPNOTSUPP;
+	}
+	rack = kzalloc(sizeof(*rack), GFP_KERNEL);
+	if (!rack)
+		return -ENOMEM;
+	rack->edev = edev;
+	rack->pool = cfg->pool;
+	edm_mpool_get(rack->pool);
+	rack->pool->users++;
+	edev->type_priv = rack;
+	return 0;
+}
+
+static void edm_rack_destroy(struct edm_dev *edev)
+{
+	struct edm_rack *rack = edm_rack_of(edev);
+	struct edm_rack_cn *cn;
+	int i;
+
+	for (i = 0; i < EDM_POOL_NNODES; i++) {
+		cn = rcu_dereference_protected(rack->cn[i], true);
+		if (cn)
+			edm_rack_cn_destroy(cn);
+	}
+	rack->pool->users--;
+	edm_mpool_put(rack->pool);
+	kfree(rack);
+}
+
+const struct edm_dev_type_ops edm_rack_dev_type = {
+	.name = "rack",
+	.create = edm_rack_create,
+	.destroy = edm_rack_destroy,
+};

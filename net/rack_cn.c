@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A rack compute node's data path (include/edm/rack.h): xmit writes a
+ * Buffer and a TxQ descriptor, the port engine moves descriptors to the
+ * destination's RxQ passing the reference, and the receive NAPI wraps each
+ * reference in a shared skb.
+ *
+ * Copies: xmit copies the packet's bytes into a pool Buffer once per
+ * destination (one for unicast; a broadcast or multicast frame goes to
+ * every other CN of the rack and needs a Buffer for each, since a passed
+ * reference is exclusive). Nothing else copies packet data; COPIES counts
+ * every one of them.
+ *
+ * Locking: see rack.h. xmit runs under the netdev's TX lock (one TxQ
+ * producer); the engine and the receive NAPI are each their ring's only
+ * consumer; engines post on an RxQ under its lock, which also guards
+ * cn->up so that a stopped CN's RxQ stays empty once drained.
+ */
+#include <linux/etherdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "edm/rack.h"
+
+static struct edm_rack_desc *edm_rack_slot(struct edm_rack_ring *r, u32 i)
+{
+	return &r->desc[i & (EDM_RACK_RING - 1)];
+}
+
+static u32 edm_rack_ring_used(struct edm_rack_ring *r)
+{
+	/* acquire: the consumer is done with a slot before we reuse it */
+	return r->prod - smp_load_acquire(&r->cons);
+}
+
+static bool edm_rack_ring_ready(struct edm_rack_ring *r)
+{
+	/* acquire: pairs with edm_rack_ring_publish() */
+	return r->cons != smp_load_acquire(&r->prod);
+}
+
+static void edm_rack_ring_publish(struct edm_rack_ring *r)
+{
+	/* release: the descriptor is complete before the consumer sees it */
+	smp_store_release(&r->prod, r->prod + 1);
+}
+
+/* The consumer takes the next descriptor and gives its slot back. */
+static void edm_rack_ring_take(struct edm_rack_ring *r, struct edm_rack_desc *d)
+{
+	*d = *edm_rack_slot(r, r->cons);
+	/* release: our copy of the slot is made before a producer reuses it */
+	smp_store_release(&r->cons, r->cons + 1);
+}
+
+/* A Buffer the ring or a drop leaves with @cn: give it back. */
+static void edm_rack_drop_buf(struct edm_rack_cn *cn, const struct edm_rack_desc *d)
+{
+	edm_free_shared_buffer(&cn->pn, d->ref);
+}
+
+/* ---- transmit ---- */
+
+/* The CN with MAC address @addr in @rack, other than @self; RCU. */
+static struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr,
+					   struct edm_rack_cn *self)
+{
+	struct edm_rack_cn *cn;
+	int i;
+
+	for (i = 0; i < EDM_POOL_NNODES; i++) {
+		cn = rcu_dereference(rack->cn[i]);
+		if (cn && cn != self && ether_addr_equal(cn->netdev->dev_addr, addr))
+			return cn;
+	}
+	return NULL;
+}
+
+/* The one copy: @skb into a new Buffer, and a TxQ descriptor toward @to. */
+static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, struct edm_rack_cn *to)
+{
+	struct edm_rack_ring *r = &cn->txq;
+	u32 span = edm_shared_skb_span(skb->len);
+	struct edm_rack_desc *d;
+	void *buf;
+	u64 ref;
+	int err;
+
+	if (!span || edm_rack_ring_used(r) >= EDM_RACK_RING)
+		return -ENOBUFS;
+	err = edm_alloc_shared_buffer(&cn->pn, span, EDM_POOL_LOC_MEM, &ref);
+	if (err) {
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_ENOMEM, 1);
+		return err;
+	}
+	buf = edm_shared_buffer_addr(&cn->pn, ref, span);
+	if (WARN_ON_ONCE(!buf))
+		return -EFAULT;
+	d = edm_rack_slot(r, r->prod);
+	if (virtio_net_hdr_from_skb(skb, &d->vh, true, false, 0)) {
+		edm_free_shared_buffer(&cn->pn, ref);
+		return -EINVAL;
+	}
+	edm_shared_skb_fill(buf, skb);	/* written around the DRAM cache */
+	edm_cn_stat_add(cn, EDM_A_CNSTAT_COPIES, 1);
+	edm_cn_stat_add(cn, EDM_A_CNSTAT_COPY_BYTES, skb->len);
+	d->ref = ref;
+	d->len = skb->len;
+	d->src = cn->pn.id;
+	d->dst = to->pn.id;
+	edm_rack_ring_publish(r);
+	return 0;
+}
+
+/* Every other CN of the rack gets its own Buffer; 0 if any took it. */
+static int edm_rack_tx_flood(struct edm_rack_cn *cn, struct sk_buff *skb)
+{
+	struct edm_rack *rack = cn->rack;
+	struct edm_rack_cn *to;
+	int i, err = -ENODEV;
+
+	for (i = 0; i < EDM_POOL_NNODES; i++) {
+		to = rcu_dereference(rack->cn[i]);
+		if (to && to != cn && !edm_rack_tx_one(cn, skb, to))
+			err = 0;
+	}
+	return err;
+}
+
+static void edm_rack_maybe_stop(struct edm_rack_cn *cn)
+{
+	if (edm_rack_ring_used(&cn->txq) < EDM_RACK_RING - 1)
+		return;
+	netif_stop_queue(cn->netdev);
+	/* the engine wakes us after taking: we see the room, or it sees us stopped */
+	smp_mb();
+	if (edm_rack_ring_used(&cn->txq) < EDM_RACK_RING - 1)
+		netif_start_queue(cn->netdev);
+}
+
+static netdev_tx_t edm_rack_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct edm_rack_cn *cn = netdev_priv(dev);
+	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	u32 len = skb->len;
+	struct edm_rack_cn *to;
+	int err = -ENODEV;
+
+	rcu_read_lock();
+	if (len < ETH_HLEN) {
+		err = -EINVAL;
+	} else if (is_multicast_ether_addr(eth->h_dest)) {
+		err = edm_rack_tx_flood(cn, skb);
+	} else {
+		to = edm_rack_by_mac(cn->rack, eth->h_dest, cn);
+		if (to)
+			err = edm_rack_tx_one(cn, skb, to);
+	}
+	rcu_read_unlock();
+	if (err) {
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_TX_DROPS, 1);
+		dev_kfree_skb_any(skb);
+	} else {
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_TX_PACKETS, 1);
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_TX_BYTES, len);
+		dev_consume_skb_any(skb);
+		napi_schedule(&cn->engine);
+	}
+	edm_rack_maybe_stop(cn);
+	return NETDEV_TX_OK;
+}
+
+/* ---- the port engine ---- */
+
+/* Split transaction (4.3 step 3): @cn's engine hands one descriptor's
+ * reference to the destination and posts it on the destination's RxQ.
+ */
+static void edm_rack_forward(struct edm_rack_cn *cn, const struct edm_rack_desc *d)
+{
+	u32 span = edm_shared_skb_span(d->len);
+	struct edm_rack_cn *to;
+	struct edm_rack_ring *r;
+	bool posted = false;
+
+	rcu_read_lock();
+	to = rcu_dereference(cn->rack->cn[d->dst]);
+	if (!to || edm_pass_shared_buffer(&cn->pn, &to->pn, d->ref, span)) {
+		edm_cn_stat_add(cn, to ? EDM_A_CNSTAT_REFUSED : EDM_A_CNSTAT_TX_DROPS, 1);
+		edm_rack_drop_buf(cn, d);
+		goto out;
+	}
+	r = &to->rxq;
+	spin_lock(&r->lock);
+	if (to->up && edm_rack_ring_used(r) < EDM_RACK_RING) {
+		*edm_rack_slot(r, r->prod) = *d;
+		edm_rack_ring_publish(r);
+		posted = true;
+	}
+	spin_unlock(&r->lock);
+	if (posted) {
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_FORWARDED, 1);
+		napi_schedule(&to->rx);		/* the destination's interrupt */
+	} else {
+		edm_cn_stat_add(to, EDM_A_CNSTAT_RX_DROPS, 1);
+		edm_rack_drop_buf(to, d);
+	}
+out:
+	rcu_read_unlock();
+}
+
+int edm_rack_engine_poll(struct napi_struct *napi, int budget)
+{
+	struct edm_rack_cn *cn = container_of(napi, struct edm_rack_cn, engine);
+	struct edm_rack_ring *r = &cn->txq;
+	struct edm_rack_desc d;
+	int done = 0;
+
+	while (done < budget && edm_rack_ring_ready(r)) {
+		edm_rack_ring_take(r, &d);
+		edm_rack_forward(cn, &d);
+		done++;
+	}
+	if (done) {
+		/* pairs with edm_rack_maybe_stop(): it sees the room, or we see it stopped */
+		smp_mb();
+		if (netif_queue_stopped(cn->netdev))
+			netif_wake_queue(cn->netdev);
+	}
+	if (done < budget && napi_complete_done(napi, done) && edm_rack_ring_ready(r))
+		napi_schedule(napi);
+	return done;
+}
+
+/* ---- receive ---- */
+
+/* virtio_net_hdr_to_skb() wants the checksum field in the skb's head. */
+static int edm_rack_rx_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh)
+{
+	if (vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM &&
+	    !pskb_may_pull(skb, __virtio16_to_cpu(true, vh->csum_start) +
+			   __virtio16_to_cpu(true, vh->csum_offset) + sizeof(__sum16)))
+		return -EINVAL;
+	return virtio_net_hdr_to_skb(skb, vh, true);
+}
+
+static void edm_rack_rx_one(struct edm_rack_cn *cn, const struct edm_rack_desc *d)
+{
+	struct sk_buff *skb;
+
+	skb = edm_build_shared_skb(&cn->pn, &cn->rx, d->ref, d->len);
+	if (!skb) {
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_DROPS, 1);
+		edm_rack_drop_buf(cn, d);
+		return;
+	}
+	if (edm_rack_rx_offloads(skb, &d->vh)) {
+		edm_kfree_shared_skb(skb);
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_DROPS, 1);
+		return;
+	}
+	skb->protocol = eth_type_trans(skb, cn->netdev);
+	edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_PACKETS, 1);
+	edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_BYTES, d->len);
+	napi_gro_receive(&cn->rx, skb);
+}
+
+int edm_rack_rx_poll(struct napi_struct *napi, int budget)
+{
+	struct edm_rack_cn *cn = container_of(napi, struct edm_rack_cn, rx);
+	struct edm_rack_ring *r = &cn->rxq;
+	struct edm_rack_desc d;
+	int done = 0;
+
+	while (done < budget && edm_rack_ring_ready(r)) {
+		edm_rack_ring_take(r, &d);
+		edm_rack_rx_one(cn, &d);
+		done++;
+	}
+	if (done < budget && napi_complete_done(napi, done) && edm_rack_ring_ready(r))
+		napi_schedule(napi);
+	return done;
+}
+
+/* ---- the netdev ---- */
+
+/* Give back the Buffers of descriptors still queued; both NAPIs are off. */
+void edm_rack_cn_drain(struct edm_rack_cn *cn)
+{
+	struct edm_rack_ring *r;
+
+	r = &cn->txq;
+	for (; r->cons != r->prod; r->cons++)
+		edm_rack_drop_buf(cn, edm_rack_slot(r, r->cons));
+	r = &cn->rxq;
+	spin_lock_bh(&r->lock);
+	for (; r->cons != r->prod; r->cons++)
+		edm_rack_drop_buf(cn, edm_rack_slot(r, r->cons));
+	spin_unlock_bh(&r->lock);
+}
+
+static int edm_rack_cn_open(struct net_device *dev)
+{
+	struct edm_rack_cn *cn = netdev_priv(dev);
+
+	napi_enable(&cn->engine);
+	napi_enable(&cn->rx);
+	spin_lock_bh(&cn->rxq.lock);
+	cn->up = true;
+	spin_unlock_bh(&cn->rxq.lock);
+	netif_carrier_on(dev);
+	netif_start_queue(dev);
+	return 0;
+}
+
+static int edm_rack_cn_stop(struct net_device *dev)
+{
+	struct edm_rack_cn *cn = netdev_priv(dev);
+
+	netif_carrier_off(dev);
+	netif_tx_disable(dev);
+	spin_lock_bh(&cn->rxq.lock);
+	cn->up = false;		/* engines post here no more */
+	spin_unlock_bh(&cn->rxq.lock);
+	napi_disable(&cn->engine);
+	napi_disable(&cn->rx);
+	edm_rack_cn_drain(cn);
+	return 0;
+}
+
+static void edm_rack_cn_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
+{
+	struct edm_rack_cn *cn = netdev_priv(dev);
+	struct edm_rack_cn_stats sum;
+
+	edm_rack_cn_stats(cn, &sum);
+	s->tx_packets = sum.v[EDM_A_CNSTAT_TX_PACKETS];
+	s->tx_bytes = sum.v[EDM_A_CNSTAT_TX_BYTES];
+	s->tx_dropped = sum.v[EDM_A_CNSTAT_TX_DROPS];
+	s->rx_packets = sum.v[EDM_A_CNSTAT_RX_PACKETS];
+	s->rx_bytes = sum.v[EDM_A_CNSTAT_RX_BYTES];
+	s->rx_dropped = sum.v[EDM_A_CNSTAT_RX_DROPS];
+}
+
+const struct net_device_ops edm_rack_cn_netdev_ops = {
+	.ndo_open = edm_rack_cn_open,
+	.ndo_stop = edm_rack_cn_stop,
+	.ndo_start_xmit = edm_rack_xmit,
+	.ndo_get_stats64 = edm_rack_cn_get_stats64,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};

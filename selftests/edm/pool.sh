@@ -1,0 +1,322 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DFabric pool and rack in the VM: a pool on the CPU-less NUMA node (the VM
+# runner's --cpuless-node; any memory without it), a rack with two compute
+# nodes in two namespaces carrying ping, iperf3 and a file whose checksum
+# must match; the counters prove one copy per packet at TX and none after
+# it, the DRAM cache counts; deletion under traffic is clean and every
+# byte of the pool goes back to its node. Bad input is refused with a
+# message. Usage: pool.sh [CASE...] (default: all, in order).
+source "$(dirname "$0")/lib.sh"
+
+NS_A=pool_a
+NS_B=pool_b
+IP_A=10.78.0.1
+IP_B=10.78.0.2
+PY=/usr/bin/python3
+BG=()
+
+for t in jq iperf3 ping "$PY"; do
+	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
+done
+edm_loaded || { echo "1..0 # SKIP edm.ko is not loaded"; exit $KSFT_SKIP; }
+
+# The CPU-less node, if the VM has one: node N with memory and no CPU.
+NODE=
+for d in /sys/devices/system/node/node[0-9]*; do
+	[ -r "$d/cpulist" ] || continue
+	if [ -z "$(tr -d '\n' <"$d/cpulist")" ]; then
+		NODE=${d##*node}
+		break
+	fi
+done
+
+TMPD=$(mktemp -d)
+# Free skbs at once rather than on their receiving CPU's next softirq (see
+# ndimm.sh), so the pool is seen to get every Buffer back once traffic stops.
+defer_max=$(sysctl -n net.core.skb_defer_max 2>/dev/null)
+[ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max=0
+trap 'rm -rf "$TMPD"; [ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max="$defer_max"' EXIT
+
+cat >"$TMPD/xfer.py" <<'EOF'
+# xfer.py recv PORT OUT | send ADDR PORT FILE
+import socket, sys
+
+def recv(port, out):
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("0.0.0.0", int(port)))
+    ls.listen(1)
+    ls.settimeout(120)
+    s, _ = ls.accept()
+    s.settimeout(120)
+    with open(out, "wb") as f:
+        while True:
+            b = s.recv(1 << 16)
+            if not b:
+                break
+            f.write(b)
+    s.close()
+
+def send(addr, port, path):
+    s = socket.create_connection((addr, int(port)), timeout=120)
+    with open(path, "rb") as f:
+        s.sendfile(f)
+    s.shutdown(socket.SHUT_WR)
+    while s.recv(4096):
+        pass
+
+{"recv": recv, "send": send}[sys.argv[1]](*sys.argv[2:])
+EOF
+
+# ---- helpers ----
+
+cleanup() {
+	local p
+
+	set +e
+	for p in "${BG[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${BG[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	BG=()
+	[ -s "$TMPD/bg.log" ] && sed 's/^/bg: /' "$TMPD/bg.log"
+	"$EDMCTL" rack del r0 2>/dev/null
+	"$EDMCTL" pool del p0 2>/dev/null
+	ip -force -b - >/dev/null 2>&1 <<-EOF
+		netns del $NS_A
+		netns del $NS_B
+	EOF
+	rm -f "$TMPD"/*.bin "$TMPD"/*.json "$TMPD"/bg.log
+	return 0
+}
+
+in_a() {
+	ip netns exec $NS_A "$@"
+}
+
+bg() {
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" "$@" </dev/null >>"$TMPD/bg.log" 2>&1 3>&- &
+	BG+=($!)
+}
+
+ready() {
+	local hex tcp
+
+	printf -v hex '%04X' "$2"
+	tcp=$(<"/proc/$1/net/tcp") || return 1
+	[[ $tcp == *":$hex 00000000:0000 0A"* ]]
+}
+
+# The free memory of node $1 in kB.
+node_free() {
+	awk '/MemFree/ { print $4 }' "/sys/devices/system/node/node$1/meminfo"
+}
+
+# pool_new [ARGS...]: pool p0 of 128 MiB on $NODE if there is one.
+pool_new() {
+	x "$EDMCTL" -j pool create p0 size 128M ${NODE:+node $NODE} "$@" >"$TMPD/pool.json"
+	cat "$TMPD/pool.json" >&2
+}
+
+# rack_up [CN ARGS...]: rack r0 over p0, compute nodes cna in $NS_A and cnb
+# in $NS_B, addressed and up, without IPv6 (no stray packets in the counts).
+rack_up() {
+	x "$EDMCTL" rack create r0 pool p0 >/dev/null
+	x "$EDMCTL" rack add-cn r0 cna "$@" >/dev/null
+	x "$EDMCTL" rack add-cn r0 cnb "$@" >/dev/null
+	x ip -b - <<-EOF
+		netns add $NS_A
+		netns add $NS_B
+		link set cna netns $NS_A
+		link set cnb netns $NS_B
+	EOF
+	ns_up $NS_A cna $IP_A
+	ns_up $NS_B cnb $IP_B
+}
+
+ns_up() {
+	ip -n "$1" -b - <<-EOF
+		link set lo up
+		link set $2 addrgenmode none
+		addr add $3/24 dev $2
+		link set $2 up
+	EOF
+}
+
+# check JQ-EXPR: the compute nodes' counters, keyed by name, satisfy it.
+check() {
+	local c
+
+	echo "+ check $1" >&2
+	c=$("$EDMCTL" -j rack stats)
+	jq -e "map({(.name): .stats}) | add // {} | $1" >/dev/null <<<"$c" ||
+		{ echo "counters: $c" >&2; return 1; }
+}
+
+# pool_check JQ-EXPR: p0's counters satisfy it.
+pool_check() {
+	local c
+
+	echo "+ pool_check $1" >&2
+	c=$("$EDMCTL" -j pool stats p0)
+	jq -e ".[0].stats | $1" >/dev/null <<<"$c" || { echo "pool: $c" >&2; return 1; }
+}
+
+# ---- cases ----
+
+# The pool takes its Sections from the CPU-less node, and gives them back.
+case_numa() {
+	local before after
+
+	trap cleanup EXIT
+	[ -n "$NODE" ] || { echo "no CPU-less node: run with --cpuless-node" >&2; return 1; }
+	before=$(node_free "$NODE")
+	pool_new
+	jq -e ".[0] | .node == $NODE and .sections == 64 and .regions == 1" \
+		"$TMPD/pool.json" >/dev/null
+	after=$(node_free "$NODE")
+	note "node $NODE free: $before kB, $after kB with a 128 MiB pool"
+	[ $((before - after)) -ge $((128 * 1024)) ]
+	x "$EDMCTL" pool del p0
+	poll 10 eval '[ $(( $(node_free "$NODE") + 4096 )) -ge '"$before"' ]'
+}
+
+# Ping, iperf3 and a file over two compute nodes in two namespaces.
+case_traffic() {
+	local sum_a sum_b
+
+	trap cleanup EXIT
+	pool_new
+	rack_up dcache-sets 64 dcache-ways 4
+	x in_a ping -c 3 -i 0.2 -W 5 $IP_B >&2
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	x in_a timeout 120 iperf3 -c $IP_B -t 2 -J >"$TMPD/iperf.json" ||
+		{ cat "$TMPD/iperf.json" >&2; return 1; }
+	jq -e '.end.sum_received.bytes > 0' "$TMPD/iperf.json" >/dev/null
+	note "iperf3 cna -> cnb: $(jq -c '.end.sum_received | {bytes, bits_per_second}' \
+		"$TMPD/iperf.json")"
+	head -c 3000000 /dev/urandom >"$TMPD/file.bin"
+	bg $NS_B "$PY" "$TMPD/xfer.py" recv 7000 "$TMPD/out.bin"
+	poll 60 ready "${BG[-1]}" 7000
+	x in_a "$PY" "$TMPD/xfer.py" send $IP_B 7000 "$TMPD/file.bin"
+	wait "${BG[-1]}"
+	sum_a=$(sha256sum <"$TMPD/file.bin")
+	sum_b=$(sha256sum <"$TMPD/out.bin")
+	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
+	note "$("$EDMCTL" rack stats)" "$("$EDMCTL" pool stats p0)"
+	# One copy per packet sent (two CNs: a broadcast has one destination
+	# too), and every one of them reached the other side by reference.
+	check '.cna.copies == .cna["tx-packets"] and .cnb.copies == .cnb["tx-packets"]'
+	check '.cna.forwarded == .cnb["rx-packets"] and .cnb.forwarded == .cna["rx-packets"]'
+	check '.cna["tx-packets"] > 1000 and .cna.refused == 0 and .cnb.refused == 0'
+	check '.cna["rx-drops"] == 0 and .cnb["rx-drops"] == 0 and .cna.enomem == 0'
+	check '.cnb["dcache-hits"] > 0 and .cnb["dcache-misses"] > 0 and .cnb["dcache-flushed"] > 0'
+	pool_check '.refused == 0 and .enomem == 0 and .skbs > 1000'
+	poll 10 pool_check '.lent == 0 and .reclaimed == .skbs'
+}
+
+# The rack goes under traffic; then the pool, with all its memory.
+case_delete() {
+	local before
+
+	trap cleanup EXIT
+	[ -z "$NODE" ] || before=$(node_free "$NODE")
+	pool_new
+	rack_up
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	bg $NS_A iperf3 -c $IP_B -t 60
+	poll 30 check '.cnb["rx-bytes"] > 10000000'
+	x "$EDMCTL" rack del r0
+	[ "$(edm_objects cn)" = 0 ]
+	# What the sockets still hold comes back once they let go of it.
+	cleanup
+	poll 20 pool_check '.lent == 0 and .buffers == 0'
+	pool_check '.["sections-free"] == 64'
+	x "$EDMCTL" pool del p0
+	[ "$(edm_objects pool)" = 0 ]
+	[ -z "$NODE" ] || poll 10 eval '[ $(( $(node_free "$NODE") + 4096 )) -ge '"$before"' ]'
+}
+
+# Pool exhaustion is -ENOMEM, counted, never a crash: a pool of 6 Sections
+# holds two compute nodes (a Section per skb size class and one for the
+# queues each), not a third; traffic then runs out of 128 KB Buffers
+# (16 per node) and recovers.
+case_enomem() {
+	trap cleanup EXIT
+	x "$EDMCTL" pool create p0 size 12M ${NODE:+node $NODE} >/dev/null
+	rack_up
+	expect_error "the pool has no free Section for the node" \
+		"$EDMCTL" rack add-cn r0 cnc
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	x in_a timeout 120 iperf3 -c $IP_B -t 2 -J >"$TMPD/iperf.json" ||
+		{ cat "$TMPD/iperf.json" >&2; return 1; }
+	jq -e '.end.sum_received.bytes > 0' "$TMPD/iperf.json" >/dev/null
+	"$EDMCTL" rack stats >&2
+	check '.cna.enomem + .cnb.enomem > 0'
+	pool_check '.enomem > 0 and .["sections-free"] == 0'
+}
+
+case_errors() {
+	trap cleanup EXIT
+	expect_error "pool size must be a multiple of 2 MiB (a Section)" \
+		"$EDMCTL" pool create p0 size 5M
+	expect_error "that NUMA node has no memory" "$EDMCTL" pool create p0 size 8M node 999
+	expect_error "no such pool in this netns" "$EDMCTL" rack create r0 pool nope
+	x "$EDMCTL" pool create p0 size 8M >/dev/null
+	x "$EDMCTL" rack create r0 pool p0 >/dev/null
+	expect_error "the pool is in use by a rack: delete the rack first" \
+		"$EDMCTL" pool del p0
+	expect_error "sets must be a power of two" "$EDMCTL" rack add-cn r0 cna dcache-sets 3
+	expect_error "no such compute node in the rack" "$EDMCTL" rack del-cn r0 nope
+	x "$EDMCTL" rack add-cn r0 cna >/dev/null
+	expect_error "the rack has a compute node of that name" "$EDMCTL" rack add-cn r0 cna
+	x "$EDMCTL" rack set r0 cn cna dcache-sets 16
+	"$EDMCTL" -j rack cn-show | jq -e '.[0]["dcache-sets"] == 16' >/dev/null
+	expect_error "Operation not permitted" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$EDMCTL" rack del-cn r0 cna
+	expect_error "Operation not permitted" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$EDMCTL" pool create p1 size 8M
+	x "$EDMCTL" rack del-cn r0 cna
+	[ "$(edm_objects cn)" = 0 ]
+}
+
+# The module goes under traffic, sockets still holding shared skbs: their
+# pages outlive it, and nothing in the kernel complains (the VM runner
+# scans dmesg). The module is loaded again for what follows.
+case_unload() {
+	trap 'cleanup; edm_load' EXIT
+	pool_new
+	rack_up
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	bg $NS_A iperf3 -c $IP_B -t 60
+	poll 30 check '.cnb["rx-bytes"] > 10000000'
+	x rmmod edm
+	! edm_loaded
+}
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic delete enomem errors unload)
+for c in "${cases[@]}"; do
+	case $c in
+	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
+	traffic) run_case case_traffic "rack: ping, iperf3, a file; one copy per packet" ;;
+	delete) run_case case_delete "rack: deleted under traffic, the pool frees everything" ;;
+	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;
+	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;
+	unload) run_case case_unload "edm.ko unloads under rack traffic" ;;
+	*) echo "unknown case $c"; exit 2 ;;
+	esac
+done
+tap_done
