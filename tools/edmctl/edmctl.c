@@ -14,8 +14,10 @@
 
 #include "edmctl.h"
 #include "nl.h"
+#include "obj_cowbird.h"
 #include "obj_fabric.h"
 #include "obj_netdimm.h"
+#include "obj_region.h"
 #include "print.h"
 
 static const struct edm_object *const objects[] = {
@@ -23,6 +25,8 @@ static const struct edm_object *const objects[] = {
 	&obj_dev,
 	&obj_netdimm,
 	&obj_fabric,
+	&obj_region,
+	&obj_cowbird,
 	&obj_monitor,
 };
 
