@@ -6,7 +6,7 @@
  *   cowbird_demo REGION_ID KEY [OFFSET]
  *
  * REGION_ID is the fabric address of a memory host, KEY its region key
- * (debugfs edm/cowbird_regions). Writes a line at OFFSET (default 0x1000),
+ * (edmctl region key REGION_ID). Writes a line at OFFSET (default 0x1000),
  * reads it back, then increments a counter word next to it 100 times by
  * read-after-write, and prints each completion's status and delays.
  */
