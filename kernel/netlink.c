@@ -354,6 +354,39 @@ static const struct genl_ops edm_genl_ops[] = {
 		.maxattr = EDM_A_CN_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = EDM_CMD_REGION_GET,
+		.doit = edm_nl_region_get_doit,
+		.dumpit = edm_nl_region_get_dumpit,
+		.policy = edm_region_sel_policy,
+		.maxattr = EDM_A_REGION_MAX,
+	},
+	{
+		.cmd = EDM_CMD_REGION_REKEY,
+		.doit = edm_nl_region_rekey_doit,
+		.policy = edm_region_sel_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_COWBIRD_GET,
+		.doit = edm_nl_cowbird_get_doit,
+		.policy = edm_cowbird_get_policy,
+		.maxattr = EDM_A_COWBIRD_MAX,
+	},
+	{
+		.cmd = EDM_CMD_COWBIRD_SET,
+		.doit = edm_nl_cowbird_set_doit,
+		.policy = edm_cowbird_set_policy,
+		.maxattr = EDM_A_COWBIRD_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_COWBIRD_INST_GET,
+		.dumpit = edm_nl_cowbird_inst_get_dumpit,
+		.policy = edm_cbinst_get_policy,
+		.maxattr = EDM_A_CBINST_MAX,
+	},
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

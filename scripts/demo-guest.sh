@@ -66,9 +66,20 @@ step edmctl -s fabric show sw0
 echo
 echo "## Cowbird: a program writes and reads mem0's region through libcowbird's rings;"
 echo "## the kernel engine serves them, and the fabric sees the same bytes"
-key=$(awk '$3 == "mem0" { print $5 }' /sys/kernel/debug/edm/cowbird_regions)
-echo "mem0's region key (debugfs edm/cowbird_regions): $key"
+step edmctl region show
+key=$(edmctl -j region key 2 | jq -er '.[0].key')
+echo "mem0's region key (edmctl -j region key 2): $key"
 step tools/lib/cowbird/cowbird_demo 2 "$key" 0x1000
+step edmop "$dev" read 2 0x1000 22
+step edmctl -s cowbird show
+echo
+echo "## A rekey cuts the old key off; the bytes stay"
+step edmctl region rekey 2
+if tools/lib/cowbird/cowbird_demo 2 "$key" 0x1000; then
+	echo "the old key still works: the demo fails" >&2
+	exit 1
+fi
+echo "(the old key is refused, as it must be)"
 step edmop "$dev" read 2 0x1000 22
 step edmctl fabric del cpu0
 step edmctl fabric del mem0
@@ -76,5 +87,5 @@ step edmctl fabric del sw0
 step rmmod edm
 echo
 echo "demo done: edm.ko loaded, answered, carried iperf3 over NetDIMMs, read and CASed"
-echo "remote memory over the EDM fabric, wrote and read it through libcowbird, and"
-echo "unloaded cleanly"
+echo "remote memory over the EDM fabric, wrote and read it through libcowbird, rekeyed"
+echo "its region, and unloaded cleanly"

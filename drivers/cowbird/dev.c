@@ -233,6 +233,7 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 	inst->id = err;
 	kref_init(&inst->ref);
 	INIT_LIST_HEAD(&inst->node);
+	inst->net_cookie = current->nsproxy->net_ns->net_cookie;	/* netlink shows it there */
 	mutex_init(&inst->serve_lock);
 	inst->host = host;
 	inst->region_id = c->region_id;
@@ -386,7 +387,7 @@ int edm_cowbird_init(void)
 		edm_cowbird_engine_exit();
 		return err;
 	}
-	/* Keys, root only, until netlink shows them (Documentation/cowbird.md). */
+	/* Every netns's regions and keys, root only (Documentation/cowbird.md). */
 	debugfs_create_file("cowbird_regions", 0400, edm_debugfs_root, NULL,
 			    &cowbird_regions_fops);
 	return 0;

@@ -398,3 +398,128 @@ void edm_cowbird_engine_exit(void)
 	cowbird_threads_stop();
 	mutex_destroy(&cowbird_eng.lock);
 }
+
+/* ---- for netlink (kernel/cowbird_nl.c): parameters, counters, instances ---- */
+
+/* The CPU the threads are bound to (kthread_bind() at init), or -1. */
+static int cowbird_bound_cpu(void)
+{
+	const struct cpumask *mask;
+
+	if (cowbird_cpu < 0 || !cowbird_eng.nthreads)
+		return -1;
+	mask = cowbird_eng.threads[0]->cpus_ptr;
+	if (cpumask_weight(mask) != 1 || cpumask_first(mask) != cowbird_cpu)
+		return -1;
+	return cowbird_cpu;
+}
+
+void cowbird_engine_info(struct cowbird_engine_info *info)
+{
+	struct cowbird_eng_stats *s = &cowbird_eng.stats;
+
+	info->threads = cowbird_eng.nthreads;
+	info->cpu = cowbird_bound_cpu();
+	info->instances = READ_ONCE(cowbird_eng.ninsts);
+	info->probe_max_us = READ_ONCE(cowbird_probe_max_us);
+	info->idle_spins = READ_ONCE(cowbird_idle_spins);
+	info->batch = cowbird_engine_batch();
+	info->picks = atomic64_read(&s->picks);
+	info->busy_skips = atomic64_read(&s->busy_skips);
+	info->sleeps = atomic64_read(&s->sleeps);
+	info->created = atomic64_read(&s->created);
+	info->destroyed = atomic64_read(&s->destroyed);
+}
+
+static bool cowbird_param_set(uint *param, const u32 *v)
+{
+	if (!v || READ_ONCE(*param) == *v)
+		return false;
+	WRITE_ONCE(*param, *v);
+	return true;
+}
+
+/* Every live instance's rings publish every @batch completions from now on. */
+static void cowbird_batch_apply(u32 batch)
+{
+	struct cowbird_inst *inst;
+	u32 i;
+
+	mutex_lock(&cowbird_eng.lock);
+	list_for_each_entry(inst, &cowbird_eng.insts, node) {
+		mutex_lock(&inst->serve_lock);
+		for (i = 0; i < inst->lay.nr_rings; i++)
+			inst->rings[i].r.batch = batch;
+		mutex_unlock(&inst->serve_lock);
+	}
+	mutex_unlock(&cowbird_eng.lock);
+}
+
+bool cowbird_engine_set(const u32 *probe_max_us, const u32 *idle_spins, const u32 *batch)
+{
+	bool changed;
+
+	changed = cowbird_param_set(&cowbird_probe_max_us, probe_max_us);
+	changed |= cowbird_param_set(&cowbird_idle_spins, idle_spins);
+	changed |= cowbird_param_set(&cowbird_batch, batch);
+	if (batch)
+		cowbird_batch_apply(*batch);
+	return changed;
+}
+
+u32 cowbird_engine_gen(void)
+{
+	return atomic64_read(&cowbird_eng.stats.created) +
+	       atomic64_read(&cowbird_eng.stats.destroyed);
+}
+
+/* Under its serve_lock: what an instance says about itself. */
+static void cowbird_inst_snapshot(struct cowbird_inst *inst, struct cowbird_inst_info *info)
+{
+	struct cowbird_ring_stats *rs = &info->ring;
+	u32 i;
+
+	lockdep_assert_held(&inst->serve_lock);
+	memset(info, 0, sizeof(*info));
+	info->id = inst->id;
+	info->region_id = inst->region_id;
+	info->region_size = inst->region_size;
+	info->rings = inst->lay.nr_rings;
+	info->entries = inst->lay.entries;
+	info->data_size = inst->lay.data_size;
+	info->batch = inst->rings[0].r.batch;
+	info->inst = inst->stats;
+	for (i = 0; i < inst->lay.nr_rings; i++) {
+		const struct cowbird_ring *r = &inst->rings[i].r;
+
+		rs->fetched += r->stats.fetched;
+		rs->rejected += r->stats.rejected;
+		rs->ops += r->stats.ops;
+		rs->completed += r->stats.completed;
+		rs->batches += r->stats.batches;
+		rs->rd_blocked += r->stats.rd_blocked;
+		rs->wr_blocked += r->stats.wr_blocked;
+		info->rings_stopped += !!r->error;
+	}
+	info->cc = inst->cc->stats;
+	info->cwnd_local = inst->cc->local.cwnd;
+	info->cwnd_dst = inst->cc->dst[0].cwnd;
+}
+
+int cowbird_engine_inst_info(u64 net_cookie, u32 from, struct cowbird_inst_info *info)
+{
+	struct cowbird_inst *inst, *next = NULL;
+
+	mutex_lock(&cowbird_eng.lock);
+	list_for_each_entry(inst, &cowbird_eng.insts, node)
+		if (inst->net_cookie == net_cookie && inst->id >= from &&
+		    (!next || inst->id < next->id))
+			next = inst;
+	if (next) {
+		mutex_lock(&next->serve_lock);
+		cowbird_inst_snapshot(next, info);
+		mutex_unlock(&next->serve_lock);
+	}
+	mutex_unlock(&cowbird_eng.lock);
+	return next ? 0 : -ENOENT;
+}

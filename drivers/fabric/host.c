@@ -106,6 +106,8 @@ struct edm_fab_host {
 	u8 *region;
 	u64 region_size;
 	u64 region_key;			/* what a Cowbird instance must present */
+	u32 region_key_gen;		/* rekeys so far */
+	u64 region_st[__EDM_A_RSTAT_CNT];	/* accesses through the key */
 	struct list_head regions;	/* on edm_fab_regions while the host lives */
 	struct timer_list timer;
 	bool stopped;
@@ -898,13 +900,15 @@ void edm_fab_host_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st)
 /*
  * The local region for Cowbird (drivers/cowbird/). A region is named by its
  * host's fabric address and proven by its key; the key lives under
- * node->lock so a rekey (not yet exposed) cuts off every instance at once.
+ * node->lock, which every access through it takes, so a rekey cuts off
+ * every instance at once (kernel/region_nl.c).
  */
 
 /*
- * Every host with a region, for the root-only debugfs file that shows keys
- * until netlink can (see Documentation/cowbird.md). A spinlock, BH: the last
- * node reference may go in BH. Order: edm_fab_regions_lock, node->lock.
+ * Every host with a region, for the root-only debugfs file that lists those
+ * of every netns with their keys (netlink shows each netns its own). A
+ * spinlock, BH: the last node reference may go in BH. Order:
+ * edm_fab_regions_lock, node->lock.
  */
 static LIST_HEAD(edm_fab_regions);
 static DEFINE_SPINLOCK(edm_fab_regions_lock);	/* protects edm_fab_regions */
@@ -957,14 +961,65 @@ int edm_fab_host_region_io(struct edm_fab_node *n, u64 key, u64 off, void *buf, 
 	int err = 0;
 
 	spin_lock_bh(&n->lock);
-	if (n->dead || h->region_key != key)
+	if (n->dead || h->region_key != key) {
 		err = -EACCES;
-	else if (off > h->region_size || len > h->region_size - off)
+		h->region_st[EDM_A_RSTAT_ACCESS_ERRORS]++;
+	} else if (off > h->region_size || len > h->region_size - off) {
 		err = -EFAULT;
-	else if (write)
+		h->region_st[EDM_A_RSTAT_RANGE_ERRORS]++;
+	} else if (write) {
 		memcpy(h->region + off, buf, len);
-	else
+		h->region_st[EDM_A_RSTAT_WRITES]++;
+		h->region_st[EDM_A_RSTAT_WRITE_BYTES] += len;
+	} else {
 		memcpy(buf, h->region + off, len);
+		h->region_st[EDM_A_RSTAT_READS]++;
+		h->region_st[EDM_A_RSTAT_READ_BYTES] += len;
+	}
+	spin_unlock_bh(&n->lock);
+	return err;
+}
+
+/* 0 and what netlink shows of @n's region, or -ENOENT when it serves none. */
+int edm_fab_host_region_info(struct edm_fab_node *n, struct edm_fab_region_info *ri)
+{
+	struct edm_fab_host *h = to_host(n);
+	int err = -ENOENT;
+
+	spin_lock_bh(&n->lock);
+	if (!n->dead && h->region) {
+		ri->addr = h->addr;
+		ri->size = h->region_size;
+		ri->key = h->region_key;
+		ri->key_gen = h->region_key_gen;
+		BUILD_BUG_ON(sizeof(ri->stats) != sizeof(h->region_st));
+		memcpy(ri->stats, h->region_st, sizeof(ri->stats));
+		err = 0;
+	}
+	spin_unlock_bh(&n->lock);
+	return err;
+}
+
+/*
+ * Draws a new key for @n's region, never the old one, and counts the rekey;
+ * the region's bytes are not touched. From the moment node->lock is dropped
+ * every access with the old key fails with -EACCES. -ENOENT without a region.
+ */
+int edm_fab_host_rekey(struct edm_fab_node *n)
+{
+	struct edm_fab_host *h = to_host(n);
+	int err = -ENOENT;
+	u64 key;
+
+	spin_lock_bh(&n->lock);
+	if (!n->dead && h->region) {
+		do {
+			key = get_random_u64();
+		} while (key == h->region_key);
+		h->region_key = key;
+		h->region_key_gen++;
+		err = 0;
+	}
 	spin_unlock_bh(&n->lock);
 	return err;
 }

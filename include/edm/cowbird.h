@@ -91,6 +91,7 @@ struct cowbird_inst {
 	struct mutex serve_lock;	/* protects rings, cc, stats and dead */
 	bool dead;			/* torn down: never served again */
 	struct cowbird_inst_stats stats;
+	u64 net_cookie;			/* netns of the creator (and of its region) */
 };
 
 void cowbird_inst_put(struct cowbird_inst *inst);
@@ -114,5 +115,51 @@ void cowbird_rmt_get_stats(const struct cowbird_inst *inst, struct cowbird_rmt_s
 /* dev.c: the subsystem (misc device, debugfs, engine) */
 int edm_cowbird_init(void);
 void edm_cowbird_exit(void);
+
+/*
+ * engine.c, for netlink (kernel/cowbird_nl.c): the engine's parameters and
+ * counters, and snapshots of instances. The engine is one for the module;
+ * instances are shown in the netns they were created in (net_cookie).
+ */
+enum {
+	COWBIRD_PROBE_MAX_US_MIN	= 2,
+	COWBIRD_PROBE_MAX_US_MAX	= 1000000,
+	COWBIRD_IDLE_SPINS_MAX		= 1000000,
+};
+
+struct cowbird_engine_info {
+	u32 threads;
+	int cpu;			/* the CPU the threads are pinned to, or -1 */
+	u32 instances;			/* all netns */
+	u32 probe_max_us;
+	u32 idle_spins;
+	u32 batch;			/* of new instances */
+	u64 picks, busy_skips, sleeps, created, destroyed;
+};
+
+struct cowbird_inst_info {
+	u32 id;
+	u16 region_id;
+	u64 region_size;
+	u32 rings, entries, data_size;
+	u32 batch;
+	u32 rings_stopped;
+	struct cowbird_inst_stats inst;
+	struct cowbird_ring_stats ring;	/* summed over its rings */
+	struct cowbird_cc_stats cc;
+	u32 cwnd_local, cwnd_dst;
+};
+
+void cowbird_engine_info(struct cowbird_engine_info *info);
+/*
+ * Sets the parameters given (NULL: unchanged), in their ranges above and
+ * 1..COWBIRD_BATCH_MAX; a batch applies to the rings of every instance too.
+ * True when a parameter changed.
+ */
+bool cowbird_engine_set(const u32 *probe_max_us, const u32 *idle_spins, const u32 *batch);
+/* Changes with every instance created or destroyed, for dumps. */
+u32 cowbird_engine_gen(void);
+/* The instance of netns @net_cookie with the lowest ID >= @from; -ENOENT if none. */
+int cowbird_engine_inst_info(u64 net_cookie, u32 from, struct cowbird_inst_info *info);
 
 #endif /* _EDM_COWBIRD_H */

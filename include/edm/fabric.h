@@ -185,6 +185,18 @@ int edm_fab_host_minor(const struct edm_fab_node *host);
 int edm_fab_host_region(struct edm_fab_node *host, u32 addr, u64 *size, u64 *key);
 int edm_fab_host_region_io(struct edm_fab_node *host, u64 key, u64 off, void *buf, u32 len,
 			   bool write);
+
+/* What netlink shows of a host's region (kernel/region_nl.c). */
+struct edm_fab_region_info {
+	u32 addr;			/* its ID: the host's fabric address */
+	u64 size;
+	u64 key;
+	u32 key_gen;			/* rekeys so far */
+	u64 stats[__EDM_A_RSTAT_CNT];	/* indexed by EDM_A_RSTAT_*; 0 = unused */
+};
+
+int edm_fab_host_region_info(struct edm_fab_node *host, struct edm_fab_region_info *ri);
+int edm_fab_host_rekey(struct edm_fab_node *host);
 struct seq_file;
 void edm_fab_regions_show(struct seq_file *m);
 /* for cdev.c: its per-host state and the N of /dev/edm<N> */

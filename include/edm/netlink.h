@@ -120,5 +120,18 @@ extern const struct nla_policy edm_rack_sel_policy[];
 extern const struct nla_policy edm_cn_new_policy[];
 extern const struct nla_policy edm_cn_sel_policy[];
 extern const struct nla_policy edm_cn_set_policy[];
+/* Memory regions, in kernel/region_nl.c. */
+int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_region_sel_policy[];
+
+/* The Cowbird engine and its instances, in kernel/cowbird_nl.c. */
+int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cowbird_set_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+extern const struct nla_policy edm_cowbird_get_policy[];
+extern const struct nla_policy edm_cowbird_set_policy[];
+extern const struct nla_policy edm_cbinst_get_policy[];
 
 #endif /* _EDM_NETLINK_H */

@@ -6,7 +6,7 @@
  *
  * Each test makes, through netlink, a fabric host cb_mn at address 2 with a
  * 1 MiB region (the local region an instance binds to) and reads its key
- * from debugfs edm/cowbird_regions. Then:
+ * with REGION_GET. Then:
  *  - create: every rejection of COWBIRD_IOC_CREATE and of mmap;
  *  - integrity: 8 threads on 4 rings write and read random ranges of their
  *    own slice, each read checked against a shadow copy, the whole region
@@ -17,7 +17,11 @@
  *    gets its error completion and the ring goes on; a tail moved backwards
  *    stops the ring (book.error ETAIL);
  *  - teardown: a process that exits or is killed with requests in flight,
- *    and a mapping unmapped while the engine runs, leave no instance behind.
+ *    and a mapping unmapped while the engine runs, leave no instance behind;
+ *  - rekey: after REGION_REKEY every op of an instance opened with the old
+ *    key completes EACCES and changes nothing, the old key opens nothing,
+ *    and the bytes written before are read back under the new key; netlink
+ *    shows the instance and the refused accesses, debugfs the new key.
  *
  * Needs edm.ko loaded and root. EDM_TEST_SCALE divides the iterations.
  */
@@ -110,8 +114,47 @@ static int fab_new(struct genl_sock *gs, const char *name, int addr, uint64_t re
 	return err;
 }
 
+/* The u64 attribute @type among a reply's attributes, into @arg (untouched if absent). */
+struct u64_attr {
+	uint16_t type;
+	int found;
+	uint64_t v;
+};
+
+static void u64_attr_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	const struct nlattr *a;
+	struct u64_attr *u = arg;
+
+	a = genl_attr(attrs, len, u->type);
+	if (a && a->nla_len == NLA_HDRLEN + sizeof(u->v)) {
+		memcpy(&u->v, (const char *)a + NLA_HDRLEN, sizeof(u->v));
+		u->found = 1;
+	}
+}
+
+/* REGION_GET or REGION_REKEY of @name's region: its u64 attribute @type, 0 if none. */
+static uint64_t region_u64(struct genl_sock *gs, uint8_t cmd, const char *name, uint16_t type)
+{
+	struct u64_attr u = { .type = type };
+	struct attrbuf ab = {};
+	int err;
+
+	ab_put_str(&ab, EDM_A_REGION_OWNER, name);
+	err = genl_request(gs, cmd, 0, &ab, u64_attr_cb, &u);
+	if (err)
+		fprintf(stderr, "region %s: %s (%s)\n", name, strerror(-err), gs->errmsg);
+	return u.found ? u.v : 0;
+}
+
+/* The key of host @name's region, as netlink shows root. */
+static uint64_t region_key(struct genl_sock *gs, const char *name)
+{
+	return region_u64(gs, EDM_CMD_REGION_GET, name, EDM_A_REGION_KEY);
+}
+
 /* The key of host @name's region in our netns, from debugfs; 0 if not found. */
-static uint64_t region_key(const char *name)
+static uint64_t debugfs_region_key(const char *name)
 {
 	unsigned long long size, key, found = 0;
 	unsigned int inum, addr;
@@ -170,7 +213,7 @@ struct raw {
 	struct cowbird_book *book;
 	struct cowbird_meta *meta;
 	struct cowbird_cqe *cq;
-	uint8_t *req;
+	uint8_t *req, *resp;
 	uint32_t entries, data;
 };
 
@@ -206,6 +249,7 @@ static int raw_open(struct raw *r, uint64_t key)
 	r->meta = (struct cowbird_meta *)(ring + r->c.meta_off);
 	r->cq = (struct cowbird_cqe *)(ring + r->c.cq_off);
 	r->req = ring + r->c.req_off;
+	r->resp = ring + r->c.resp_off;
 	r->entries = 1u << 4;
 	r->data = 1u << 12;
 	return 0;
@@ -282,8 +326,9 @@ FIXTURE_SETUP(cb)
 	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
 	fab_del(&self->gs, MN);		/* what an aborted run left */
 	ASSERT_EQ(0, fab_new(&self->gs, MN, MN_ADDR, REGION));
-	self->key = region_key(MN);
-	ASSERT_NE(0, self->key) TH_LOG("no key for %s in debugfs cowbird_regions", MN);
+	self->key = region_key(&self->gs, MN);
+	ASSERT_NE(0, self->key) TH_LOG("no key for %s from REGION_GET", MN);
+	EXPECT_EQ(self->key, debugfs_region_key(MN));
 }
 
 FIXTURE_TEARDOWN(cb)
@@ -784,8 +829,8 @@ FIXTURE_SETUP(fab)
 	if (!err)
 		err = flink(&self->gs, EDM_CMD_FLINK_NEW, MN, MN_ADDR, 0);
 	ASSERT_EQ(0, err);
-	self->key = region_key(MN);
-	ASSERT_NE(0, self->key) TH_LOG("no key for %s in debugfs cowbird_regions", MN);
+	self->key = region_key(&self->gs, MN);
+	ASSERT_NE(0, self->key) TH_LOG("no key for %s from REGION_GET", MN);
 }
 
 FIXTURE_TEARDOWN(fab)
@@ -991,6 +1036,120 @@ TEST_F_TIMEOUT(fab, via_gone, 120)
 	EXPECT_EQ(64, ok + timeout);
 	cowbird_close(cb);
 	EXPECT_TRUE(instances_gone());
+}
+
+/* ---- rekey ---- */
+
+/* The instances netlink shows in our netns, and the region id of the last. */
+struct inst_list {
+	int n;
+	uint32_t region_id;
+};
+
+static void inst_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	const struct nlattr *a = genl_attr(attrs, len, EDM_A_CBINST_REGION_ID);
+	struct inst_list *l = arg;
+
+	l->n++;
+	if (a)
+		memcpy(&l->region_id, (const char *)a + NLA_HDRLEN, sizeof(l->region_id));
+}
+
+/* The counter @stat of @name's region, from the EDM_A_REGION_STATS nest. */
+struct stat_get {
+	uint16_t stat;
+	uint64_t v;
+};
+
+static void stat_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	const struct nlattr *nest = genl_attr(attrs, len, EDM_A_REGION_STATS), *a;
+	struct stat_get *g = arg;
+
+	if (!nest)
+		return;
+	a = genl_attr((const struct nlattr *)((const char *)nest + NLA_HDRLEN),
+		      nest->nla_len - NLA_HDRLEN, g->stat);
+	if (a)
+		memcpy(&g->v, (const char *)a + NLA_HDRLEN, sizeof(g->v));
+}
+
+static uint64_t region_stat(struct genl_sock *gs, const char *name, uint16_t stat)
+{
+	struct stat_get g = { .stat = stat };
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_REGION_OWNER, name);
+	if (genl_request(gs, EDM_CMD_REGION_GET, 0, &ab, stat_cb, &g))
+		return ~0ull;
+	return g.v;
+}
+
+/*
+ * An instance opened before a rekey loses the region: each op completes
+ * EACCES (the engine's key check in edm_fab_host_region_io()) and writes
+ * nothing. The data stays, and the new key reads it back.
+ */
+TEST_F(cb, rekey)
+{
+	struct raw old = {}, fresh = {};
+	struct inst_list insts = {};
+	struct cowbird_create c;
+	uint64_t key2, refused;
+	uint32_t i;
+	int fd;
+
+	ASSERT_EQ(0, raw_open(&old, self->key));
+	/* First write of the ring: its payload at data position 0. */
+	memset(old.req, 0x5a, 256);
+	i = raw_issue(&old, COWBIRD_RW_WRITE, MN_ADDR, 256, 0x2000, -1, 256);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&old, i));
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, inst_cb, &insts));
+	EXPECT_EQ(1, insts.n);
+	EXPECT_EQ(MN_ADDR, insts.region_id);
+	refused = region_stat(&self->gs, MN, EDM_A_RSTAT_ACCESS_ERRORS);
+	EXPECT_EQ(0, refused);
+
+	key2 = region_u64(&self->gs, EDM_CMD_REGION_REKEY, MN, EDM_A_REGION_KEY);
+	ASSERT_NE(0, key2);
+	EXPECT_NE(self->key, key2);
+	EXPECT_EQ(key2, region_key(&self->gs, MN));
+	EXPECT_EQ(key2, debugfs_region_key(MN));
+
+	/* The old key: a write (position 256) and a read, each EACCES. */
+	memset(old.req + 256, 0xa5, 256);
+	i = raw_issue(&old, COWBIRD_RW_WRITE, MN_ADDR, 256, 0x2000, -1, 256);
+	EXPECT_EQ(COWBIRD_ST_EACCES, raw_wait(&old, i));
+	i = raw_issue(&old, COWBIRD_RW_READ, MN_ADDR, 256, 0x2000, -1, 256);
+	EXPECT_EQ(COWBIRD_ST_EACCES, raw_wait(&old, i));
+	/* and the ring goes on: the instance is not stopped, only refused */
+	EXPECT_EQ(0, old.book->error);
+	EXPECT_EQ(2, region_stat(&self->gs, MN, EDM_A_RSTAT_ACCESS_ERRORS));
+
+	/* The old key opens nothing any more. */
+	fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EACCES, raw_create(fd, self->key, MN_ADDR, 1, 4, 12, &c));
+	close(fd);
+
+	/* The new key: the bytes written before the rekey, untouched. */
+	ASSERT_EQ(0, raw_open(&fresh, key2));
+	i = raw_issue(&fresh, COWBIRD_RW_READ, MN_ADDR, 256, 0x2000, -1, 256);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&fresh, i));
+	for (i = 0; i < 256; i++)
+		if (fresh.resp[i] != 0x5a)
+			break;
+	EXPECT_EQ(256, i) TH_LOG("byte %u is 0x%02x after the rekey", i, fresh.resp[i]);
+	insts.n = 0;
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, inst_cb, &insts));
+	EXPECT_EQ(2, insts.n);
+	raw_close(&old);
+	raw_close(&fresh);
+	EXPECT_TRUE(instances_gone());
+	insts.n = 0;
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, inst_cb, &insts));
+	EXPECT_EQ(0, insts.n);
 }
 
 TEST_HARNESS_MAIN

@@ -250,6 +250,64 @@ FIXTURE_VARIANT_ADD(cmd, flink_set) {
 	.required = { EDM_A_FLINK_NODE },
 };
 
+#define REGION_NOT_SELECTORS						\
+	EDM_A_REGION_KIND, EDM_A_REGION_SIZE, EDM_A_REGION_KEY,		\
+	EDM_A_REGION_KEY_GEN, EDM_A_REGION_STATS
+
+FIXTURE_VARIANT_ADD(cmd, region_get) {
+	.cmd = EDM_CMD_REGION_GET,
+	.maxattr = EDM_A_REGION_MAX,
+	.u32s = { EDM_A_REGION_ID },
+	.strs = { EDM_A_REGION_OWNER },
+	.reply_only = { REGION_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, region_dump) {
+	.cmd = EDM_CMD_REGION_GET,
+	.dump = 1,
+	.maxattr = EDM_A_REGION_MAX,
+	.u32s = { EDM_A_REGION_ID },
+	.strs = { EDM_A_REGION_OWNER },
+	.reply_only = { REGION_NOT_SELECTORS },
+};
+
+/* The key is the kernel's to draw: a request cannot carry one. */
+FIXTURE_VARIANT_ADD(cmd, region_rekey) {
+	.cmd = EDM_CMD_REGION_REKEY,
+	.maxattr = EDM_A_REGION_MAX,
+	.u32s = { EDM_A_REGION_ID },
+	.strs = { EDM_A_REGION_OWNER },
+	.reply_only = { REGION_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, cowbird_get) {
+	.cmd = EDM_CMD_COWBIRD_GET,
+	.maxattr = EDM_A_COWBIRD_MAX,
+	.reply_only = { EDM_A_COWBIRD_THREADS, EDM_A_COWBIRD_CPU, EDM_A_COWBIRD_INSTANCES,
+			EDM_A_COWBIRD_PROBE_MAX_US, EDM_A_COWBIRD_IDLE_SPINS,
+			EDM_A_COWBIRD_BATCH, EDM_A_COWBIRD_STATS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, cowbird_set) {
+	.cmd = EDM_CMD_COWBIRD_SET,
+	.maxattr = EDM_A_COWBIRD_MAX,
+	.u32s = { EDM_A_COWBIRD_PROBE_MAX_US, EDM_A_COWBIRD_IDLE_SPINS, EDM_A_COWBIRD_BATCH },
+	.reply_only = { EDM_A_COWBIRD_THREADS, EDM_A_COWBIRD_CPU, EDM_A_COWBIRD_INSTANCES,
+			EDM_A_COWBIRD_STATS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, cowbird_inst_dump) {
+	.cmd = EDM_CMD_COWBIRD_INST_GET,
+	.dump = 1,
+	.maxattr = EDM_A_CBINST_MAX,
+	.reply_only = { EDM_A_CBINST_ID, EDM_A_CBINST_REGION_ID, EDM_A_CBINST_REGION_SIZE,
+			EDM_A_CBINST_RINGS, EDM_A_CBINST_ENTRIES, EDM_A_CBINST_DATA_SIZE,
+			EDM_A_CBINST_BATCH, EDM_A_CBINST_STATS },
+};
+
 FIXTURE_SETUP(cmd)
 {
 	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME)) {
@@ -1051,6 +1109,272 @@ TEST_F(edm, fabric_bad_links)
 		 AT(ab_put_u32(&ab, EDM_A_FLINK_PORT, 4)));
 #undef AT
 #undef BAD_LINK
+}
+
+/* ---- memory regions and the Cowbird engine ---- */
+
+/* REGION_GET or REGION_REKEY of the region @id (-1: none) of @owner (NULL: none). */
+static int region_req(struct genl_sock *gs, uint8_t cmd, int dump, int64_t id, const char *owner,
+		      struct reply *r)
+{
+	struct attrbuf ab = {};
+
+	if (id >= 0)
+		ab_put_u32(&ab, EDM_A_REGION_ID, (uint32_t)id);
+	if (owner)
+		ab_put_str(&ab, EDM_A_REGION_OWNER, owner);
+	return genl_request(gs, cmd, dump, &ab, r ? reply_cb : NULL, r);
+}
+
+/* Does every message of a dump lack, or carry, attribute @type? */
+struct dump_check {
+	uint16_t type;
+	int with, without;
+};
+
+static void dump_check_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct dump_check *d = arg;
+
+	if (genl_attr(attrs, len, d->type))
+		d->with++;
+	else
+		d->without++;
+}
+
+TEST_F(edm, regions)
+{
+	struct dump_check dc = { .type = EDM_A_REGION_KEY };
+	struct attrbuf ab = {};
+	struct reply r = {};
+	uint64_t key, key2;
+
+	/* Two fabrics in one netns may reuse an address: rg0 and rg2 both have 5. */
+	ASSERT_EQ(0, fab_host(&self->gs, "rg0", 5, 65536, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "rg1", 6, 8192, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "rg2", 5, 4096, NULL));
+	ASSERT_EQ(0, fab_host(&self->gs, "rg3", 7, 0, NULL));
+
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 0, 6, NULL, &r)) {
+		TH_LOG("get: %s", self->gs.errmsg);
+	}
+	EXPECT_EQ(6U, reply_u32(&r, EDM_A_REGION_ID));
+	EXPECT_EQ((uint32_t)EDM_REGION_KIND_FABRIC, reply_u32(&r, EDM_A_REGION_KIND));
+	EXPECT_STREQ("rg1", reply_str(&r, EDM_A_REGION_OWNER));
+	EXPECT_EQ(8192ULL, reply_u64(&r, EDM_A_REGION_SIZE));
+	EXPECT_EQ(0U, reply_u32(&r, EDM_A_REGION_KEY_GEN));
+	EXPECT_TRUE(reply_has_stat(&r, EDM_A_REGION_STATS, EDM_A_RSTAT_ACCESS_ERRORS));
+	/* Root has CAP_NET_ADMIN: the key is there. */
+	key = reply_u64(&r, EDM_A_REGION_KEY);
+	EXPECT_NE(NULL, reply_attr(&r, EDM_A_REGION_KEY));
+
+	/* By owner; by both; an id that names two regions needs the owner. */
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 0, -1, "rg2", &r));
+	EXPECT_EQ(5U, reply_u32(&r, EDM_A_REGION_ID));
+	EXPECT_EQ(4096ULL, reply_u64(&r, EDM_A_REGION_SIZE));
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 0, 5, "rg0", &r));
+	EXPECT_EQ(65536ULL, reply_u64(&r, EDM_A_REGION_SIZE));
+	ab_put_u32(&ab, EDM_A_REGION_ID, 5);
+	expect_bad(_metadata, &self->gs, EDM_CMD_REGION_GET, &ab, -EINVAL, ATTR0_OFF,
+		   "id 5 names two regions");
+	expect_bad(_metadata, &self->gs, EDM_CMD_REGION_REKEY, &ab, -EINVAL, ATTR0_OFF,
+		   "rekey of id 5 names two regions");
+	memset(&ab, 0, sizeof(ab));
+	ab_put_u32(&ab, EDM_A_REGION_ID, 9);
+	expect_bad(_metadata, &self->gs, EDM_CMD_REGION_GET, &ab, -ENODEV, ATTR0_OFF,
+		   "no region 9");
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_REGION_OWNER, "rg3");
+	expect_bad(_metadata, &self->gs, EDM_CMD_REGION_GET, &ab, -ENODEV, ATTR0_OFF,
+		   "a host without a region");
+	memset(&ab, 0, sizeof(ab));
+	ab_put_u32(&ab, EDM_A_REGION_ID, 6);
+	ab_put_str(&ab, EDM_A_REGION_OWNER, "rg0");
+	expect_bad(_metadata, &self->gs, EDM_CMD_REGION_REKEY, &ab, -ENODEV, ATTR0_OFF + 8,
+		   "id and owner of two different regions");
+	memset(&ab, 0, sizeof(ab));
+	ab_put_u32(&ab, EDM_A_REGION_ID, 65536);
+	expect_bad(_metadata, &self->gs, EDM_CMD_REGION_GET, &ab, -ERANGE, ATTR0_OFF,
+		   "id past 65535");
+
+	/* The dump: the three regions, each with its key; filtered by id. */
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_REGION_GET, 1, NULL, dump_check_cb, &dc));
+	EXPECT_EQ(3, dc.with);
+	EXPECT_EQ(0, dc.without);
+	EXPECT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 1, 5, NULL, NULL));
+	EXPECT_EQ(2, self->gs.nmsgs);
+	EXPECT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 1, 9, NULL, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+
+	/* Rekey: a new key in the reply, the generation counts, GET agrees. */
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_REKEY, 0, 6, NULL, &r)) {
+		TH_LOG("rekey: %s", self->gs.errmsg);
+	}
+	key2 = reply_u64(&r, EDM_A_REGION_KEY);
+	EXPECT_NE(NULL, reply_attr(&r, EDM_A_REGION_KEY));
+	EXPECT_NE(key, key2);
+	EXPECT_EQ(1U, reply_u32(&r, EDM_A_REGION_KEY_GEN));
+	EXPECT_STREQ("rg1", reply_str(&r, EDM_A_REGION_OWNER));
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_REKEY, 0, -1, "rg1", &r));
+	EXPECT_EQ(2U, reply_u32(&r, EDM_A_REGION_KEY_GEN));
+	key = reply_u64(&r, EDM_A_REGION_KEY);
+	EXPECT_NE(key, key2);
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 0, 6, NULL, &r));
+	EXPECT_EQ(key, reply_u64(&r, EDM_A_REGION_KEY));
+	EXPECT_EQ(2U, reply_u32(&r, EDM_A_REGION_KEY_GEN));
+	/* The other regions were not touched. */
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 0, 5, "rg0", &r));
+	EXPECT_EQ(0U, reply_u32(&r, EDM_A_REGION_KEY_GEN));
+
+	/* A deleted host's region is gone. */
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "rg1", NULL));
+	EXPECT_EQ(-ENODEV, region_req(&self->gs, EDM_CMD_REGION_GET, 0, 6, NULL, NULL));
+	EXPECT_EQ(-ENODEV, region_req(&self->gs, EDM_CMD_REGION_REKEY, 0, 6, NULL, NULL));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "rg0", NULL));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "rg2", NULL));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "rg3", NULL));
+}
+
+/* The engine's three parameters, from a COWBIRD_GET reply. */
+static void cowbird_params(struct __test_metadata *_metadata, struct genl_sock *gs,
+			   uint32_t *probe, uint32_t *spins, uint32_t *batch)
+{
+	struct reply r = {};
+
+	ASSERT_EQ(0, genl_request(gs, EDM_CMD_COWBIRD_GET, 0, NULL, reply_cb, &r));
+	*probe = reply_u32(&r, EDM_A_COWBIRD_PROBE_MAX_US);
+	*spins = reply_u32(&r, EDM_A_COWBIRD_IDLE_SPINS);
+	*batch = reply_u32(&r, EDM_A_COWBIRD_BATCH);
+}
+
+static int cowbird_set(struct genl_sock *gs, uint32_t probe, uint32_t spins, uint32_t batch)
+{
+	struct attrbuf ab = {};
+
+	ab_put_u32(&ab, EDM_A_COWBIRD_PROBE_MAX_US, probe);
+	ab_put_u32(&ab, EDM_A_COWBIRD_IDLE_SPINS, spins);
+	ab_put_u32(&ab, EDM_A_COWBIRD_BATCH, batch);
+	return genl_request(gs, EDM_CMD_COWBIRD_SET, 0, &ab, NULL, NULL);
+}
+
+TEST_F(edm, cowbird_engine)
+{
+	static const struct {
+		uint16_t attr;
+		uint32_t value;
+	} bad[] = {
+		{ EDM_A_COWBIRD_PROBE_MAX_US, 1 }, { EDM_A_COWBIRD_PROBE_MAX_US, 1000001 },
+		{ EDM_A_COWBIRD_IDLE_SPINS, 1000001 }, { EDM_A_COWBIRD_BATCH, 0 },
+		{ EDM_A_COWBIRD_BATCH, 1025 },
+	};
+	uint32_t probe, spins, batch, p, s, b;
+	struct reply r = {};
+	unsigned int i;
+
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_COWBIRD_GET, 0, NULL, reply_cb, &r));
+	EXPECT_LE(1U, reply_u32(&r, EDM_A_COWBIRD_THREADS));
+	EXPECT_NE(~0U, reply_u32(&r, EDM_A_COWBIRD_INSTANCES));
+	EXPECT_TRUE(reply_has_stat(&r, EDM_A_COWBIRD_STATS, EDM_A_CBSTAT_PICKS));
+	EXPECT_TRUE(reply_has_stat(&r, EDM_A_COWBIRD_STATS, EDM_A_CBSTAT_DESTROYED));
+	cowbird_params(_metadata, &self->gs, &probe, &spins, &batch);
+	EXPECT_EQ(16U, batch);
+
+	/* Out of range: refused with the attribute named, and nothing changes. */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct attrbuf ab = {};
+
+		ab_put_u32(&ab, EDM_A_COWBIRD_BATCH, 8);
+		ab_put_u32(&ab, bad[i].attr, bad[i].value);
+		expect_bad(_metadata, &self->gs, EDM_CMD_COWBIRD_SET, &ab, -ERANGE, ATTR0_OFF + 8,
+			   "out-of-range engine parameter");
+	}
+	cowbird_params(_metadata, &self->gs, &p, &s, &b);
+	EXPECT_EQ(probe, p);
+	EXPECT_EQ(spins, s);
+	EXPECT_EQ(batch, b);
+
+	/* The ends of each range are taken; then the old values go back. */
+	EXPECT_EQ(0, cowbird_set(&self->gs, 2, 0, 1));
+	cowbird_params(_metadata, &self->gs, &p, &s, &b);
+	EXPECT_EQ(2U, p);
+	EXPECT_EQ(0U, s);
+	EXPECT_EQ(1U, b);
+	EXPECT_EQ(0, cowbird_set(&self->gs, 1000000, 1000000, 1024));
+	cowbird_params(_metadata, &self->gs, &p, &s, &b);
+	EXPECT_EQ(1000000U, p);
+	EXPECT_EQ(1000000U, s);
+	EXPECT_EQ(1024U, b);
+	EXPECT_EQ(0, cowbird_set(&self->gs, probe, spins, batch));
+	cowbird_params(_metadata, &self->gs, &p, &s, &b);
+	EXPECT_EQ(probe, p);
+	EXPECT_EQ(batch, b);
+
+	/* No instance here, so the dump is empty. */
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+}
+
+/*
+ * As uid 65534, without CAP_NET_ADMIN: regions read, but no key in a GET
+ * or a dump; rekey and the engine's set fail with EPERM. 0 when all holds.
+ */
+static int unprivileged_region_checks(void)
+{
+	struct dump_check dc = { .type = EDM_A_REGION_KEY };
+	struct genl_sock gs;
+	struct reply r = {};
+	struct attrbuf ab = {};
+	int bad = 0;
+
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		return 100;
+	if (genl_open(&gs, EDM_GENL_NAME))
+		return 101;
+	bad |= (region_req(&gs, EDM_CMD_REGION_GET, 0, 3, NULL, &r) != 0) << 0;
+	bad |= (reply_attr(&r, EDM_A_REGION_KEY) != NULL) << 1;
+	bad |= (reply_u32(&r, EDM_A_REGION_ID) != 3 || reply_u64(&r, EDM_A_REGION_SIZE) != 4096)
+	       << 2;
+	bad |= (genl_request(&gs, EDM_CMD_REGION_GET, 1, NULL, dump_check_cb, &dc) != 0 ||
+		dc.with != 0 || dc.without != 1) << 3;
+	bad |= (region_req(&gs, EDM_CMD_REGION_REKEY, 0, 3, NULL, NULL) != -EPERM) << 4;
+	ab_put_u32(&ab, EDM_A_COWBIRD_BATCH, 4);
+	bad |= (genl_request(&gs, EDM_CMD_COWBIRD_SET, 0, &ab, NULL, NULL) != -EPERM) << 5;
+	bad |= (genl_request(&gs, EDM_CMD_COWBIRD_GET, 0, NULL, NULL, NULL) != 0) << 6;
+	bad |= (genl_request(&gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, NULL, NULL) != 0) << 7;
+	genl_close(&gs);
+	return bad;
+}
+
+TEST_F(edm, region_keys_need_admin)
+{
+	struct reply r = {};
+	uint32_t probe, spins, batch;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, fab_host(&self->gs, "key0", 3, 4096, NULL));
+	cowbird_params(_metadata, &self->gs, &probe, &spins, &batch);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(unprivileged_region_checks());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	/*
+	 * Bits: 0 get failed, 1 it had the key, 2 it was wrong; 3 the dump failed
+	 * or had a key; 4 rekey, 5 cowbird set not EPERM; 6 cowbird get, 7 the
+	 * instance dump failed.
+	 */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* Nothing changed: no rekey, the engine as it was. */
+	ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_GET, 0, 3, NULL, &r));
+	EXPECT_EQ(0U, reply_u32(&r, EDM_A_REGION_KEY_GEN));
+	cowbird_params(_metadata, &self->gs, &probe, &spins, &batch);
+	EXPECT_EQ(16U, batch);
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "key0", NULL));
 }
 
 /* As uid 65534: 0 when every mutating command fails with EPERM and reads work. */

@@ -14,8 +14,10 @@
 
 #include "edmctl.h"
 #include "nl.h"
+#include "obj_cowbird.h"
 #include "obj_fabric.h"
 #include "obj_netdimm.h"
+#include "obj_region.h"
 #include "print.h"
 
 static const struct edm_object *const objects[] = {
@@ -25,6 +27,8 @@ static const struct edm_object *const objects[] = {
 	&obj_fabric,
 	&obj_pool,
 	&obj_rack,
+	&obj_region,
+	&obj_cowbird,
 	&obj_monitor,
 };
 

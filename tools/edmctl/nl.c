@@ -173,6 +173,14 @@ bool edm_nl_get_u32(const struct nlattr *a, uint32_t *v)
 	return true;
 }
 
+bool edm_nl_get_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (!a || nla_len(a) != sizeof(uint64_t))
+		return false;
+	memcpy(v, nla_data(a), sizeof(*v));
+	return true;
+}
+
 const char *edm_nl_get_str(const struct nlattr *a)
 {
 	const char *s;

@@ -72,6 +72,8 @@ int edm_nl_parse(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype);
 uint8_t edm_nl_cmd(struct nlmsghdr *nlh);
 /* false if absent or of the wrong size */
 bool edm_nl_get_u32(const struct nlattr *a, uint32_t *v);
+/* false if absent or of the wrong size */
+bool edm_nl_get_u64(const struct nlattr *a, uint64_t *v);
 /* NULL if absent or not NUL-terminated */
 const char *edm_nl_get_str(const struct nlattr *a);
 

@@ -27,6 +27,7 @@
 #include "obj_fabric.h"
 #include "obj_netdimm.h"
 #include "print.h"
+#include "stats.h"
 
 /* Node kinds by device type; the other types are no fabric node. */
 static const char *const kind_names[] = {
@@ -107,19 +108,9 @@ static const struct edm_nl_attr_names flink_attrs = {
 	.count = ARRAY_SIZE(flink_attr_words),
 };
 
-/*
- * Counters in display order. Text prints one line per group ("ops reads 1
- * writes 2 ..."); an empty group prints its words without a heading. A
- * node's message carries the counters of its kind only.
- */
-struct fab_stat {
-	int attr;
-	const char *key;	/* JSON: the attribute name in lower_snake_case */
-	const char *group;
-	const char *word;
-};
+/* Counters in display order (stats.h); a node's message has those of its kind only. */
 
-static const struct fab_stat node_stats[] = {
+static const struct edm_stat node_stats[] = {
 	{ EDM_A_FSTAT_READS,          "reads",          "ops",    "reads" },
 	{ EDM_A_FSTAT_WRITES,         "writes",         "ops",    "writes" },
 	{ EDM_A_FSTAT_RMWS,           "rmws",           "ops",    "rmws" },
@@ -154,7 +145,7 @@ static const struct fab_stat node_stats[] = {
 _Static_assert(ARRAY_SIZE(node_stats) == __EDM_A_FSTAT_CNT - 2,
 	       "node_stats[] does not match the EDM_A_FSTAT_* attributes");
 
-static const struct fab_stat link_stats[] = {
+static const struct edm_stat link_stats[] = {
 	{ EDM_A_LSTAT_TX_BLOCKS,       "tx_blocks",       "tx",  "blocks" },
 	{ EDM_A_LSTAT_TX_MEM_BLOCKS,   "tx_mem_blocks",   "tx",  "mem-blocks" },
 	{ EDM_A_LSTAT_TX_FRAME_BLOCKS, "tx_frame_blocks", "tx",  "frame-blocks" },
@@ -172,8 +163,8 @@ static const struct fab_stat link_stats[] = {
 _Static_assert(ARRAY_SIZE(link_stats) == __EDM_A_LSTAT_CNT - 2,
 	       "link_stats[] does not match the EDM_A_LSTAT_* attributes");
 
-/* Room for the attributes of any nest printed here. */
-#define STAT_TB_MAX	63
+/* Room for the attributes of any nest printed here, and of any request's values. */
+#define STAT_TB_MAX	EDM_STAT_TB_MAX
 _Static_assert(EDM_A_FSTAT_MAX <= STAT_TB_MAX && EDM_A_LSTAT_MAX <= STAT_TB_MAX,
 	       "STAT_TB_MAX too small");
 
@@ -330,35 +321,6 @@ static bool get_u64(const struct nlattr *a, uint64_t *v)
 	return true;
 }
 
-static void print_stats(struct nlattr *nest, const struct fab_stat *table, unsigned int n)
-{
-	struct nlattr *tb[STAT_TB_MAX + 1];
-	const char *group = NULL;
-	unsigned int i;
-	bool space;
-	uint64_t v;
-
-	if (!nest || nla_parse_nested(tb, STAT_TB_MAX, nest, NULL))
-		return;
-	open_json_object("stats");
-	for (i = 0; i < n; i++) {
-		const struct fab_stat *st = &table[i];
-
-		if (!get_u64(tb[st->attr], &v))
-			continue;
-		space = true;
-		if (!group || strcmp(group, st->group)) {
-			/* A new text line: "    ops reads 1", "    down-events 0". */
-			print_string(PRINT_FP, NULL, "\n    %s", st->group);
-			space = *st->group;
-			group = st->group;
-		}
-		print_string(PRINT_FP, NULL, space ? " %s" : "%s", st->word);
-		print_u64(PRINT_ANY, st->key, " %" PRIu64, v);
-	}
-	close_json_object();
-}
-
 /* A byte count: a number in JSON, "64M" in text. */
 static void print_size(const char *key, const char *word, uint64_t v)
 {
@@ -438,7 +400,7 @@ int fabric_print_msg(struct nlmsghdr *nlh, enum fabric_view view, bool stats)
 		fab_print_node(tb);
 	}
 	if (stats)
-		print_stats(tb[EDM_A_FAB_STATS], node_stats, ARRAY_SIZE(node_stats));
+		print_stat_nest(tb[EDM_A_FAB_STATS], node_stats, ARRAY_SIZE(node_stats));
 	return 0;
 }
 
@@ -496,7 +458,7 @@ int fabric_link_print_msg(struct nlmsghdr *nlh, bool stats)
 		return -1;
 	fab_print_link(tb);
 	if (stats)
-		print_stats(tb[EDM_A_FLINK_STATS], link_stats, ARRAY_SIZE(link_stats));
+		print_stat_nest(tb[EDM_A_FLINK_STATS], link_stats, ARRAY_SIZE(link_stats));
 	return 0;
 }
 

@@ -10,6 +10,10 @@
  * type switch ...") or a link end as "fabric link show" does ("fabric-link
  * new sw0:1 peer h1:0 ..."); a link end that went down says why
  * ("fabric-link down sw0:1 state down reason "sync header errors"").
+ * A region that was rekeyed prints as "region show" does, without its key
+ * ("region rekey 2: kind fabric owner mem0 size 1M key-gen 1"); a change of
+ * the Cowbird engine as "cowbird show" prints the engine ("cowbird set
+ * engine threads 1 ... batch 8").
  * Events the table does not know (newer modules) are skipped.
  */
 #include <stdlib.h>
@@ -21,7 +25,9 @@
 #include "nl.h"
 #include "obj_dev.h"
 #include "obj_fabric.h"
+#include "obj_cowbird.h"
 #include "obj_netdimm.h"
+#include "obj_region.h"
 #include "print.h"
 
 struct monitor_event {
@@ -43,6 +49,8 @@ static const struct monitor_event events[] = {
 	{ EDM_CMD_FLINK_DEL,	"fabric-link", "del", fabric_link_print_event },
 	{ EDM_CMD_FLINK_SET,	"fabric-link", "set", fabric_link_print_event },
 	{ EDM_CMD_FLINK_DOWN,	"fabric-link", "down", fabric_link_print_event },
+	{ EDM_CMD_REGION_REKEY,	"region", "rekey", region_print_event },
+	{ EDM_CMD_COWBIRD_SET,	"cowbird", "set", cowbird_print_event },
 };
 
 struct monitor {
@@ -57,9 +65,10 @@ static void monitor_usage(FILE *fp)
 		"       edmctl monitor help\n"
 		"Prints device events (\"dev new ...\", \"dev del ...\",\n"
 		"\"netdimm new ...\", \"netdimm del ...\"), fabric node events\n"
-		"(\"fabric new|del|set ...\") and link events (\"fabric-link\n"
-		"new|del|set|down ...\") as they arrive, until interrupted or, with\n"
-		"\"count N\", after N events.\n");
+		"(\"fabric new|del|set ...\"), link events (\"fabric-link\n"
+		"new|del|set|down ...\"), region rekeys (\"region rekey ...\", never\n"
+		"with the key) and Cowbird engine changes (\"cowbird set ...\") as they\n"
+		"arrive, until interrupted or, with \"count N\", after N events.\n");
 }
 
 /*

@@ -11,10 +11,13 @@
  * EDM_A_INFO_* for the version reply, EDM_A_DEV_* for device messages,
  * EDM_A_NETDIMM_* for NetDIMM messages (with nests EDM_A_GEOM_*,
  * EDM_A_ZONE_* and EDM_A_NDSTAT_*), EDM_A_FAB_* for EDM fabric nodes (with
- * the nest EDM_A_FSTAT_*) and EDM_A_FLINK_* for their links (with the nest
+ * the nest EDM_A_FSTAT_*), EDM_A_FLINK_* for their links (with the nest
  * EDM_A_LSTAT_*), EDM_A_POOL_* for DFabric pools (with the nest
- * EDM_A_PSTAT_*), EDM_A_RACK_* for racks and EDM_A_CN_* for their compute
- * nodes (with the nest EDM_A_CNSTAT_*).
+ * EDM_A_PSTAT_*), EDM_A_RACK_* for racks, EDM_A_CN_* for their compute
+ * nodes (with the nest EDM_A_CNSTAT_*), EDM_A_REGION_* for memory regions
+ * (with the nest EDM_A_RSTAT_*), EDM_A_COWBIRD_* for the Cowbird engine
+ * (with the nest EDM_A_CBSTAT_*) and EDM_A_CBINST_* for its instances (with
+ * the nest EDM_A_CBISTAT_*).
  *
  * The ioctls of /dev/edm<N>, one per fabric host, are at the end.
  */
@@ -428,6 +431,132 @@ enum {
 	EDM_A_CNSTAT_MAX = __EDM_A_CNSTAT_CNT - 1
 };
 
+/* Where a region's memory is. */
+enum edm_region_kind {
+	EDM_REGION_KIND_UNSPEC,
+	/* The local region a fabric memory host serves; its ID is the host's address. */
+	EDM_REGION_KIND_FABRIC,
+	/* A region of the CXL memory pool (reserved: none is made yet). */
+	EDM_REGION_KIND_POOL,
+
+	__EDM_REGION_KIND_CNT,
+	EDM_REGION_KIND_MAX = __EDM_REGION_KIND_CNT - 1
+};
+
+/*
+ * Memory regions: what a Cowbird instance binds to (COWBIRD_IOC_CREATE's
+ * region_id and region_key), each in a netns. A region is named by its ID,
+ * and also by OWNER where several regions of a netns share an ID. KEY is in
+ * a GET reply only for a requester with CAP_NET_ADMIN in the netns, in a
+ * REKEY reply, and never in an event.
+ */
+enum {
+	EDM_A_REGION_UNSPEC,
+	EDM_A_REGION_PAD,
+	EDM_A_REGION_ID,		/* u32, 0..65535: a fabric host's address */
+	EDM_A_REGION_KIND,		/* u32: enum edm_region_kind, reply only */
+	EDM_A_REGION_OWNER,		/* string: the device that owns it */
+	EDM_A_REGION_SIZE,		/* u64: bytes, reply only */
+	EDM_A_REGION_KEY,		/* u64: what an instance presents, reply only */
+	EDM_A_REGION_KEY_GEN,		/* u32: rekeys so far, reply only */
+	EDM_A_REGION_STATS,		/* nest: EDM_A_RSTAT_*, reply only */
+
+	__EDM_A_REGION_CNT,
+	EDM_A_REGION_MAX = __EDM_A_REGION_CNT - 1
+};
+
+/* Accesses to a region through its key (Cowbird instances), all u64. */
+enum {
+	EDM_A_RSTAT_UNSPEC,
+	EDM_A_RSTAT_PAD,
+	EDM_A_RSTAT_READS,
+	EDM_A_RSTAT_WRITES,
+	EDM_A_RSTAT_READ_BYTES,
+	EDM_A_RSTAT_WRITE_BYTES,
+	EDM_A_RSTAT_ACCESS_ERRORS,	/* refused: a key that is not (or no longer) its */
+	EDM_A_RSTAT_RANGE_ERRORS,	/* refused: outside the region */
+
+	__EDM_A_RSTAT_CNT,
+	EDM_A_RSTAT_MAX = __EDM_A_RSTAT_CNT - 1
+};
+
+/* The Cowbird offload engine: one for the module, shared by every netns. */
+enum {
+	EDM_A_COWBIRD_UNSPEC,
+	EDM_A_COWBIRD_PAD,
+	EDM_A_COWBIRD_THREADS,		/* u32: engine threads, reply only */
+	EDM_A_COWBIRD_CPU,		/* u32: CPU they are pinned to (absent: none), reply only */
+	EDM_A_COWBIRD_INSTANCES,	/* u32: instances served, all netns, reply only */
+	EDM_A_COWBIRD_PROBE_MAX_US,	/* u32: longest sleep between idle probes */
+	EDM_A_COWBIRD_IDLE_SPINS,	/* u32: empty probes in a row before sleeping */
+	EDM_A_COWBIRD_BATCH,		/* u32: completions per book update */
+	EDM_A_COWBIRD_STATS,		/* nest: EDM_A_CBSTAT_*, reply only */
+
+	__EDM_A_COWBIRD_CNT,
+	EDM_A_COWBIRD_MAX = __EDM_A_COWBIRD_CNT - 1
+};
+
+/* Engine counters, all u64. */
+enum {
+	EDM_A_CBSTAT_UNSPEC,
+	EDM_A_CBSTAT_PAD,
+	EDM_A_CBSTAT_PICKS,		/* instances taken to serve */
+	EDM_A_CBSTAT_BUSY_SKIPS,	/* taken by another thread */
+	EDM_A_CBSTAT_SLEEPS,
+	EDM_A_CBSTAT_CREATED,		/* instances created */
+	EDM_A_CBSTAT_DESTROYED,
+
+	__EDM_A_CBSTAT_CNT,
+	EDM_A_CBSTAT_MAX = __EDM_A_CBSTAT_CNT - 1
+};
+
+/* A Cowbird instance (one open /dev/cowbird). Replies only. */
+enum {
+	EDM_A_CBINST_UNSPEC,
+	EDM_A_CBINST_PAD,
+	EDM_A_CBINST_ID,		/* u32: COWBIRD_IOC_CREATE's instance_id */
+	EDM_A_CBINST_REGION_ID,		/* u32: EDM_A_REGION_ID of its region */
+	EDM_A_CBINST_REGION_SIZE,	/* u64 */
+	EDM_A_CBINST_RINGS,		/* u32: thread rings */
+	EDM_A_CBINST_ENTRIES,		/* u32: entries per ring */
+	EDM_A_CBINST_DATA_SIZE,		/* u32: bytes of each data buffer */
+	EDM_A_CBINST_BATCH,		/* u32: completions per book update */
+	EDM_A_CBINST_STATS,		/* nest: EDM_A_CBISTAT_* */
+
+	__EDM_A_CBINST_CNT,
+	EDM_A_CBINST_MAX = __EDM_A_CBINST_CNT - 1
+};
+
+/* Counters of one instance, all u64: its rings' summed, and its CC state's. */
+enum {
+	EDM_A_CBISTAT_UNSPEC,
+	EDM_A_CBISTAT_PAD,
+	EDM_A_CBISTAT_PASSES,		/* engine passes over the instance */
+	EDM_A_CBISTAT_FETCHED,		/* entries fetched */
+	EDM_A_CBISTAT_REJECTED,		/* entries that failed their checks */
+	EDM_A_CBISTAT_OPS,		/* ops handed out */
+	EDM_A_CBISTAT_COMPLETED,	/* entries completed */
+	EDM_A_CBISTAT_BATCHES,		/* book updates published */
+	EDM_A_CBISTAT_RD_BLOCKED,	/* times the next read had to wait */
+	EDM_A_CBISTAT_WR_BLOCKED,
+	EDM_A_CBISTAT_RINGS_STOPPED,	/* rings a bad book stopped */
+	EDM_A_CBISTAT_RD_OPS,		/* ops executed */
+	EDM_A_CBISTAT_RD_BYTES,
+	EDM_A_CBISTAT_WR_OPS,
+	EDM_A_CBISTAT_WR_BYTES,
+	EDM_A_CBISTAT_OP_ERRORS,	/* ops ended with an error status */
+	EDM_A_CBISTAT_CC_ISSUED,
+	EDM_A_CBISTAT_CC_COMPLETED,
+	EDM_A_CBISTAT_CC_INCREASES,
+	EDM_A_CBISTAT_CC_DECREASES,
+	EDM_A_CBISTAT_CC_TIMEOUT_DECREASES,
+	EDM_A_CBISTAT_CWND_LOCAL,	/* window, in 1/65536 op */
+	EDM_A_CBISTAT_CWND_DST,
+
+	__EDM_A_CBISTAT_CNT,
+	EDM_A_CBISTAT_MAX = __EDM_A_CBISTAT_CNT - 1
+};
+
 enum {
 	EDM_CMD_UNSPEC,
 	EDM_CMD_VERSION_GET,		/* do: reply carries EDM_A_INFO_* */
@@ -457,6 +586,11 @@ enum {
 	EDM_CMD_CN_NEW,			/* admin; a netdev per node; event */
 	EDM_CMD_CN_DEL,			/* admin; also the deleted event */
 	EDM_CMD_CN_SET,			/* admin: its DRAM cache; event if changed */
+	EDM_CMD_REGION_GET,		/* do (by ID and/or OWNER) and dump */
+	EDM_CMD_REGION_REKEY,		/* admin: the new key in the reply; event, no key */
+	EDM_CMD_COWBIRD_GET,		/* do: the engine's parameters and counters */
+	EDM_CMD_COWBIRD_SET,		/* admin: probe_max_us, idle_spins, batch; event */
+	EDM_CMD_COWBIRD_INST_GET,	/* dump: instances on regions of the netns */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1

@@ -81,7 +81,8 @@ run 0 '^Usage: edmctl netdimm' '' -- netdimm zone show help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm stats help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm del help
 run 0 'RXMODE := \{ zerocopy \| clone \}' '' -- netdimm help
-run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| monitor \}' '' -- help
+run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| region \| cowbird \|' \
+	'' -- help
 run 0 '^Usage: edmctl pool' '' -- pool help
 run 0 '^Usage: edmctl pool' '' -- pool create p0 size 64M help
 run 0 '^Usage: edmctl rack' '' -- rack help
@@ -104,6 +105,24 @@ run 0 '^Usage: edmctl fabric' '' -- fabric link add sw0:1 peer h0 help
 run 0 '^Usage: edmctl fabric' '' -- fabric link show sw0 help
 run 0 'MUX := \{ fair \| strict \| none \}' '' -- fabric help
 run 0 'POLICY := \{ srpt \| fcfs \}' '' -- fabric help
+run 0 '^Usage: edmctl region' '' -- region help
+run 0 '^Usage: edmctl region' '' -- help region
+run 0 '^Usage: edmctl region' '' -- reg h
+run 1 '' 'Object "r" is ambiguous' -- r h
+run 0 '^Usage: edmctl region' '' -- region show help
+run 0 '^Usage: edmctl region' '' -- region show 2 owner mem0 help
+run 0 '^Usage: edmctl region' '' -- region key help
+run 0 '^Usage: edmctl region' '' -- region rekey 2 help
+run 0 '^Usage: edmctl region' '' -- region create help
+run 0 '^Usage: edmctl region' '' -- region create mem0 size 1M help
+run 0 'SELECTOR := \{ ID \[ owner NAME \] \| owner NAME \}' '' -- region help
+run 0 '^Usage: edmctl cowbird' '' -- cowbird help
+run 0 '^Usage: edmctl cowbird' '' -- help cowbird
+run 0 '^Usage: edmctl cowbird' '' -- c h
+run 0 '^Usage: edmctl cowbird' '' -- cowbird show help
+run 0 '^Usage: edmctl cowbird' '' -- cowbird set batch 4 help
+run 0 'region rekey' '' -- monitor help
+run 0 'cowbird set' '' -- monitor help
 
 # --- unknown words ---
 run 1 '' '^Object "foo" is unknown, try "edmctl help"\.$' -- foo
@@ -281,6 +300,50 @@ run 1 '' "^Error: a link's ends are fixed" -- fabric link set h0 dev lo
 run 1 '' '^Error: unknown argument "h1", try "edmctl fabric help"\.$' -- fabric link del h0 h1
 run 1 '' '^Error: unknown argument "h1", try "edmctl fabric help"\.$' -- fabric link show h0 h1
 
+# --- region and cowbird: bad arguments, all caught before talking to the kernel ---
+run 1 '' '^Command "foo" not found, try "edmctl region help"\.$' -- region foo
+run 1 '' '^Command "foo" not found, try "edmctl cowbird help"\.$' -- cowbird foo
+run 1 '' '^Error: a region id or "owner NAME" is required, try "edmctl region help"\.$' \
+	-- region key
+run 1 '' '^Error: a region id or "owner NAME" is required' -- region rekey
+for id in -1 x; do
+	run 1 '' "^Error: unknown argument \"$id\", try \"edmctl region help\"\.\$" \
+		-- region show "$id"
+done
+run 1 '' '^Error: invalid region id "1x"\.$' -- region key 1x
+run 1 '' '^Error: invalid region id "4294967296"\.$' -- region show 4294967296
+run 1 '' '^Error: invalid region id "99999999999"\.$' -- region rekey 99999999999
+run 1 '' '^Error: unknown argument "3", try "edmctl region help"\.$' -- region show 2 3
+run 1 '' '^Error: "owner" needs an argument\.$' -- region key 2 owner
+run 1 '' '^Error: duplicate "owner"\.$' -- region key owner a owner b
+run 1 '' '^Error: owner name must not be empty\.$' -- region show owner ''
+run 1 '' '^Error: owner name "0123456789abcdef" is too long \(at most 15 characters\)\.$' \
+	-- region rekey owner 0123456789abcdef
+run 1 '' '^Error: "create" needs a name, try "edmctl region help"\.$' -- region create
+run 1 '' '^Error: "size" is required: the region.s bytes\.$' -- region create mem0
+run 1 '' '^Error: "size" is required' -- region create mem0 addr 2
+run 1 '' '^Error: "size" needs an argument\.$' -- region create mem0 size
+run 1 '' '^Error: duplicate "size"\.$' -- region create mem0 size 4k size 8k
+run 1 '' '^Error: duplicate "addr"\.$' -- region create mem0 size 4k addr 1 addr 2
+for size in 0 3X 1.5G -1 ''; do
+	run 1 '' "^Error: invalid size \"$size\" \\(expected bytes with an optional K, M or G" \
+		-- region create mem0 size "$size"
+done
+run 1 '' '^Error: invalid addr "x" \(expected a number\)\.$' -- region create mem0 size 4k addr x
+run 1 '' '^Error: unknown argument "region", try "edmctl region help"\.$' \
+	-- region create mem0 region 4k
+run 1 '' '^Error: owner name "0123456789abcdef" is too long' \
+	-- region create 0123456789abcdef size 4k
+run 1 '' '^Error: unknown argument "x", try "edmctl cowbird help"\.$' -- cowbird show x
+run 1 '' '^Error: nothing to set: give "probe-max-us", "idle-spins" or "batch"\.$' -- cowbird set
+for kw in probe-max-us idle-spins batch; do
+	run 1 '' "^Error: invalid $kw \"1k\" \\(expected a number\\)\\.\$" -- cowbird set $kw 1k
+	run 1 '' "^Error: invalid $kw \"-1\"" -- cowbird set $kw -1
+	run 1 '' "^Error: \"$kw\" needs an argument\\.\$" -- cowbird set $kw
+done
+run 1 '' '^Error: duplicate "batch"\.$' -- cowbird set batch 1 batch 2
+run 1 '' '^Error: unknown argument "threads", try "edmctl cowbird help"\.$' -- cowbird set threads 2
+
 # --- without the module: one clear error, nothing on stdout ---
 if ! have_family; then
 	notloaded='^Error: edm module not loaded \(generic netlink family "edm" not found\)\.$'
@@ -314,7 +377,12 @@ if ! have_family; then
 		    "fabric link add sw0:2 peer h1 mux none rate 400000" \
 		    "fabric link del sw0:1" "fabric link delete h0" \
 		    "fabric link set h0" "fabric link set sw0:1 corrupt 64" \
-		    "fabric link set sw0:1 rate 10000 delay 5 mux fair sherr 16"; do
+		    "fabric link set sw0:1 rate 10000 delay 5 mux fair sherr 16" \
+		    "region" "region show" "-j -s region show 2" "region list owner mem0" \
+		    "region key 2" "-j region key 2 owner mem0" "region rekey owner mem0" \
+		    "region create mem0 size 1M" "region create mem0 size 4k addr 511" \
+		    "cowbird" "cowbird show" "-j -s cowbird show" "cowbird set batch 4" \
+		    "cowbird set probe-max-us 100 idle-spins 0 batch 1024"; do
 		# shellcheck disable=SC2086
 		run 1 '' "$notloaded" -- $args
 	done
@@ -419,6 +487,45 @@ EOF
 	then
 		fail=$((fail + 1))
 		echo "FAIL: fabric JSON keys do not match the documented shape and the header"
+	fi
+
+	# "region show -s" with a key, "cowbird show -s"'s engine and an instance:
+	# the documented keys, a counter per EDM_A_RSTAT_*, EDM_A_CBSTAT_* and
+	# EDM_A_CBISTAT_*, and the key a string that keeps all 64 bits.
+	n=$((n + 1))
+	"$UNIT" cowbird-json >"$tmp/cb.json" ||
+		{ fail=$((fail + 1)); echo "FAIL: unit cowbird-json"; }
+	if ! python3 - "$tmp/cb.json" "$(dirname "$0")/../../../include/uapi/linux/edm.h" <<'EOF'
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+hdr = open(sys.argv[2]).read()
+dec, i, docs = json.JSONDecoder(), 0, []
+while i < len(text):
+    if text[i].isspace():
+        i += 1
+        continue
+    doc, i = dec.raw_decode(text, i)
+    docs.append(doc)
+assert len(docs) == 3 and all(len(d) == 1 for d in docs), docs
+region, engine, inst = (d[0] for d in docs)
+def attrs(space):
+    names = re.findall(rf"\bEDM_A_{space}_(\w+)", hdr)
+    return [n.lower() for n in names if n not in ("UNSPEC", "PAD", "MAX", "CNT")]
+assert list(region) == ["id", "kind", "owner", "size", "key_gen", "key", "stats"], list(region)
+assert region["key"] == "0xfedcba9876543210" and int(region["key"], 16) == 0xfedcba9876543210
+assert sorted(region["stats"]) == sorted(attrs("RSTAT")), region["stats"]
+assert list(engine) == ["threads", "cpu", "instances", "probe_max_us", "idle_spins", "batch",
+                        "stats"], list(engine)
+assert sorted(engine["stats"]) == sorted(attrs("CBSTAT")), engine["stats"]
+assert list(inst) == ["id", "region_id", "region_size", "rings", "entries", "data_size",
+                      "batch", "stats"], list(inst)
+assert sorted(inst["stats"]) == sorted(attrs("CBISTAT")), (sorted(inst["stats"]), attrs("CBISTAT"))
+assert all(isinstance(v, int) for d in (region, engine, inst) for v in d["stats"].values())
+EOF
+	then
+		fail=$((fail + 1))
+		echo "FAIL: region and cowbird JSON keys do not match the documented shape" \
+			"and the header"
 	fi
 fi
 

@@ -13,6 +13,10 @@
  *   tests/unit netdimm-json
  *                         print "netdimm show -s" of a full message as JSON
  *                         (cli.sh holds its keys to the uapi header)
+ *   tests/unit cowbird-json
+ *                         print "region show -s" and "cowbird show -s" of full
+ *                         messages as JSON (cli.sh holds their keys to the
+ *                         uapi header)
  *   tests/unit monitor    edm_nl_monitor() on nlctrl's "notify" group until
  *                         SIGINT/SIGTERM (cli.sh checks it exits 0)
  *
@@ -33,9 +37,11 @@
 
 #include "edmctl.h"
 #include "nl.h"
+#include "obj_cowbird.h"
 #include "obj_dev.h"
 #include "obj_fabric.h"
 #include "obj_netdimm.h"
+#include "obj_region.h"
 #include "print.h"
 
 int monitor_print_event(struct nlmsghdr *nlh);
@@ -1330,6 +1336,211 @@ static int emit_fabric_json(void)
 	return 0;
 }
 
+/* ---- regions and Cowbird ---- */
+
+/* Region 2 of mem0, 1 MiB, rekeyed 3 times; its key if @key; counters 3000 + a. */
+static struct nl_msg *region_msg(uint8_t cmd, bool key)
+{
+	struct nl_msg *msg = dev_msg(cmd);
+
+	if (nla_put_u32(msg, EDM_A_REGION_ID, 2) ||
+	    nla_put_u32(msg, EDM_A_REGION_KIND, EDM_REGION_KIND_FABRIC) ||
+	    nla_put_string(msg, EDM_A_REGION_OWNER, "mem0") ||
+	    nla_put(msg, EDM_A_REGION_PAD, 0, NULL) ||
+	    nla_put_u64(msg, EDM_A_REGION_SIZE, MiB) ||
+	    nla_put_u32(msg, EDM_A_REGION_KEY_GEN, 3) ||
+	    (key && nla_put_u64(msg, EDM_A_REGION_KEY, 0xfedcba9876543210ULL)))
+		abort();
+	put_counters(msg, EDM_A_REGION_STATS, EDM_A_RSTAT_READS, EDM_A_RSTAT_RANGE_ERRORS, 3000);
+	return msg;
+}
+
+/* The engine: 1 thread on CPU 1, 2 instances; counters 4000 + a. */
+static struct nl_msg *cowbird_msg(uint8_t cmd)
+{
+	struct nl_msg *msg = dev_msg(cmd);
+
+	if (nla_put_u32(msg, EDM_A_COWBIRD_THREADS, 1) ||
+	    nla_put_u32(msg, EDM_A_COWBIRD_CPU, 1) ||
+	    nla_put_u32(msg, EDM_A_COWBIRD_INSTANCES, 2) ||
+	    nla_put_u32(msg, EDM_A_COWBIRD_PROBE_MAX_US, 1000) ||
+	    nla_put_u32(msg, EDM_A_COWBIRD_IDLE_SPINS, 64) ||
+	    nla_put_u32(msg, EDM_A_COWBIRD_BATCH, 16))
+		abort();
+	put_counters(msg, EDM_A_COWBIRD_STATS, EDM_A_CBSTAT_PICKS, EDM_A_CBSTAT_DESTROYED, 4000);
+	return msg;
+}
+
+/* Instance 3 on region 2: 4 rings of 64 entries, 64 KiB buffers; counters 5000 + a. */
+static struct nl_msg *cbinst_msg(void)
+{
+	struct nl_msg *msg = dev_msg(EDM_CMD_COWBIRD_INST_GET);
+
+	if (nla_put_u32(msg, EDM_A_CBINST_ID, 3) ||
+	    nla_put_u32(msg, EDM_A_CBINST_REGION_ID, 2) ||
+	    nla_put_u64(msg, EDM_A_CBINST_REGION_SIZE, MiB) ||
+	    nla_put_u32(msg, EDM_A_CBINST_RINGS, 4) ||
+	    nla_put_u32(msg, EDM_A_CBINST_ENTRIES, 64) ||
+	    nla_put_u32(msg, EDM_A_CBINST_DATA_SIZE, 65536) ||
+	    nla_put_u32(msg, EDM_A_CBINST_BATCH, 16))
+		abort();
+	put_counters(msg, EDM_A_CBINST_STATS, EDM_A_CBISTAT_PASSES, EDM_A_CBISTAT_CWND_DST, 5000);
+	return msg;
+}
+
+enum cb_kind { CB_REGION, CB_ENGINE, CB_INST };
+
+/* One entry as "region show" or "cowbird show" prints it, in an array. */
+static const char *cb_one(struct nl_msg *msg, enum cb_kind kind, bool stats, bool json)
+{
+	int ret;
+
+	capture_start(json, false);
+	open_json_array(PRINT_JSON, NULL);
+	open_json_object(NULL);
+	if (kind == CB_REGION)
+		ret = region_print_msg(nlmsg_hdr(msg), stats);
+	else if (kind == CB_ENGINE)
+		ret = cowbird_print_engine(nlmsg_hdr(msg), stats);
+	else
+		ret = cowbird_print_inst(nlmsg_hdr(msg), stats);
+	if (ret)
+		print_string(PRINT_ANY, "malformed", "%s", "malformed");
+	close_json_object();
+	print_nl();
+	close_json_array(PRINT_JSON, NULL);
+	return capture_end();
+}
+
+#define REGION_LINE "2: kind fabric owner mem0 size 1M key-gen 3"
+#define REGION_KEY " key 0xfedcba9876543210"
+#define REGION_STATS_TEXT \
+	"\n    io reads 3002 writes 3003 read-bytes 3004 write-bytes 3005" \
+	"\n    errors access 3006 range 3007"
+#define REGION_JSON "\"id\":2,\"kind\":\"fabric\",\"owner\":\"mem0\",\"size\":1048576," \
+	"\"key_gen\":3"
+#define REGION_JSON_KEY ",\"key\":\"0xfedcba9876543210\""
+#define REGION_JSON_STATS "\"stats\":{\"reads\":3002,\"writes\":3003,\"read_bytes\":3004," \
+	"\"write_bytes\":3005,\"access_errors\":3006,\"range_errors\":3007}"
+#define ENGINE_LINE "engine threads 1 cpu 1 instances 2 probe-max-us 1000 idle-spins 64 batch 16"
+#define ENGINE_STATS_TEXT \
+	"\n    picks 4002 busy-skips 4003 sleeps 4004 created 4005 destroyed 4006"
+#define ENGINE_JSON "\"threads\":1,\"cpu\":1,\"instances\":2,\"probe_max_us\":1000," \
+	"\"idle_spins\":64,\"batch\":16"
+#define INST_LINE "instance 3 region 2 size 1M rings 4 entries 64 data 64K batch 16"
+#define INST_STATS_TEXT \
+	"\n    ring passes 5002 fetched 5003 rejected 5004 ops 5005 completed 5006" \
+	" batches 5007 stopped 5010" \
+	"\n    blocked rd 5008 wr 5009" \
+	"\n    rd ops 5011 bytes 5012" \
+	"\n    wr ops 5013 bytes 5014" \
+	"\n    errors ops 5015" \
+	"\n    cc issued 5016 completed 5017 increases 5018 decreases 5019" \
+	" timeout-decreases 5020 cwnd-local 5021 cwnd-dst 5022"
+#define INST_JSON "\"id\":3,\"region_id\":2,\"region_size\":1048576,\"rings\":4," \
+	"\"entries\":64,\"data_size\":65536,\"batch\":16"
+
+static void test_region(void)
+{
+	struct nl_msg *msg = region_msg(EDM_CMD_REGION_GET, false);
+
+	expect("region text", cb_one(msg, CB_REGION, false, false), REGION_LINE "\n");
+	expect("region json", cb_one(msg, CB_REGION, false, true), "[{" REGION_JSON "}]\n");
+	expect("region -s text", cb_one(msg, CB_REGION, true, false),
+	       REGION_LINE REGION_STATS_TEXT "\n");
+	expect("region -s json", cb_one(msg, CB_REGION, true, true),
+	       "[{" REGION_JSON "," REGION_JSON_STATS "}]\n");
+	nlmsg_free(msg);
+
+	/* With the key (CAP_NET_ADMIN): a hex string, all 64 bits, in both outputs. */
+	msg = region_msg(EDM_CMD_REGION_GET, true);
+	expect("region key text", cb_one(msg, CB_REGION, false, false),
+	       REGION_LINE REGION_KEY "\n");
+	expect("region key json", cb_one(msg, CB_REGION, false, true),
+	       "[{" REGION_JSON REGION_JSON_KEY "}]\n");
+	nlmsg_free(msg);
+
+	/* A newer module's kind; a key of the wrong size is no key. */
+	msg = dev_msg(EDM_CMD_REGION_GET);
+	if (nla_put_u32(msg, EDM_A_REGION_ID, 700) ||
+	    nla_put_u32(msg, EDM_A_REGION_KIND, 9) ||
+	    nla_put_u32(msg, EDM_A_REGION_KEY, 1) ||
+	    nla_put_u32(msg, EDM_A_REGION_MAX + 1, 1))
+		abort();
+	expect("region unknown json", cb_one(msg, CB_REGION, true, true),
+	       "[{\"id\":700,\"kind\":\"unknown(9)\"}]\n");
+	nlmsg_free(msg);
+
+	/* The rekey event: what the kernel sends has no key, and none is printed. */
+	msg = region_msg(EDM_CMD_REGION_REKEY, false);
+	expect("monitor region rekey text", monitor_one(msg, false),
+	       "region rekey " REGION_LINE "\n");
+	expect("monitor region rekey json", monitor_one(msg, true),
+	       "{\"object\":\"region\",\"event\":\"rekey\"," REGION_JSON "}\n");
+	nlmsg_free(msg);
+
+	check_stat_table("region stat", region_stat_count(), region_stat_attr, region_stat_key,
+			 EDM_A_RSTAT_PAD + 1, EDM_A_RSTAT_MAX);
+}
+
+static void test_cowbird(void)
+{
+	struct nl_msg *msg = cowbird_msg(EDM_CMD_COWBIRD_GET);
+
+	expect("engine text", cb_one(msg, CB_ENGINE, false, false), ENGINE_LINE "\n");
+	expect("engine -s text", cb_one(msg, CB_ENGINE, true, false),
+	       ENGINE_LINE ENGINE_STATS_TEXT "\n");
+	expect("engine json", cb_one(msg, CB_ENGINE, false, true), "[{" ENGINE_JSON "}]\n");
+	nlmsg_free(msg);
+
+	msg = cowbird_msg(EDM_CMD_COWBIRD_SET);
+	expect("monitor cowbird set text", monitor_one(msg, false),
+	       "cowbird set " ENGINE_LINE "\n");
+	expect("monitor cowbird set json", monitor_one(msg, true),
+	       "{\"object\":\"cowbird\",\"event\":\"set\"," ENGINE_JSON "}\n");
+	nlmsg_free(msg);
+
+	/* Threads not pinned: no cpu. */
+	msg = dev_msg(EDM_CMD_COWBIRD_GET);
+	if (nla_put_u32(msg, EDM_A_COWBIRD_THREADS, 2) ||
+	    nla_put_u32(msg, EDM_A_COWBIRD_BATCH, 1))
+		abort();
+	expect("engine unpinned text", cb_one(msg, CB_ENGINE, true, false),
+	       "engine threads 2 batch 1\n");
+	nlmsg_free(msg);
+
+	msg = cbinst_msg();
+	expect("instance text", cb_one(msg, CB_INST, false, false), INST_LINE "\n");
+	expect("instance -s text", cb_one(msg, CB_INST, true, false),
+	       INST_LINE INST_STATS_TEXT "\n");
+	expect("instance json", cb_one(msg, CB_INST, false, true), "[{" INST_JSON "}]\n");
+	nlmsg_free(msg);
+
+	check_stat_table("cowbird stat", cowbird_stat_count(), cowbird_stat_attr,
+			 cowbird_stat_key, EDM_A_CBSTAT_PAD + 1, EDM_A_CBSTAT_MAX);
+	check_stat_table("instance stat", cowbird_inst_stat_count(), cowbird_inst_stat_attr,
+			 cowbird_inst_stat_key, EDM_A_CBISTAT_PAD + 1, EDM_A_CBISTAT_MAX);
+}
+
+/* "region show -s" with a key, "cowbird show -s"'s engine and instance, as JSON. */
+static int emit_cowbird_json(void)
+{
+	struct nl_msg *msgs[3] = {
+		region_msg(EDM_CMD_REGION_GET, true), cowbird_msg(EDM_CMD_COWBIRD_GET),
+		cbinst_msg(),
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(msgs); i++) {
+		fputs(cb_one(msgs[i], i, true, true), stdout);
+		nlmsg_free(msgs[i]);
+	}
+	capture_start(false, false);
+	capture_end();
+	free(buf);
+	return 0;
+}
+
 static int monitor_nlctrl(void)
 {
 	int ret;
@@ -1374,6 +1585,8 @@ int main(int argc, char **argv)
 		return emit_netdimm_json();
 	if (argc > 1 && !strcmp(argv[1], "fabric-json"))
 		return emit_fabric_json();
+	if (argc > 1 && !strcmp(argv[1], "cowbird-json"))
+		return emit_cowbird_json();
 
 	test_dev_basic();
 	test_dev_forward_compat();
@@ -1392,6 +1605,8 @@ int main(int argc, char **argv)
 	test_fabric_monitor();
 	test_fabric_stat_tables();
 	test_fabric_parse();
+	test_region();
+	test_cowbird();
 	test_live_nlctrl();
 
 	capture_start(false, false);	/* frees the last capture */
