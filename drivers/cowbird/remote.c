@@ -125,11 +125,9 @@ static int cowbird_rop_send(struct cowbird_inst *inst, struct cowbird_rop *rop, 
 	struct cowbird_eng_ring *er = &inst->rings[rop->ring];
 	struct cowbird_rmt *rmt = inst->rmt;
 	bool write = rop->cop.rw_type == COWBIRD_RW_WRITE;
-	u64 size, key;
 	int err;
 
-	if (edm_fab_host_region(inst->host, inst->region_id, &size, &key) ||
-	    key != inst->region_key)
+	if (edm_fab_host_region_check(inst->host, inst->region_key))
 		return COWBIRD_ST_EACCES;
 	if (rop->cop.buf_off > inst->lay.data_size ||
 	    rop->cop.length > inst->lay.data_size - rop->cop.buf_off)

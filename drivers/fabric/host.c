@@ -980,6 +980,24 @@ int edm_fab_host_region_io(struct edm_fab_node *n, u64 key, u64 off, void *buf, 
 	return err;
 }
 
+/*
+ * For an op that reaches the region some other way (Cowbird's fabric target):
+ * 0 when @key is still the region's, else -EACCES, counted like a refused copy.
+ */
+int edm_fab_host_region_check(struct edm_fab_node *n, u64 key)
+{
+	struct edm_fab_host *h = to_host(n);
+	int err = 0;
+
+	spin_lock_bh(&n->lock);
+	if (n->dead || !h->region || h->region_key != key) {
+		err = -EACCES;
+		h->region_st[EDM_A_RSTAT_ACCESS_ERRORS]++;
+	}
+	spin_unlock_bh(&n->lock);
+	return err;
+}
+
 /* 0 and what netlink shows of @n's region, or -ENOENT when it serves none. */
 int edm_fab_host_region_info(struct edm_fab_node *n, struct edm_fab_region_info *ri)
 {

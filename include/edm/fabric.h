@@ -197,6 +197,7 @@ struct edm_fab_region_info {
 
 int edm_fab_host_region_info(struct edm_fab_node *host, struct edm_fab_region_info *ri);
 int edm_fab_host_rekey(struct edm_fab_node *host);
+int edm_fab_host_region_check(struct edm_fab_node *host, u64 key);
 struct seq_file;
 void edm_fab_regions_show(struct seq_file *m);
 /* for cdev.c: its per-host state and the N of /dev/edm<N> */

@@ -23,6 +23,11 @@
  *    and the bytes written before are read back under the new key; netlink
  *    shows the instance and the refused accesses, debugfs the new key.
  *
+ * The fab fixture adds a switch and a compute host cb_cn at address 1, and
+ * its instances reach cb_mn through the EDM fabric (COWBIRD_CREATE_FABRIC,
+ * via cb_cn): create checks, integrity, read-after-write, go-back-N under
+ * spoiled blocks, exit and kill with ops out, the via host deleted, rekey.
+ *
  * Needs edm.ko loaded and root. EDM_TEST_SCALE divides the iterations.
  */
 #include <errno.h>
@@ -1150,6 +1155,51 @@ TEST_F(cb, rekey)
 	insts.n = 0;
 	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, inst_cb, &insts));
 	EXPECT_EQ(0, insts.n);
+}
+
+/* Through the fabric too: after a rekey each op of the old key ends EACCES, counted. */
+TEST_F_TIMEOUT(fab, rekey, 120)
+{
+	struct cowbird_attr a = fab_attr(self->key, 1);
+	static unsigned char w[512], r[512];
+	struct cowbird_resp resp;
+	struct cowbird *old, *fresh;
+	uint64_t key2;
+	int g, i;
+
+	for (i = 0; i < (int)sizeof(w); i++)
+		w[i] = (unsigned char)(i * 7 + 1);
+	ASSERT_EQ(0, cowbird_open(&a, &old));
+	g = cowbird_poll_create(old);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, cowbird_poll_add(old, g, cowbird_async_write(old, MN_ADDR, w, 0x3000, 512)));
+	ASSERT_EQ(1, cowbird_poll_wait(old, g, &resp, 1, WAIT_MS * 1000));
+	ASSERT_EQ(COWBIRD_ST_OK, resp.status);
+
+	key2 = region_u64(&self->gs, EDM_CMD_REGION_REKEY, MN, EDM_A_REGION_KEY);
+	ASSERT_NE(0, key2);
+	memset(r, 0xee, sizeof(r));
+	ASSERT_EQ(0, cowbird_poll_add(old, g, cowbird_async_write(old, MN_ADDR, r, 0x3000, 512)));
+	ASSERT_EQ(1, cowbird_poll_wait(old, g, &resp, 1, WAIT_MS * 1000));
+	EXPECT_EQ(COWBIRD_ST_EACCES, resp.status);
+	ASSERT_EQ(0, cowbird_poll_add(old, g, cowbird_async_read(old, MN_ADDR, 0x3000, r, 512)));
+	ASSERT_EQ(1, cowbird_poll_wait(old, g, &resp, 1, WAIT_MS * 1000));
+	EXPECT_EQ(COWBIRD_ST_EACCES, resp.status);
+	EXPECT_EQ(2, region_stat(&self->gs, MN, EDM_A_RSTAT_ACCESS_ERRORS));
+	cowbird_close(old);
+
+	/* the new key reads what was written before, through the fabric */
+	a.region_key = key2;
+	ASSERT_EQ(0, cowbird_open(&a, &fresh));
+	g = cowbird_poll_create(fresh);
+	ASSERT_LE(0, g);
+	memset(r, 0, sizeof(r));
+	ASSERT_EQ(0, cowbird_poll_add(fresh, g, cowbird_async_read(fresh, MN_ADDR, 0x3000, r, 512)));
+	ASSERT_EQ(1, cowbird_poll_wait(fresh, g, &resp, 1, WAIT_MS * 1000));
+	EXPECT_EQ(COWBIRD_ST_OK, resp.status);
+	EXPECT_EQ(0, memcmp(r, w, sizeof(w))) TH_LOG("the rekey changed the region's bytes");
+	cowbird_close(fresh);
+	EXPECT_TRUE(instances_gone());
 }
 
 TEST_HARNESS_MAIN

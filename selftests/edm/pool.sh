@@ -118,6 +118,13 @@ node_free() {
 	awk '/MemFree/ { print $4 }' "/sys/devices/system/node/node$1/meminfo"
 }
 
+# Whether node $NODE's free memory is back to $1 kB, give or take 16 MiB: pages
+# freed one by one wait in per-CPU lists, and other allocations may land on the
+# node meanwhile. A pool that kept its memory would be 128 MiB short.
+node_back() {
+	[ $(($(node_free "$NODE") + 16384)) -ge "$1" ]
+}
+
 # pool_new [ARGS...]: pool p0 of 128 MiB on $NODE if there is one.
 pool_new() {
 	x "$EDMCTL" -j pool create p0 size 128M ${NODE:+node $NODE} "$@" >"$TMPD/pool.json"
@@ -184,7 +191,8 @@ case_numa() {
 	note "node $NODE free: $before kB, $after kB with a 128 MiB pool"
 	[ $((before - after)) -ge $((128 * 1024)) ]
 	x "$EDMCTL" pool del p0
-	poll 10 eval '[ $(( $(node_free "$NODE") + 4096 )) -ge '"$before"' ]'
+	poll 10 node_back "$before" ||
+		{ note "node $NODE free: $(node_free "$NODE") kB, was $before kB"; return 1; }
 }
 
 # Ping, iperf3 and a file over two compute nodes in two namespaces.
@@ -242,7 +250,8 @@ case_delete() {
 	pool_check '.["sections-free"] == 64'
 	x "$EDMCTL" pool del p0
 	[ "$(edm_objects pool)" = 0 ]
-	[ -z "$NODE" ] || poll 10 eval '[ $(( $(node_free "$NODE") + 4096 )) -ge '"$before"' ]'
+	[ -z "$NODE" ] || poll 10 node_back "$before" ||
+		{ note "node $NODE free: $(node_free "$NODE") kB, was $before kB"; return 1; }
 }
 
 # Pool exhaustion is -ENOMEM, counted, never a crash: a pool of 6 Sections
