@@ -142,7 +142,8 @@ if gate debug-kernel scripts/debug-kernel.sh build; then
 	gate module-debug-W1 build_module_debug
 	vm_suite debug "$dkrel" --kernel "$(scripts/debug-kernel.sh image)" \
 		--modules-dir "$(scripts/debug-kernel.sh moddir)" \
-		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5 --timeout 2400
+		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5 --timeout 2400 \
+		--cpuless-node 256M
 fi
 echo "# make check took $((SECONDS - start)) s"
 summary

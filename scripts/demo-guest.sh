@@ -65,17 +65,18 @@ step edmctl -s fabric show sw0
 
 echo
 echo "## Cowbird: a program writes and reads mem0's region through libcowbird's rings;"
-echo "## the kernel engine serves them, and the fabric sees the same bytes"
+echo "## the kernel engine carries each op over the EDM fabric from cpu0 (address 1),"
+echo "## and edmop sees the same bytes"
 step edmctl region show
 key=$(edmctl -j region key 2 | jq -er '.[0].key')
 echo "mem0's region key (edmctl -j region key 2): $key"
-step tools/lib/cowbird/cowbird_demo 2 "$key" 0x1000
+step tools/lib/cowbird/cowbird_demo 2 "$key" 0x1000 1
 step edmop "$dev" read 2 0x1000 22
 step edmctl -s cowbird show
 echo
 echo "## A rekey cuts the old key off; the bytes stay"
 step edmctl region rekey 2
-if tools/lib/cowbird/cowbird_demo 2 "$key" 0x1000; then
+if tools/lib/cowbird/cowbird_demo 2 "$key" 0x1000 1; then
 	echo "the old key still works: the demo fails" >&2
 	exit 1
 fi
