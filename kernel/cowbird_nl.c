@@ -103,19 +103,8 @@ static struct sk_buff *edm_cowbird_msg(struct genl_info *info, u8 cmd, bool stat
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
-	if (!hdr || edm_cowbird_fill(msg, stats)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	genlmsg_end(msg, hdr);
-	return msg;
+	msg = edm_nl_msg_new(info, cmd, NLMSG_DEFAULT_SIZE, &hdr);
+	return msg ? edm_nl_msg_end(msg, hdr, edm_cowbird_fill(msg, stats)) : NULL;
 }
 
 int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info)

@@ -583,19 +583,8 @@ static struct sk_buff *edm_flink_msg(const struct edm_fab_node *n, u32 port,
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
-	if (!hdr || edm_flink_fill(msg, n, port, li)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	genlmsg_end(msg, hdr);
-	return msg;
+	msg = edm_nl_msg_new(info, cmd, NLMSG_GOODSIZE, &hdr);
+	return msg ? edm_nl_msg_end(msg, hdr, edm_flink_fill(msg, n, port, li)) : NULL;
 }
 
 static void edm_flink_notify(struct net *net, struct edm_fab_node *n, u32 port, u8 cmd)

@@ -24,10 +24,6 @@ void edm_nl_notify(struct net *net, struct sk_buff *skb)
 }
 
 /*
- * A reply (with @info) or event (without) message of command @cmd about
- * @dev, its attributes put by @fill; NULL on allocation failure.
- */
-/*
  * edm_nl_dev_dump() - a dump of the devices of the caller's netns that @match
  * accepts, each a @cmd message filled by @fill. It resumes at ID cb->args[0];
  * cb->seq carries the registry generation, so a dump that spans a change is
@@ -71,25 +67,56 @@ int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 	return err ?: skb->len;
 }
 
+/* The header of a reply to @info, or of an event when @info is NULL; NULL if no room. */
+void *edm_nl_put_hdr(struct sk_buff *msg, struct genl_info *info, u8 cmd)
+{
+	if (info)
+		return genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
+	return genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
+}
+
+/*
+ * edm_nl_msg_new() - a new message of @cmd with room for @size bytes, a reply
+ * to @info or an event; its header in *@hdr. NULL when out of memory. The
+ * caller fills it and hands the result to edm_nl_msg_end().
+ */
+struct sk_buff *edm_nl_msg_new(struct genl_info *info, u8 cmd, size_t size, void **hdr)
+{
+	struct sk_buff *msg = genlmsg_new(size, GFP_KERNEL);
+
+	if (!msg)
+		return NULL;
+	*hdr = edm_nl_put_hdr(msg, info, cmd);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Ends @msg if filling it went well (@err 0) and returns it; else frees it: NULL. */
+struct sk_buff *edm_nl_msg_end(struct sk_buff *msg, void *hdr, int err)
+{
+	if (err) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/*
+ * A reply (with @info) or event (without) message of command @cmd about
+ * @dev, its attributes put by @fill; NULL on allocation failure.
+ */
 struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
 			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
-	if (!hdr || fill(msg, dev)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	genlmsg_end(msg, hdr);
-	return msg;
+	msg = edm_nl_msg_new(info, cmd, NLMSG_DEFAULT_SIZE, &hdr);
+	return msg ? edm_nl_msg_end(msg, hdr, fill(msg, dev)) : NULL;
 }
 
 int edm_nl_dev_get_reply(struct genl_info *info, u8 cmd,

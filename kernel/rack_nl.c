@@ -269,19 +269,8 @@ static struct sk_buff *edm_cn_msg(struct edm_rack_cn *cn, struct genl_info *info
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
-	if (!hdr || edm_cn_fill(msg, cn)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	genlmsg_end(msg, hdr);
-	return msg;
+	msg = edm_nl_msg_new(info, cmd, NLMSG_DEFAULT_SIZE, &hdr);
+	return msg ? edm_nl_msg_end(msg, hdr, edm_cn_fill(msg, cn)) : NULL;
 }
 
 static void edm_cn_notify(struct edm_rack_cn *cn, u8 cmd)

@@ -148,12 +148,8 @@ static int edm_region_fill(struct sk_buff *msg, const struct edm_region *r, bool
 static int edm_region_put(struct sk_buff *msg, const struct edm_region *r,
 			  struct genl_info *info, u8 cmd, bool key)
 {
-	void *hdr;
+	void *hdr = edm_nl_put_hdr(msg, info, cmd);
 
-	if (info)
-		hdr = genlmsg_put_reply(msg, info, &edm_genl_family, 0, cmd);
-	else
-		hdr = genlmsg_put(msg, 0, 0, &edm_genl_family, 0, cmd);
 	if (!hdr || edm_region_fill(msg, r, key))
 		return -EMSGSIZE;
 	genlmsg_end(msg, hdr);

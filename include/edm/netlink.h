@@ -42,6 +42,9 @@ enum edm_mcgrp {
 
 struct edm_dev;
 
+void *edm_nl_put_hdr(struct sk_buff *msg, struct genl_info *info, u8 cmd);
+struct sk_buff *edm_nl_msg_new(struct genl_info *info, u8 cmd, size_t size, void **hdr);
+struct sk_buff *edm_nl_msg_end(struct sk_buff *msg, void *hdr, int err);
 struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
 			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
 
