@@ -947,6 +947,18 @@ int edm_fab_host_region(struct edm_fab_node *n, u32 addr, u64 *size, u64 *key)
 	return err;
 }
 
+/* Under node->lock: whether @key opens @n's region; a refusal is counted. */
+static bool edm_region_key_ok(struct edm_fab_node *n, u64 key)
+{
+	struct edm_fab_host *h = to_host(n);
+
+	lockdep_assert_held(&n->lock);
+	if (!n->dead && h->region && h->region_key == key)
+		return true;
+	h->region_st[EDM_A_RSTAT_ACCESS_ERRORS]++;
+	return false;
+}
+
 /*
  * Copies len bytes between the region at off and buf, under node->lock so
  * the copy is atomic against the fabric's own reads, writes and RMWs.
@@ -961,9 +973,8 @@ int edm_fab_host_region_io(struct edm_fab_node *n, u64 key, u64 off, void *buf, 
 	int err = 0;
 
 	spin_lock_bh(&n->lock);
-	if (n->dead || h->region_key != key) {
+	if (!edm_region_key_ok(n, key)) {
 		err = -EACCES;
-		h->region_st[EDM_A_RSTAT_ACCESS_ERRORS]++;
 	} else if (off > h->region_size || len > h->region_size - off) {
 		err = -EFAULT;
 		h->region_st[EDM_A_RSTAT_RANGE_ERRORS]++;
@@ -986,16 +997,12 @@ int edm_fab_host_region_io(struct edm_fab_node *n, u64 key, u64 off, void *buf, 
  */
 int edm_fab_host_region_check(struct edm_fab_node *n, u64 key)
 {
-	struct edm_fab_host *h = to_host(n);
-	int err = 0;
+	bool ok;
 
 	spin_lock_bh(&n->lock);
-	if (n->dead || !h->region || h->region_key != key) {
-		err = -EACCES;
-		h->region_st[EDM_A_RSTAT_ACCESS_ERRORS]++;
-	}
+	ok = edm_region_key_ok(n, key);
 	spin_unlock_bh(&n->lock);
-	return err;
+	return ok ? 0 : -EACCES;
 }
 
 /* 0 and what netlink shows of @n's region, or -ENOENT when it serves none. */
