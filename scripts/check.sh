@@ -5,7 +5,8 @@
 #   deps -> edm.ko with W=1 + sparse -> edmctl and its host tests -> dkms build
 #   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
 #   -> VM suite in the Debian kernel -> debug kernel (built once, cached),
-#   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5
+#   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5, less the CLI
+#   scripts (selftests/edm/Makefile: TEST_DEBUG_SKIP)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,17 +102,21 @@ gate selftests-build make -C selftests/edm
 suite unit make -s unit
 suite fuzz make -s fuzz FUZZ_SECONDS=5
 suite spec-header "$py" selftests/edm/spec_check.py header
-# vm_suite LANE RELEASE RUNNER-ARGS...: the kselftest suite in one kernel.
+# vm_suite LANE RELEASE RUNNER-ARGS... [-- TEST...]: the kselftest suite
+# (or the TESTs of it) in one kernel.
 vm_suite() {
-	local lane=$1 rel=$2
+	local lane=$1 rel=$2 args=() tests=()
 
 	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	[ $# -eq 0 ] || { shift; tests=("$@"); }
 	if ! [ -e "build/$rel/edm.ko" ] || ! [ -x tools/edmctl/edmctl ] ||
 	   ! [ -x selftests/edm/genl_test ]; then
 		echo "not ok - vm-$lane: not run, a build gate failed" | tee -a "$tap"
 		return 1
 	fi
-	suite "vm-$lane" selftests/vm/run "$@" --out "$out/vm-$lane" -- selftests/edm/run.sh
+	suite "vm-$lane" selftests/vm/run "${args[@]}" --out "$out/vm-$lane" -- \
+		selftests/edm/run.sh "${tests[@]}"
 }
 
 vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M
@@ -143,7 +148,7 @@ if gate debug-kernel scripts/debug-kernel.sh build; then
 	vm_suite debug "$dkrel" --kernel "$(scripts/debug-kernel.sh image)" \
 		--modules-dir "$(scripts/debug-kernel.sh moddir)" \
 		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5 --timeout 2400 \
-		--cpuless-node 256M
+		--cpuless-node 256M -- $(make -s -C selftests/edm print-debug-tests)
 fi
 echo "# make check took $((SECONDS - start)) s"
 summary
