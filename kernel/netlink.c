@@ -414,6 +414,20 @@ static const struct genl_ops edm_genl_ops[] = {
 		.policy = edm_cbinst_get_policy,
 		.maxattr = EDM_A_CBINST_MAX,
 	},
+	{
+		.cmd = EDM_CMD_REGION_NEW,
+		.doit = edm_nl_region_new_doit,
+		.policy = edm_region_new_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_REGION_DEL,
+		.doit = edm_nl_region_del_doit,
+		.policy = edm_region_sel_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

@@ -239,6 +239,11 @@ int edm_nl_pool_del_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "the pool is in use by a rack: delete the rack first");
 		return -EBUSY;
 	}
+	if (!xa_empty(&edm_mpool_of(dev)->regions)) {
+		mutex_unlock(&en->lock);
+		NL_SET_ERR_MSG(info->extack, "the pool has regions: delete them first");
+		return -EBUSY;
+	}
 	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_POOL_DEL, edm_pool_fill);
 	edm_dev_destroy(en, dev);
 	mutex_unlock(&en->lock);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netlink commands on memory regions, what a Cowbird instance binds to:
- * REGION_GET (do and dump) and REGION_REKEY. Today every region is the
- * local region of a fabric memory host (EDM_REGION_KIND_FABRIC), found
- * among the devices of the caller's netns: its ID is the host's fabric
- * address (COWBIRD_IOC_CREATE's region_id), its owner the host. Several
- * fabrics in one netns may reuse an address, so a request names a region
- * by ID, by owner or by both, and an ID that names several is refused. A
- * region that is not there is ENODEV, as every unknown object of the family.
+ * REGION_GET (do and dump), REGION_REKEY, and REGION_NEW and REGION_DEL
+ * for pool regions. A region is found among the devices of the caller's
+ * netns: the local region of a fabric memory host (EDM_REGION_KIND_FABRIC,
+ * its ID the host's fabric address, its owner the host), or a pool's
+ * (EDM_REGION_KIND_POOL, IDs from EDM_REGION_POOL_ID_MIN, unique in the
+ * netns, its owner the pool). Several fabrics in one netns may reuse an
+ * address, so a request names a region by ID, by owner or by both, and an
+ * ID that names several is refused. A region that is not there is ENODEV,
+ * as every unknown object of the family.
  *
  * Keys are secrets. A GET reply carries EDM_A_REGION_KEY only when the
  * requester has CAP_NET_ADMIN over the netns (netlink_net_capable() on the
@@ -16,14 +18,17 @@
  * Locking: each handler holds its netns's registry lock around lookup,
  * change and the messages it builds, as the fabric commands do; a region's
  * own fields are read and changed under its host's node->lock
- * (drivers/fabric/host.c). A rekey either happens with its reply and event
- * built, or not at all: the messages are allocated first.
+ * (drivers/fabric/host.c) or its own lock (mm/pool_region.c). A change
+ * either happens with its reply and event built, or not at all: the
+ * messages are allocated first.
  */
 #include <net/sock.h>
 
 #include "edm/dev.h"
 #include "edm/fabric.h"
 #include "edm/netlink.h"
+#include "edm/pool.h"
+#include "edm/region.h"
 
 /* Not const: the 6.1 API. */
 static struct netlink_range_validation edm_region_id_range = {
@@ -41,21 +46,60 @@ const struct nla_policy edm_region_sel_policy[EDM_A_REGION_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_REGION_STATS),
 };
 
+/*
+ * REGION_NEW: a pool region, in the pool OWNER, of SIZE bytes, maybe at ID.
+ * The policy of an attribute is one per attribute set (the spec's), so the
+ * pool's ID range and the size's bounds are checked by the handler.
+ */
+const struct nla_policy edm_region_new_policy[EDM_A_REGION_MAX + 1] = {
+	[EDM_A_REGION_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_region_id_range),
+	EDM_REPLY_ONLY(EDM_A_REGION_KIND),
+	[EDM_A_REGION_OWNER] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_REGION_SIZE] = { .type = NLA_U64 },
+	EDM_REPLY_ONLY(EDM_A_REGION_KEY),
+	EDM_REPLY_ONLY(EDM_A_REGION_KEY_GEN),
+	EDM_REPLY_ONLY(EDM_A_REGION_STATS),
+};
+
 /* A region as seen under the registry lock: its owner and a snapshot. */
 struct edm_region {
 	const struct edm_dev *owner;
-	struct edm_fab_region_info ri;
+	u32 kind;			/* enum edm_region_kind */
+	struct edm_pool_region *preg;	/* a pool region, else NULL */
+	struct edm_region_info ri;
 };
 
-/* True, with @r filled, when @dev is a fabric host serving a region. */
-static bool edm_region_of(const struct edm_dev *dev, struct edm_region *r)
+/*
+ * Under the registry lock: @dev's first region at index *@sub or past it,
+ * into @r, and *@sub its index (a pool's region: its ID; a host has one,
+ * index 0). False when there is none.
+ */
+static bool edm_region_at(const struct edm_dev *dev, unsigned long *sub, struct edm_region *r)
 {
-	struct edm_fab_node *n = edm_fab_node_of(dev);
+	struct edm_fab_node *n;
 
-	if (!n || !edm_fab_node_is_host(n) || edm_fab_host_region_info(n, &r->ri))
-		return false;
 	r->owner = dev;
-	return true;
+	r->preg = NULL;
+	if (dev->type == EDM_DEV_TYPE_POOL) {
+		r->preg = edm_pool_region_next(edm_mpool_of(dev), sub);
+		if (!r->preg)
+			return false;
+		r->kind = EDM_REGION_KIND_POOL;
+		edm_pool_region_info(r->preg, &r->ri);
+		return true;
+	}
+	n = edm_fab_node_of(dev);
+	r->kind = EDM_REGION_KIND_FABRIC;
+	return !*sub && n && edm_fab_node_is_host(n) && !edm_fab_host_region_info(n, &r->ri);
+}
+
+/* Under the registry lock: @r again, after a change. */
+static void edm_region_refresh(struct edm_region *r)
+{
+	if (r->preg)
+		edm_pool_region_info(r->preg, &r->ri);
+	else
+		WARN_ON_ONCE(edm_fab_host_region_info(edm_fab_node_of(r->owner), &r->ri));
 }
 
 /* Does @r fit the ID and owner of a request (either may be absent)? */
@@ -90,7 +134,7 @@ static int edm_region_find(struct edm_net *en, struct genl_info *info, struct ed
 	struct nlattr *id = info->attrs[EDM_A_REGION_ID];
 	struct edm_region cur;
 	struct edm_dev *dev;
-	unsigned long i;
+	unsigned long i, sub;
 	bool found = false;
 
 	lockdep_assert_held(&en->lock);
@@ -100,21 +144,29 @@ static int edm_region_find(struct edm_net *en, struct genl_info *info, struct ed
 		return -EINVAL;
 	}
 	xa_for_each(&en->devs, i, dev) {
-		if (!edm_region_of(dev, &cur) || !edm_region_match(&cur, info->attrs))
-			continue;
-		if (found) {
-			/* Only an ID alone can match twice: owners are unique. */
-			NL_SET_ERR_MSG_ATTR(info->extack, id,
-					    "several regions have this id: name the owner too");
-			return -EINVAL;
+		for (sub = 0; edm_region_at(dev, &sub, &cur); sub++) {
+			if (!edm_region_match(&cur, info->attrs))
+				continue;
+			if (found && id) {
+				/* an ID alone: owner and ID name one region */
+				NL_SET_ERR_MSG_ATTR(info->extack, id,
+						    "several regions have this id: name the owner too");
+				return -EINVAL;
+			}
+			if (found) {
+				/* an owner alone: a pool with several regions */
+				NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_REGION_OWNER],
+						    "the owner has several regions: name the id too");
+				return -EINVAL;
+			}
+			*r = cur;
+			found = true;
 		}
-		*r = cur;
-		found = true;
 	}
 	return found ? 0 : edm_region_not_found(info);
 }
 
-static int edm_region_put_stats(struct sk_buff *msg, const struct edm_fab_region_info *ri)
+static int edm_region_put_stats(struct sk_buff *msg, const struct edm_region_info *ri)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_REGION_STATS);
 	int i;
@@ -131,10 +183,10 @@ static int edm_region_put_stats(struct sk_buff *msg, const struct edm_fab_region
 /* The region's attributes; its key only if @key. */
 static int edm_region_fill(struct sk_buff *msg, const struct edm_region *r, bool key)
 {
-	const struct edm_fab_region_info *ri = &r->ri;
+	const struct edm_region_info *ri = &r->ri;
 
 	if (nla_put_u32(msg, EDM_A_REGION_ID, ri->addr) ||
-	    nla_put_u32(msg, EDM_A_REGION_KIND, EDM_REGION_KIND_FABRIC) ||
+	    nla_put_u32(msg, EDM_A_REGION_KIND, r->kind) ||
 	    nla_put_string(msg, EDM_A_REGION_OWNER, r->owner->name) ||
 	    nla_put_u64_64bit(msg, EDM_A_REGION_SIZE, ri->size, EDM_A_REGION_PAD) ||
 	    nla_put_u32(msg, EDM_A_REGION_KEY_GEN, ri->key_gen) ||
@@ -180,8 +232,9 @@ int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * Every region of the netns that the request's ID and owner (if any) fit.
- * Resumes at device ID cb->args[0]; cb->seq carries the registry
- * generation, so a dump that spans a change is flagged NLM_F_DUMP_INTR.
+ * Resumes at device ID cb->args[0], region index cb->args[1] in it; cb->seq
+ * carries the registry generation, so a dump that spans a change is flagged
+ * NLM_F_DUMP_INTR.
  */
 int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -190,30 +243,36 @@ int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct edm_net *en = edm_net(sock_net(skb->sk));
 	struct edm_region r;
 	struct edm_dev *dev;
-	unsigned long id;
+	unsigned long id, sub;
 	int err = 0;
 
 	mutex_lock(&en->lock);
 	cb->seq = en->gen;
 	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		void *hdr;
+		sub = id == cb->args[0] ? cb->args[1] : 0;
+		for (; !err && edm_region_at(dev, &sub, &r); sub++) {
+			void *hdr;
 
-		if (!edm_region_of(dev, &r) || !edm_region_match(&r, attrs))
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_REGION_GET);
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
+			if (!edm_region_match(&r, attrs))
+				continue;
+			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+					  &edm_genl_family, NLM_F_MULTI, EDM_CMD_REGION_GET);
+			if (!hdr) {
+				err = -EMSGSIZE;
+				break;
+			}
+			genl_dump_check_consistent(cb, hdr);
+			if (edm_region_fill(skb, &r, key)) {
+				genlmsg_cancel(skb, hdr);
+				err = -EMSGSIZE;
+				break;
+			}
+			genlmsg_end(skb, hdr);
+			cb->args[0] = id;
+			cb->args[1] = sub + 1;
 		}
-		genl_dump_check_consistent(cb, hdr);
-		if (edm_region_fill(skb, &r, key)) {
-			genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
+		if (err)
 			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&en->lock);
 	if (err == -EMSGSIZE && skb->len)
@@ -242,10 +301,14 @@ int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info)
 	err = edm_region_find(en, info, &r);
 	if (err)
 		goto err_unlock;
-	/* Neither can fail: the host is alive under the registry lock. */
-	err = edm_fab_host_rekey(edm_fab_node_of(r.owner));
-	if (err || !edm_region_of(r.owner, &r))
+	/* Neither can fail: the region is alive under the registry lock. */
+	if (r.preg)
+		edm_pool_region_rekey(r.preg);
+	else
+		err = edm_fab_host_rekey(edm_fab_node_of(r.owner));
+	if (err)
 		goto err_unlock;
+	edm_region_refresh(&r);
 	err = edm_region_put(reply, &r, info, EDM_CMD_REGION_REKEY, true) ?:
 	      edm_region_put(event, &r, NULL, EDM_CMD_REGION_REKEY, false);
 	mutex_unlock(&en->lock);
@@ -260,4 +323,134 @@ err_free:
 	nlmsg_free(reply);
 	nlmsg_free(event);
 	return err ?: -ENODEV;
+}
+
+/* Under the registry lock: whether a pool region of the netns has @id. */
+static bool edm_region_id_used(struct edm_net *en, u32 id)
+{
+	struct edm_dev *dev;
+	unsigned long i;
+
+	xa_for_each(&en->devs, i, dev)
+		if (dev->type == EDM_DEV_TYPE_POOL && xa_load(&edm_mpool_of(dev)->regions, id))
+			return true;
+	return false;
+}
+
+/* Under the registry lock: the ID @info asks for, or the lowest free one. */
+static int edm_region_new_id(struct edm_net *en, struct genl_info *info, u32 *id)
+{
+	struct nlattr *attr = info->attrs[EDM_A_REGION_ID];
+
+	if (attr) {
+		*id = nla_get_u32(attr);
+		if (*id < EDM_REGION_POOL_ID_MIN) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "pool region ids are 512 and up: below are the fabric's");
+			return -ERANGE;
+		}
+		if (!edm_region_id_used(en, *id))
+			return 0;
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "a region of this netns has this id");
+		return -EEXIST;
+	}
+	for (*id = EDM_REGION_POOL_ID_MIN; *id <= EDM_REGION_POOL_ID_MAX; (*id)++)
+		if (!edm_region_id_used(en, *id))
+			return 0;
+	NL_SET_ERR_MSG(info->extack, "this netns has no region id left");
+	return -ENOSPC;
+}
+
+/*
+ * A pool region: whole Sections of the pool OWNER, SIZE bytes rounded up,
+ * at ID or the lowest free one. The reply carries its key.
+ */
+int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct nlattr *owner = info->attrs[EDM_A_REGION_OWNER];
+	struct sk_buff *reply, *event;
+	struct edm_region r = {};
+	struct edm_dev *dev;
+	u32 id;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_REGION_OWNER, "missing owner: the pool to make it in") ?:
+	      edm_nl_require(info, EDM_A_REGION_SIZE, "missing region size");
+	if (err)
+		return err;
+	reply = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	event = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!reply || !event) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	mutex_lock(&en->lock);
+	dev = edm_dev_find(en, NULL, owner, info->extack);
+	if (IS_ERR(dev)) {
+		err = PTR_ERR(dev);
+		goto err_unlock;
+	}
+	if (dev->type != EDM_DEV_TYPE_POOL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, owner, "regions are made in pools: not a pool");
+		err = -EOPNOTSUPP;
+		goto err_unlock;
+	}
+	err = edm_region_new_id(en, info, &id) ?:
+	      edm_pool_region_create(edm_mpool_of(dev), id,
+				     nla_get_u64(info->attrs[EDM_A_REGION_SIZE]), &r.preg,
+				     info->extack);
+	if (err)
+		goto err_unlock;
+	r.owner = dev;
+	r.kind = EDM_REGION_KIND_POOL;
+	edm_region_refresh(&r);
+	en->gen++;
+	err = edm_region_put(reply, &r, info, EDM_CMD_REGION_NEW, true) ?:
+	      edm_region_put(event, &r, NULL, EDM_CMD_REGION_NEW, false);
+	if (err) {
+		edm_pool_region_delete(r.preg);
+		goto err_unlock;
+	}
+	mutex_unlock(&en->lock);
+	edm_nl_notify(genl_info_net(info), event);
+	return genlmsg_reply(reply, info);
+
+err_unlock:
+	mutex_unlock(&en->lock);
+err_free:
+	nlmsg_free(reply);
+	nlmsg_free(event);
+	return err;
+}
+
+/* A pool region goes: instances bound to it get EACCES from then on. */
+int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct sk_buff *event;
+	struct edm_region r;
+	int err;
+
+	event = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!event)
+		return -ENOMEM;
+	mutex_lock(&en->lock);
+	err = edm_region_find(en, info, &r);
+	if (!err && !r.preg) {
+		NL_SET_ERR_MSG(info->extack,
+			       "a fabric host's region goes with the host: delete the host");
+		err = -EOPNOTSUPP;
+	}
+	err = err ?: edm_region_put(event, &r, NULL, EDM_CMD_REGION_DEL, false);
+	if (err) {
+		mutex_unlock(&en->lock);
+		nlmsg_free(event);
+		return err;
+	}
+	edm_pool_region_delete(r.preg);
+	en->gen++;
+	mutex_unlock(&en->lock);
+	edm_nl_notify(genl_info_net(info), event);
+	return 0;
 }

@@ -30,6 +30,7 @@
 
 #include "edm/edm.h"
 #include "edm/pool.h"
+#include "edm/region.h"
 
 #define EDM_SEC_ORDER		(EDM_POOL_SECTION_SHIFT - PAGE_SHIFT)
 #define EDM_SEC_PAGES		BIT(EDM_SEC_ORDER)
@@ -192,6 +193,8 @@ int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref
 	struct edm_lppu *l = &n->pool->lppu;
 	int err, tries;
 
+	if (size > 1U << EDM_POOL_SKB_MAX_SHIFT)
+		return -E2BIG;		/* Section-sized Buffers are for regions */
 	for (tries = 0; tries < 2; tries++) {
 		spin_lock_bh(&l->lock);
 		err = edm_pool_alloc(l->core, n->id, size, loc, 0, ref);
@@ -421,6 +424,7 @@ static void edm_mpool_free(struct edm_mpool *p)
 	kvfree(p->lppu.lent_node);
 	kvfree(p->lppu.lent_len);
 	ida_destroy(&p->ids);
+	xa_destroy(&p->regions);
 	if (p->charged)
 		atomic64_sub(p->size, &edm_pool_bytes);
 	kfree(p);
@@ -487,7 +491,7 @@ static int edm_mpool_core_init(struct edm_mpool *p, const struct edm_mpool_cfg *
 	edm_pool_cfg_default(&pc, p->nsections, EDM_POOL_NNODES);
 	pc.region_sections = cfg->region_sections ?: EDM_POOL_DEFAULT_REGION;
 	pc.max_regions = DIV_ROUND_UP(p->nsections, pc.region_sections);
-	pc.max_shift = EDM_POOL_SKB_MAX_SHIFT;
+	pc.max_shift = EDM_POOL_SECTION_SHIFT;	/* shared skbs, and whole Sections for regions */
 	pc.keep = cfg->keep;
 	pc.node_quota = cfg->node_quota;
 	p->lppu.core = kvzalloc(edm_pool_size(&pc), GFP_KERNEL);
@@ -544,6 +548,7 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	kref_init(&p->ref);
 	spin_lock_init(&p->lppu.lock);
 	ida_init(&p->ids);
+	xa_init(&p->regions);
 	INIT_DELAYED_WORK(&p->reclaim, edm_mpool_reclaim_work);
 	p->size = cfg->size;
 	p->nid = cfg->nid;
@@ -583,6 +588,7 @@ static void edm_mpool_destroy(struct edm_dev *edev)
 {
 	struct edm_mpool *p = edm_mpool_of(edev);
 
+	edm_pool_regions_delete(p);
 	p->edev = NULL;
 	edm_mpool_put(p);
 }

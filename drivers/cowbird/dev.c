@@ -3,8 +3,9 @@
  * /dev/cowbird: one open file is one Cowbird instance (Documentation/cowbird.md).
  *
  * COWBIRD_IOC_CREATE checks the request with the ring core, finds the region
- * in the caller's network namespace (today: a fabric host's local region,
- * named by the host's fabric address and proven by its key), lays out and
+ * in the caller's network namespace (a fabric host's local region, named by
+ * the host's fabric address, or a pool region, named by its ID; either
+ * proven by its key), lays out and
  * allocates the shared area (vmalloc_user, zeroed), initializes each ring
  * and hands the instance to the engine. mmap maps that area, offset 0 and
  * the exact size only, shared and never executable. The mapping holds the
@@ -20,9 +21,9 @@
  * is held across copy_to_user, so mmap (under mmap_lock) must not take it:
  * the instance pointer is published once, complete, with a release store
  * and mmap reads it with an acquire load. Region lookup runs under the netns
- * registry lock; the instance then holds a node reference, so the region's
- * memory outlives it even when the host is deleted (its ops then fail with
- * EACCES).
+ * registry lock; the instance then holds a reference on the host or the pool
+ * region, so the region's memory outlives it even when the host or region
+ * is deleted (its ops then fail with EACCES).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -39,6 +40,8 @@
 #include "edm/dev.h"
 #include "edm/edm.h"
 #include "edm/fabric.h"
+#include "edm/pool.h"
+#include "edm/region.h"
 
 /* Congestion control (see Documentation/cowbird.md). */
 enum {
@@ -68,7 +71,10 @@ static void cowbird_inst_free(struct kref *ref)
 	kvfree(inst->reqs);
 	kfree(inst->rings);
 	vfree(inst->area);
-	edm_fab_node_put(inst->host);
+	if (inst->host)
+		edm_fab_node_put(inst->host);
+	if (inst->preg)
+		edm_pool_region_put(inst->preg);
 	ida_free(&cowbird_ida, inst->id);
 	mutex_destroy(&inst->serve_lock);
 	pr_debug("cowbird instance %u destroyed\n", inst->id);
@@ -82,35 +88,54 @@ void cowbird_inst_put(struct cowbird_inst *inst)
 }
 
 /*
- * The host in @net serving region @id under @key, with a reference taken.
- * ENOENT when no host serves that address, EACCES when none has the key.
+ * The region @id of @net under @key, with a reference taken on the host
+ * serving it (*@host) or on the pool region (*@preg), and its size. ENOENT
+ * when no region has that ID, EACCES when none of them has the key.
  */
-static struct edm_fab_node *cowbird_region_find(struct net *net, u16 id, u64 key, u64 *size)
+static int cowbird_region_find(struct net *net, u16 id, u64 key, struct edm_fab_node **host,
+			       struct edm_pool_region **preg, u64 *size)
 {
 	struct edm_net *en = edm_net(net);
-	struct edm_fab_node *found = NULL;
+	struct edm_region_info ri;
+	struct edm_pool_region *r;
 	struct edm_dev *dev;
 	unsigned long i;
-	bool seen = false;
+	int err = -ENOENT;
 	u64 sz, k;
 
+	*host = NULL;
+	*preg = NULL;
 	mutex_lock(&en->lock);
 	xa_for_each(&en->devs, i, dev) {
 		struct edm_fab_node *n = edm_fab_node_of(dev);
 
+		if (dev->type == EDM_DEV_TYPE_POOL) {
+			r = xa_load(&edm_mpool_of(dev)->regions, id);
+			if (!r)
+				continue;
+			err = -EACCES;
+			edm_pool_region_info(r, &ri);
+			if (ri.key == key) {
+				edm_pool_region_get(r);
+				*preg = r;
+				*size = ri.size;
+				err = 0;
+				break;
+			}
+			continue;
+		}
 		if (!n || !edm_fab_node_is_host(n) || edm_fab_host_region(n, id, &sz, &k))
 			continue;
-		seen = true;
+		err = -EACCES;
 		if (k == key) {
-			found = edm_fab_node_get(n);
+			*host = edm_fab_node_get(n);
 			*size = sz;
+			err = 0;
 			break;
 		}
 	}
 	mutex_unlock(&en->lock);
-	if (!found)
-		return ERR_PTR(seen ? -EACCES : -ENOENT);
-	return found;
+	return err;
 }
 
 /* The host at fabric address @addr in @net, with a reference taken; NULL if none. */
@@ -206,26 +231,28 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 {
 	struct net *net = current->nsproxy->net_ns;
 	struct edm_fab_node *host, *via = NULL;
+	struct edm_pool_region *preg;
 	struct cowbird_inst *inst;
 	u64 size;
 	int err;
 
-	host = cowbird_region_find(net, c->region_id, c->region_key, &size);
-	if (IS_ERR(host))
-		return ERR_CAST(host);
+	err = cowbird_region_find(net, c->region_id, c->region_key, &host, &preg, &size);
+	if (err)
+		return ERR_PTR(err);
 	if (c->flags & COWBIRD_CREATE_FABRIC) {
-		via = cowbird_via_find(net, c->via);
-		if (!via) {
-			edm_fab_node_put(host);
-			return ERR_PTR(-ENOENT);
-		}
+		/* A pool region is the rack's own memory: no fabric between. */
+		via = preg ? NULL : cowbird_via_find(net, c->via);
+		err = preg ? -EINVAL : via ? 0 : -ENOENT;
 	}
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
-	err = inst ? ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL) : -ENOMEM;
+	inst = err ? NULL : kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
+	err = err ?: inst ? ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL) : -ENOMEM;
 	if (err < 0) {
 		if (via)
 			edm_fab_node_put(via);
-		edm_fab_node_put(host);
+		if (host)
+			edm_fab_node_put(host);
+		if (preg)
+			edm_pool_region_put(preg);
 		kfree(inst);
 		return ERR_PTR(err);
 	}
@@ -236,6 +263,7 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 	inst->net_cookie = current->nsproxy->net_ns->net_cookie;	/* netlink shows it there */
 	mutex_init(&inst->serve_lock);
 	inst->host = host;
+	inst->preg = preg;
 	inst->region_id = c->region_id;
 	inst->region_key = c->region_key;
 	inst->region_size = size;

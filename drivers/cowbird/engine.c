@@ -112,6 +112,10 @@ static u16 cowbird_op_exec(struct cowbird_inst *inst, struct cowbird_eng_ring *e
 	/* Belt and braces: the core computed buf_off, never trust a bug there. */
 	if (op->buf_off > size || op->length > size - op->buf_off)
 		return COWBIRD_ST_EFAULT;
+	if (inst->preg)
+		return cowbird_status_of(edm_pool_region_io(inst->preg, inst->region_key,
+							    op->region_off, buf + op->buf_off,
+							    op->length, write));
 	return cowbird_status_of(edm_fab_host_region_io(inst->host, inst->region_key,
 							op->region_off, buf + op->buf_off,
 							op->length, write));

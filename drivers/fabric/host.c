@@ -1006,7 +1006,7 @@ int edm_fab_host_region_check(struct edm_fab_node *n, u64 key)
 }
 
 /* 0 and what netlink shows of @n's region, or -ENOENT when it serves none. */
-int edm_fab_host_region_info(struct edm_fab_node *n, struct edm_fab_region_info *ri)
+int edm_fab_host_region_info(struct edm_fab_node *n, struct edm_region_info *ri)
 {
 	struct edm_fab_host *h = to_host(n);
 	int err = -ENOENT;

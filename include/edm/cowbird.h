@@ -29,6 +29,7 @@
 #include "edm/cowbird_ring.h"
 
 struct edm_fab_node;
+struct edm_pool_region;
 struct cowbird_rmt;
 
 /* Go-back-N state of one ring of a remote instance (remote.c). */
@@ -77,10 +78,11 @@ struct cowbird_inst {
 	struct kref ref;
 	struct list_head node;		/* on the engine's list, its lock */
 	u32 id;
-	u16 region_id;			/* the memory node's fabric address */
+	u16 region_id;			/* a memory node's fabric address, or a pool region's ID */
 	u64 region_key;			/* the key presented at create */
 	u64 region_size;
 	struct edm_fab_node *host;	/* counted: the memory node; keeps the region */
+	struct edm_pool_region *preg;	/* counted: or the pool region (host is NULL) */
 	struct cowbird_rmt *rmt;	/* remote: ops go through the fabric, else NULL */
 	void *area;			/* vmalloc_user, the shared mapping */
 	struct cowbird_layout lay;

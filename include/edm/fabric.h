@@ -32,6 +32,7 @@
 #include <uapi/linux/edm.h>
 
 #include "edm/pcs.h"
+#include "edm/region.h"
 #include "edm/timing.h"
 
 struct edm_dev;
@@ -187,15 +188,7 @@ int edm_fab_host_region_io(struct edm_fab_node *host, u64 key, u64 off, void *bu
 			   bool write);
 
 /* What netlink shows of a host's region (kernel/region_nl.c). */
-struct edm_fab_region_info {
-	u32 addr;			/* its ID: the host's fabric address */
-	u64 size;
-	u64 key;
-	u32 key_gen;			/* rekeys so far */
-	u64 stats[__EDM_A_RSTAT_CNT];	/* indexed by EDM_A_RSTAT_*; 0 = unused */
-};
-
-int edm_fab_host_region_info(struct edm_fab_node *host, struct edm_fab_region_info *ri);
+int edm_fab_host_region_info(struct edm_fab_node *host, struct edm_region_info *ri);
 int edm_fab_host_rekey(struct edm_fab_node *host);
 int edm_fab_host_region_check(struct edm_fab_node *host, u64 key);
 struct seq_file;

@@ -127,7 +127,10 @@ extern const struct nla_policy edm_cn_set_policy[];
 int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy edm_region_sel_policy[];
+extern const struct nla_policy edm_region_new_policy[];
 
 /* The Cowbird engine and its instances, in kernel/cowbird_nl.c. */
 int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info);

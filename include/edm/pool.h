@@ -26,6 +26,7 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include "edm/dev.h"
 #include "edm/pool_core.h"
@@ -76,6 +77,7 @@ struct edm_mpool {
 	struct edm_pool_sec *sec;	/* [nsections] */
 	struct ida ids;		/* compute node ids */
 	u32 users;		/* racks using it; registry lock */
+	struct xarray regions;	/* ID -> struct edm_pool_region; registry lock */
 	struct delayed_work reclaim;
 };
 

@@ -63,6 +63,12 @@
 #define CN		"cb_cn"		/* and compute host, the instances' via */
 #define CN_ADDR		1
 #define FAB_TIMEOUT_MS	200		/* a lost op is resent after this */
+#define POOL		"cb_pool"	/* the pool fixture's pool */
+#define PREGION		(4u << 20)	/* its region: two Sections */
+#define PREGION_ID	600
+
+/* The region the shared helpers use: MN_ADDR's, or the pool fixture's. */
+static uint16_t cur_region = MN_ADDR;
 
 static int scaled(int n)
 {
@@ -180,8 +186,8 @@ static uint64_t debugfs_region_key(const char *name)
 	return found;
 }
 
-/* Live Cowbird instances, from debugfs edm/objects; -1 if unreadable. */
-static int live_instances(void)
+/* Live objects of kind @what, from debugfs edm/objects; -1 if unreadable. */
+static int live_objects(const char *what)
 {
 	char line[128], kind[32];
 	int n, found = -1;
@@ -190,10 +196,15 @@ static int live_instances(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %d", kind, &n) == 2 && !strcmp(kind, "cowbird"))
+		if (sscanf(line, "%31s %d", kind, &n) == 2 && !strcmp(kind, what))
 			found = n;
 	fclose(f);
 	return found;
+}
+
+static int live_instances(void)
+{
+	return live_objects("cowbird");
 }
 
 /* Polls until no instance is left (their files may close a little later). */
@@ -243,7 +254,7 @@ static int raw_open(struct raw *r, uint64_t key)
 	r->fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
-	err = raw_create(r->fd, key, MN_ADDR, 1, 4, 12, &r->c);
+	err = raw_create(r->fd, key, cur_region, 1, 4, 12, &r->c);
 	if (err)
 		return err;
 	r->base = mmap(NULL, r->c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
@@ -436,8 +447,8 @@ static int64_t issue(struct worker *w, int g, struct pending *p, int *np, bool r
 	int64_t id;
 
 	do {
-		id = rd ? cowbird_async_read(w->cb, MN_ADDR, off, buf, len) :
-			  cowbird_async_write(w->cb, MN_ADDR, buf, off, len);
+		id = rd ? cowbird_async_read(w->cb, cur_region, off, buf, len) :
+			  cowbird_async_write(w->cb, cur_region, buf, off, len);
 		if (id == -EAGAIN && *np)
 			reap_one(w, g, p, np);
 		else if (id == -EAGAIN)
@@ -572,8 +583,8 @@ static void raw_loop(struct __test_metadata *_metadata, struct cowbird *cb, int 
 		int64_t wid, rid;
 
 		memset(wb, i + 1, len);
-		wid = cowbird_async_write(cb, MN_ADDR, wb, off, len);
-		rid = cowbird_async_read(cb, MN_ADDR, roff, rb, rlen);
+		wid = cowbird_async_write(cb, cur_region, wb, off, len);
+		rid = cowbird_async_read(cb, cur_region, roff, rb, rlen);
 		ASSERT_LE(0, wid);
 		ASSERT_LE(0, rid);
 		ASSERT_EQ(0, cowbird_poll_add(cb, g, wid));
@@ -1200,6 +1211,230 @@ TEST_F_TIMEOUT(fab, rekey, 120)
 	EXPECT_EQ(0, memcmp(r, w, sizeof(w))) TH_LOG("the rekey changed the region's bytes");
 	cowbird_close(fresh);
 	EXPECT_TRUE(instances_gone());
+}
+
+/* ---- the pool fixture: an instance on a CXL pool region ---- */
+
+static int pool_del(struct genl_sock *gs)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_POOL_NAME, POOL);
+	return genl_request(gs, EDM_CMD_POOL_DEL, 0, &ab, NULL, NULL);
+}
+
+static int pregion_del(struct genl_sock *gs)
+{
+	struct attrbuf ab = {};
+	uint32_t id = PREGION_ID;
+
+	ab_put(&ab, EDM_A_REGION_ID, &id, sizeof(id));
+	return genl_request(gs, EDM_CMD_REGION_DEL, 0, &ab, NULL, NULL);
+}
+
+FIXTURE(pool) {
+	struct genl_sock gs;
+	uint64_t key;
+};
+
+FIXTURE_SETUP(pool)
+{
+	struct u64_attr u = { .type = EDM_A_REGION_KEY };
+	uint64_t size = 8u << 20, rsize = PREGION;
+	uint32_t id = PREGION_ID;
+	struct attrbuf ab = {};
+	int err;
+
+	if (access("/dev/cowbird", F_OK))
+		SKIP(return, "no /dev/cowbird: edm.ko not loaded");
+	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
+	pregion_del(&self->gs);		/* what an aborted run left */
+	pool_del(&self->gs);
+	ab_put_str(&ab, EDM_A_POOL_NAME, POOL);
+	ab_put(&ab, EDM_A_POOL_SIZE, &size, sizeof(size));
+	err = genl_request(&self->gs, EDM_CMD_POOL_NEW, 0, &ab, NULL, NULL);
+	ASSERT_EQ(0, err) TH_LOG("POOL_NEW: %s (%s)", strerror(-err), self->gs.errmsg);
+	ab = (struct attrbuf){};
+	ab_put_str(&ab, EDM_A_REGION_OWNER, POOL);
+	ab_put(&ab, EDM_A_REGION_SIZE, &rsize, sizeof(rsize));
+	ab_put(&ab, EDM_A_REGION_ID, &id, sizeof(id));
+	err = genl_request(&self->gs, EDM_CMD_REGION_NEW, 0, &ab, u64_attr_cb, &u);
+	ASSERT_EQ(0, err) TH_LOG("REGION_NEW: %s (%s)", strerror(-err), self->gs.errmsg);
+	ASSERT_TRUE(u.found) TH_LOG("REGION_NEW's reply has no key");
+	self->key = u.v;
+	EXPECT_EQ(self->key, region_key(&self->gs, POOL));
+	cur_region = PREGION_ID;
+}
+
+FIXTURE_TEARDOWN(pool)
+{
+	pregion_del(&self->gs);
+	pool_del(&self->gs);
+	genl_close(&self->gs);
+}
+
+TEST_F(pool, create_checks)
+{
+	struct cowbird_create c;
+	int fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	struct attrbuf ab = {};
+	uint64_t rsize = 1;
+	uint32_t id = PREGION_ID;
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EACCES, raw_create(fd, self->key ^ 1, PREGION_ID, 1, 4, 12, &c));
+	EXPECT_EQ(-ENOENT, raw_create(fd, self->key, PREGION_ID + 1, 1, 4, 12, &c));
+	/* A pool region is no fabric host's: "through the fabric" is refused. */
+	memset(&c, 0, sizeof(c));
+	c.abi_version = COWBIRD_ABI_VERSION;
+	c.flags = COWBIRD_CREATE_FABRIC;
+	c.region_key = self->key;
+	c.region_id = PREGION_ID;
+	c.nr_rings = 1;
+	c.meta_order = 4;
+	c.data_order = 12;
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, raw_create(fd, self->key, PREGION_ID, 1, 4, 12, &c));
+	EXPECT_EQ(PREGION, c.region_size);
+	close(fd);
+	/* The ID is the netns's: a second region may not take it, nor an ID below 512. */
+	ab_put_str(&ab, EDM_A_REGION_OWNER, POOL);
+	ab_put(&ab, EDM_A_REGION_SIZE, &rsize, sizeof(rsize));
+	ab_put(&ab, EDM_A_REGION_ID, &id, sizeof(id));
+	EXPECT_EQ(-EEXIST, genl_request(&self->gs, EDM_CMD_REGION_NEW, 0, &ab, NULL, NULL));
+	EXPECT_STREQ("a region of this netns has this id", self->gs.errmsg);
+	id = MN_ADDR;
+	ab = (struct attrbuf){};
+	ab_put_str(&ab, EDM_A_REGION_OWNER, POOL);
+	ab_put(&ab, EDM_A_REGION_SIZE, &rsize, sizeof(rsize));
+	ab_put(&ab, EDM_A_REGION_ID, &id, sizeof(id));
+	EXPECT_EQ(-ERANGE, genl_request(&self->gs, EDM_CMD_REGION_NEW, 0, &ab, NULL, NULL));
+	/* and the pool stays while it has a region */
+	EXPECT_EQ(-EBUSY, pool_del(&self->gs));
+	EXPECT_STREQ("the pool has regions: delete them first", self->gs.errmsg);
+	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F_TIMEOUT(pool, integrity_4_threads, 600)
+{
+	struct cowbird_attr a = {
+		.region_key = self->key, .region_id = PREGION_ID, .nr_rings = 4,
+		.meta_order = 6, .data_order = 16,
+	};
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	fab_workers(_metadata, cb, 4, scaled(2000));
+	EXPECT_EQ(1, debugfs_count("rd_ops"));
+	EXPECT_EQ(1, debugfs_count("wr_ops"));
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+	/* the pool region counted what the engine did */
+	EXPECT_LT(0, region_stat(&self->gs, POOL, EDM_A_RSTAT_READS));
+	EXPECT_LT(0, region_stat(&self->gs, POOL, EDM_A_RSTAT_WRITES));
+	EXPECT_EQ(0, region_stat(&self->gs, POOL, EDM_A_RSTAT_RANGE_ERRORS));
+}
+
+TEST_F_TIMEOUT(pool, read_after_write, 300)
+{
+	struct cowbird_attr a = {
+		.region_key = self->key, .region_id = PREGION_ID, .nr_rings = 1,
+		.meta_order = 6, .data_order = 16,
+	};
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	raw_loop(_metadata, cb, scaled(500));
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
+/*
+ * The region is two Sections, wherever the pool put them: an op across the
+ * boundary lands in both, and the region's last byte is its last.
+ */
+TEST_F(pool, section_boundary)
+{
+	const uint64_t sec = 2u << 20;
+	struct raw r = {};
+	uint32_t i, n;
+
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	/* Data positions: each op reserves its bytes after the last one's. */
+	for (n = 0; n < 1024; n++)
+		r.req[n] = (uint8_t)(n * 7 + 1);
+	i = raw_issue(&r, COWBIRD_RW_WRITE, PREGION_ID, 1024, sec - 512, -1, 1024);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));			/* at 0 */
+	i = raw_issue(&r, COWBIRD_RW_READ, PREGION_ID, 512, sec, -1, 512);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));			/* at 1024 */
+	for (n = 0; n < 512 && r.resp[1024 + n] == (uint8_t)((n + 512) * 7 + 1); n++)
+		;
+	EXPECT_EQ(512, n) TH_LOG("second Section: byte %u differs", n);
+	i = raw_issue(&r, COWBIRD_RW_READ, PREGION_ID, 512, sec - 512, -1, 512);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));			/* at 1536 */
+	for (n = 0; n < 512 && r.resp[1536 + n] == (uint8_t)(n * 7 + 1); n++)
+		;
+	EXPECT_EQ(512, n) TH_LOG("first Section: byte %u differs", n);
+	/* a new region is zeroed */
+	i = raw_issue(&r, COWBIRD_RW_READ, PREGION_ID, 512, sec + 8192, -1, 512);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));			/* at 2048 */
+	for (n = 0; n < 512 && !r.resp[2048 + n]; n++)
+		;
+	EXPECT_EQ(512, n) TH_LOG("byte %u of a new region is not 0", n);
+	/* the last byte, and one past it */
+	i = raw_issue(&r, COWBIRD_RW_WRITE, PREGION_ID, 1, PREGION - 1, -1, 1);
+	EXPECT_EQ(COWBIRD_ST_OK, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, PREGION_ID, 2, PREGION - 1, -1, 2);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	i = raw_issue(&r, COWBIRD_RW_READ, PREGION_ID, 64, 1ull << 40, -1, 64);
+	EXPECT_EQ(COWBIRD_ST_EFAULT, raw_wait(&r, i));
+	raw_close(&r);
+	EXPECT_TRUE(instances_gone());
+}
+
+/*
+ * Rekey, then delete the region under a bound instance: its ops end EACCES,
+ * the region lives until the instance closes, and then nothing is left.
+ */
+TEST_F(pool, rekey_and_delete)
+{
+	struct raw old = {}, fresh = {};
+	uint64_t key2;
+	uint32_t i;
+
+	ASSERT_EQ(0, raw_open(&old, self->key));
+	memset(old.req, 0x3c, 256);
+	i = raw_issue(&old, COWBIRD_RW_WRITE, PREGION_ID, 256, 0x3000, -1, 256);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&old, i));
+	key2 = region_u64(&self->gs, EDM_CMD_REGION_REKEY, POOL, EDM_A_REGION_KEY);
+	ASSERT_NE(0, key2);
+	EXPECT_NE(self->key, key2);
+	i = raw_issue(&old, COWBIRD_RW_READ, PREGION_ID, 256, 0x3000, -1, 256);
+	EXPECT_EQ(COWBIRD_ST_EACCES, raw_wait(&old, i));
+	EXPECT_EQ(1, region_stat(&self->gs, POOL, EDM_A_RSTAT_ACCESS_ERRORS));
+
+	ASSERT_EQ(0, raw_open(&fresh, key2));
+	i = raw_issue(&fresh, COWBIRD_RW_READ, PREGION_ID, 256, 0x3000, -1, 256);
+	ASSERT_EQ(COWBIRD_ST_OK, raw_wait(&fresh, i));
+	for (i = 0; i < 256 && fresh.resp[i] == 0x3c; i++)
+		;
+	EXPECT_EQ(256, i) TH_LOG("byte %u changed across the rekey", i);
+
+	/* Deleted under the instance: refused from then on, the memory kept. */
+	ASSERT_EQ(0, pregion_del(&self->gs));
+	EXPECT_EQ(1, live_objects("region"));
+	i = raw_issue(&fresh, COWBIRD_RW_READ, PREGION_ID, 256, 0x3000, -1, 256);
+	EXPECT_EQ(COWBIRD_ST_EACCES, raw_wait(&fresh, i));
+	EXPECT_EQ(0, fresh.book->error);
+	EXPECT_EQ(-ENODEV, pregion_del(&self->gs));
+	/* the pool may go now; its memory waits for the instance */
+	EXPECT_EQ(0, pool_del(&self->gs));
+	raw_close(&old);
+	raw_close(&fresh);
+	EXPECT_TRUE(instances_gone());
+	EXPECT_EQ(0, live_objects("region"));
+	EXPECT_EQ(0, live_objects("pool"));
 }
 
 TEST_HARNESS_MAIN

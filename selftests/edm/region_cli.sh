@@ -21,6 +21,8 @@ fresh() {
 	for n in mem0 mem1 mem2 cpu0 sw0 probe; do
 		"$EDMCTL" fabric del $n 2>/dev/null || true
 	done
+	for n in 512 513 700; do "$EDMCTL" region del $n 2>/dev/null || true; done
+	for n in rp0 rp1; do "$EDMCTL" pool del $n 2>/dev/null || true; done
 	ip netns del "$NS" 2>/dev/null || true
 }
 
@@ -262,10 +264,57 @@ netns() {
 	x ip netns del "$NS"
 }
 
+# Pool regions: made in a pool of whole Sections, ids from 512 unique in the
+# netns, shown beside the fabric's, deleted; the pool stays while it has one.
+pool_regions() {
+	fresh
+	x "$EDMCTL" pool create rp0 size 16M >/dev/null
+	x "$EDMCTL" pool create rp1 size 8M >/dev/null
+	x "$EDMCTL" region create mem0 size 4k addr 2 >/dev/null
+	x "$EDMCTL" -j region create pool rp0 size 3M | tee /dev/stderr | jq -e '.[0] |
+		.id == 512 and .kind == "pool" and .owner == "rp0" and .size == 4194304
+		and .key_gen == 0 and (.key | test("^0x[0-9a-f]{16}$"))'
+	x "$EDMCTL" -j region create pool rp1 size 1 | jq -e '.[0] | .id == 513 and
+		.size == 2097152'
+	x "$EDMCTL" -j region create pool rp0 size 2M id 700 | jq -e '.[0].id == 700'
+	# in device order (the pools were made first), each pool's by id
+	x "$EDMCTL" -j region show | jq -e 'map([.id, .kind, .owner]) ==
+		[[512, "pool", "rp0"], [700, "pool", "rp0"], [513, "pool", "rp1"],
+		 [2, "fabric", "mem0"]]'
+	x "$EDMCTL" region show 513 | grep -E '^513: kind pool owner rp1 size 2M key-gen 0 key '
+	key=$(x "$EDMCTL" region key 700)
+	x "$EDMCTL" region rekey 700 >/dev/null
+	[ "$("$EDMCTL" region key 700)" != "$key" ]
+	x "$EDMCTL" -j region show 700 | jq -e '.[0].key_gen == 1'
+	# the pool's Sections: 2 + 1 held by rp0's regions
+	expect_error "a region of this netns has this id" "$EDMCTL" region create pool rp1 size 1 id 700
+	expect_error "pool region ids are 512 and up: below are the fabric's" \
+		"$EDMCTL" region create pool rp0 size 1 id 511
+	expect_error "regions are made in pools: not a pool" "$EDMCTL" region create pool mem0 size 1
+	expect_error "no such device" "$EDMCTL" region create pool nosuch size 1
+	expect_error "a region's size is 1 byte to the pool's" "$EDMCTL" region create pool rp1 size 16M
+	expect_error "the pool has not that many free Sections" \
+		"$EDMCTL" region create pool rp1 size 8M
+	expect_error "the owner has several regions: name the id too" "$EDMCTL" region key owner rp0
+	expect_error "a fabric host's region goes with the host: delete the host" \
+		"$EDMCTL" region del 2
+	expect_error "the pool has regions: delete them first" "$EDMCTL" pool del rp0
+	x "$EDMCTL" region del 512
+	x "$EDMCTL" region del 700 owner rp0
+	expect_error "no region with this id" "$EDMCTL" region del 700
+	x "$EDMCTL" pool del rp0
+	x "$EDMCTL" region del owner rp1
+	x "$EDMCTL" pool del rp1
+	x "$EDMCTL" fabric del mem0
+	x "$EDMCTL" -j region show | jq -e 'length == 0'
+	edm_no_objects
+}
+
 run_case regions "region create, show by id and owner, key: edmctl, JSON and debugfs agree"
 run_case region_errors "refusals name what is wrong and change nothing"
 run_case rekey "rekey: old key refused, data kept (edmop), new key works, events keyless"
 run_case unprivileged "uid 65534: regions and the engine read, no key, changes EPERM"
 run_case cowbird "cowbird show and set: parameters, counters, events, ranges"
 run_case netns "a region is seen and rekeyed in its own netns only"
+run_case pool_regions "pool regions: create, ids, show, rekey, refusals, delete"
 tap_done

@@ -50,6 +50,8 @@ static const struct monitor_event events[] = {
 	{ EDM_CMD_FLINK_SET,	"fabric-link", "set", fabric_link_print_event },
 	{ EDM_CMD_FLINK_DOWN,	"fabric-link", "down", fabric_link_print_event },
 	{ EDM_CMD_REGION_REKEY,	"region", "rekey", region_print_event },
+	{ EDM_CMD_REGION_NEW,	"region", "new", region_print_event },
+	{ EDM_CMD_REGION_DEL,	"region", "del", region_print_event },
 	{ EDM_CMD_COWBIRD_SET,	"cowbird", "set", cowbird_print_event },
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * edmctl region: the memory regions Cowbird instances bind to. Show them,
- * read and rotate their keys, and make one (sugar for a fabric memory host
- * that serves a region).
+ * read and rotate their keys, make one (in a pool, or as sugar for a fabric
+ * memory host that serves a region) and delete a pool's.
  *
  * A region is named by its ID (a fabric host's region has the host's
  * address) and, where several regions of the netns share an ID, by its
@@ -69,6 +69,18 @@ static const struct edm_nl_attr_names create_attrs = {
 	.count = ARRAY_SIZE(create_attr_words),
 };
 
+/* "region create pool" is a REGION_NEW. */
+static const char *const pool_attr_words[] = {
+	[EDM_A_REGION_ID]	= "id",
+	[EDM_A_REGION_OWNER]	= "pool",
+	[EDM_A_REGION_SIZE]	= "size",
+};
+
+static const struct edm_nl_attr_names pool_attrs = {
+	.names = pool_attr_words,
+	.count = ARRAY_SIZE(pool_attr_words),
+};
+
 static const struct edm_stat region_stats[] = {
 	{ EDM_A_RSTAT_READS,         "reads",         "io",     "reads" },
 	{ EDM_A_RSTAT_WRITES,        "writes",        "io",     "writes" },
@@ -102,9 +114,12 @@ static void region_usage(FILE *fp)
 		"       edmctl region key SELECTOR\n"
 		"       edmctl region rekey SELECTOR\n"
 		"       edmctl region create NAME size SIZE [ addr ADDR ]\n"
+		"       edmctl region create pool POOL size PSIZE [ id ID ]\n"
+		"       edmctl region del SELECTOR\n"
 		"       edmctl region help\n"
 		"where  SELECTOR := { ID [ owner NAME ] | owner NAME }\n"
 		"       SIZE := BYTES[ K | M | G ], a multiple of 4K, at most 1G\n"
+		"       PSIZE := BYTES[ K | M | G ], rounded up to 2M Sections\n"
 		"ID is the region's id (a fabric host's region has the host's address),\n"
 		"NAME its owner, needed where several regions share an id. \"show\" prints\n"
 		"the key to CAP_NET_ADMIN only, and the counters with -s. \"key\" prints the\n"
@@ -112,8 +127,11 @@ static void region_usage(FILE *fp)
 		"Cowbird instances opened with the old key get EACCES on every op, the data\n"
 		"stays. \"create\" makes a fabric memory host NAME serving SIZE bytes at\n"
 		"ADDR (default the lowest address no host has) and shows its region; delete\n"
-		"it with \"edmctl fabric del NAME\". Commands may be abbreviated; \"list\" is\n"
-		"an alias of \"show\".\n");
+		"it with \"edmctl fabric del NAME\". \"create pool\" makes a region of POOL's\n"
+		"2M Sections, zeroed, with id ID (512 or more, default the lowest free) and\n"
+		"prints it with its key; \"del\" deletes a pool region (instances bound to\n"
+		"it get EACCES from then on). Commands may be abbreviated; \"list\" is an\n"
+		"alias of \"show\".\n");
 }
 
 static void help_exit(void)
@@ -248,11 +266,13 @@ static int region_list_cb(struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-static int region_list_run(struct nl_msg *msg, struct region_list *l)
+/* Sends @msg (its attributes named by @names in errors), prints the replies. */
+static int region_list_talk(struct nl_msg *msg, const struct edm_nl_attr_names *names,
+			    struct region_list *l)
 {
 	int ret;
 
-	ret = edm_nl_talk(msg, &region_attrs, region_list_cb, l);
+	ret = edm_nl_talk(msg, names, region_list_cb, l);
 	if (!ret && !l->opened && !l->no_key) {
 		open_json_array(PRINT_JSON, NULL);
 		l->opened = true;
@@ -264,6 +284,11 @@ static int region_list_run(struct nl_msg *msg, struct region_list *l)
 		return edm_err("%s: only CAP_NET_ADMIN in the region's network namespace sees "
 			       "its key", strerror(EPERM)), 1;
 	return ret ? 1 : 0;
+}
+
+static int region_list_run(struct nl_msg *msg, struct region_list *l)
+{
+	return region_list_talk(msg, &region_attrs, l);
 }
 
 /* ---- arguments ---- */
@@ -467,7 +492,57 @@ static int region_free_addr(uint32_t *addr)
 	return edm_err("every fabric address has a host: give \"addr ADDR\"");
 }
 
-/* A fabric memory host serving the region, then the region with its key. */
+/* "pool POOL size SIZE [ id ID ]": a REGION_NEW, the region with its key. */
+static int region_create_pool(int argc, char **argv)
+{
+	struct region_list l = { .opened = false };
+	struct region_new rn = { .name = NULL };
+	struct nl_msg *msg;
+
+	if (check_owner(argv[1]))
+		return 1;
+	rn.name = argv[1];
+	for (argc -= 2, argv += 2; argc > 0; argc -= 2, argv += 2) {
+		if (is_help(*argv))
+			help_exit();
+		if (strcmp(*argv, "size") && strcmp(*argv, "id"))
+			return unknown_arg("region", *argv);
+		if (need_arg(argc, argv))
+			return 1;
+		if (!strcmp(*argv, "size")) {
+			if (rn.has_size)
+				return dup_arg("size");
+			if (netdimm_parse_size(argv[1], &rn.size))
+				return edm_err("invalid size \"%s\" (expected bytes with an "
+					       "optional K, M or G suffix)", argv[1]);
+			rn.has_size = true;
+		} else {
+			if (rn.has_addr)
+				return dup_arg("id");
+			if (parse_u32(argv[1], &rn.addr))
+				return edm_err("invalid id \"%s\" (expected a number)", argv[1]);
+			rn.has_addr = true;
+		}
+	}
+	if (!rn.has_size)
+		return edm_err("\"size\" is required: the region's bytes");
+	if (edm_nl_open())
+		return 1;
+	msg = edm_nl_req(EDM_CMD_REGION_NEW, 0);
+	if (!msg)
+		return 1;
+	if (nla_put_string(msg, EDM_A_REGION_OWNER, rn.name) < 0 ||
+	    nla_put_u64(msg, EDM_A_REGION_SIZE, rn.size) < 0 ||
+	    (rn.has_addr && nla_put_u32(msg, EDM_A_REGION_ID, rn.addr) < 0))
+		return msg_too_long(msg);
+	return region_list_talk(msg, &pool_attrs, &l);
+}
+
+/*
+ * A fabric memory host serving the region, then the region with its key;
+ * or, as "create pool POOL ...", a pool region ("create pool size ..." is
+ * a host named pool).
+ */
 static int region_create(int argc, char **argv)
 {
 	struct region_list l = { .opened = false };
@@ -475,6 +550,8 @@ static int region_create(int argc, char **argv)
 	struct region_sel sel;
 	struct nl_msg *msg;
 
+	if (argc >= 2 && !strcmp(argv[0], "pool") && strcmp(argv[1], "size"))
+		return region_create_pool(argc, argv);
 	if (region_parse_new(argc, argv, &rn))
 		return 1;
 	if (edm_nl_open())
@@ -500,12 +577,32 @@ static int region_create(int argc, char **argv)
 	return region_list_run(msg, &l);
 }
 
+/* A pool region goes. */
+static int region_del(int argc, char **argv)
+{
+	struct region_sel sel;
+	struct nl_msg *msg;
+
+	if (region_parse_sel(argc, argv, &sel, true))
+		return 1;
+	if (edm_nl_open())
+		return 1;
+	msg = edm_nl_req(EDM_CMD_REGION_DEL, 0);
+	if (!msg)
+		return 1;
+	if (put_sel(msg, &sel))
+		return msg_too_long(msg);
+	return edm_nl_talk(msg, &region_attrs, NULL, NULL) ? 1 : 0;
+}
+
 static const struct edm_cmd region_cmds[] = {
 	{ "show",	region_show },
 	{ "list",	region_show },
 	{ "key",	region_key },
 	{ "rekey",	region_rekey },
 	{ "create",	region_create },
+	{ "del",	region_del },
+	{ "delete",	region_del },
 	{ NULL,		NULL },
 };
 

@@ -190,15 +190,17 @@ struct cowbird_book {
 /*
  * COWBIRD_IOC_CREATE: bind this open file to a region and size its rings.
  * In-fields are checked (every reserved or pad field must be 0); out-fields
- * describe the mapping. Errors: EINVAL (a field), EPROTO (abi_version),
- * ENOENT (no such region, or no host at via), EACCES (wrong key), EBUSY
- * (already created), ENOMEM.
+ * describe the mapping. Errors: EINVAL (a field, or COWBIRD_CREATE_FABRIC
+ * with a pool region), EPROTO (abi_version), ENOENT (no such region, or no
+ * host at via), EACCES (wrong key), EBUSY (already created), ENOMEM.
  *
- * The region is a memory node's, named by its fabric address, in the
- * caller's network namespace. Without flags the engine copies to and from it
- * directly (a local memory node). With COWBIRD_CREATE_FABRIC it reaches the
- * region through the EDM fabric: every op is a fabric read or write issued
- * by the host at fabric address via, and lost ops are retried go-back-N.
+ * The region is in the caller's network namespace: a memory node's, named by
+ * its fabric address (below 512), or a CXL pool region, named by its ID (512
+ * and up; edmctl region create pool). Without flags the engine copies to and
+ * from it directly (a local memory node, or the pool's memory). With
+ * COWBIRD_CREATE_FABRIC it reaches a memory node's region through the EDM
+ * fabric: every op is a fabric read or write issued by the host at fabric
+ * address via, and lost ops are retried go-back-N.
  *
  * Layout (104 bytes):
  *   0 abi_version  4 flags  8 region_key  16 region_id  18 nr_rings

@@ -436,12 +436,19 @@ enum edm_region_kind {
 	EDM_REGION_KIND_UNSPEC,
 	/* The local region a fabric memory host serves; its ID is the host's address. */
 	EDM_REGION_KIND_FABRIC,
-	/* A region of the CXL memory pool (reserved: none is made yet). */
+	/*
+	 * Whole 2 MiB Sections of a CXL memory pool, made by REGION_NEW; its
+	 * ID is EDM_REGION_POOL_ID_MIN or more, its owner the pool.
+	 */
 	EDM_REGION_KIND_POOL,
 
 	__EDM_REGION_KIND_CNT,
 	EDM_REGION_KIND_MAX = __EDM_REGION_KIND_CNT - 1
 };
+
+/* Pool regions take IDs from here up: below are the fabric's host addresses. */
+#define EDM_REGION_POOL_ID_MIN	512
+#define EDM_REGION_POOL_ID_MAX	65535
 
 /*
  * Memory regions: what a Cowbird instance binds to (COWBIRD_IOC_CREATE's
@@ -453,10 +460,10 @@ enum edm_region_kind {
 enum {
 	EDM_A_REGION_UNSPEC,
 	EDM_A_REGION_PAD,
-	EDM_A_REGION_ID,		/* u32, 0..65535: a fabric host's address */
+	EDM_A_REGION_ID,		/* u32, 0..65535: a fabric host's address, or a pool's */
 	EDM_A_REGION_KIND,		/* u32: enum edm_region_kind, reply only */
 	EDM_A_REGION_OWNER,		/* string: the device that owns it */
-	EDM_A_REGION_SIZE,		/* u64: bytes, reply only */
+	EDM_A_REGION_SIZE,		/* u64: bytes; REGION_NEW rounds it up to Sections */
 	EDM_A_REGION_KEY,		/* u64: what an instance presents, reply only */
 	EDM_A_REGION_KEY_GEN,		/* u32: rekeys so far, reply only */
 	EDM_A_REGION_STATS,		/* nest: EDM_A_RSTAT_*, reply only */
@@ -591,6 +598,8 @@ enum {
 	EDM_CMD_COWBIRD_GET,		/* do: the engine's parameters and counters */
 	EDM_CMD_COWBIRD_SET,		/* admin: probe_max_us, idle_spins, batch; event */
 	EDM_CMD_COWBIRD_INST_GET,	/* dump: instances on regions of the netns */
+	EDM_CMD_REGION_NEW,		/* admin: a pool region (OWNER, SIZE, ID); event */
+	EDM_CMD_REGION_DEL,		/* admin: a pool region (ID and/or OWNER); event */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1
