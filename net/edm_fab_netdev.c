@@ -88,7 +88,7 @@ void edm_fab_netdev_destroy(struct edm_fab_node *n)
 {
 	if (!n->ndev)
 		return;
-	skb_queue_purge(&n->rxq);
+	__skb_queue_purge(&n->rxq);	/* a lockless queue: the node lock guards it */
 	unregister_netdev(n->ndev);
 	free_netdev(n->ndev);
 	n->ndev = NULL;

@@ -58,7 +58,12 @@
 #define MAXLEN		(3 * COWBIRD_OP_MAX + 100)	/* four ops */
 #define DEPTH		16
 #define DEBUGFS		"/sys/kernel/debug/edm"
-#define WAIT_MS		10000
+/*
+ * How long a completion may take: 10 s, times EDM_TEST_SCALE on a slow
+ * kernel (the debug kernel's fabric ops, each resent after a timeout when
+ * the machine is loaded, took over 10 s to drain a ring once).
+ */
+#define WAIT_MS		(10000 * test_scale())
 #define SW		"cb_sw"		/* the fabric fixture's switch */
 #define CN		"cb_cn"		/* and compute host, the instances' via */
 #define CN_ADDR		1
@@ -70,12 +75,17 @@
 /* The region the shared helpers use: MN_ADDR's, or the pool fixture's. */
 static uint16_t cur_region = MN_ADDR;
 
-static int scaled(int n)
+static int test_scale(void)
 {
 	const char *s = getenv("EDM_TEST_SCALE");
 	int d = s ? atoi(s) : 1;
 
-	n /= d > 0 ? d : 1;
+	return d > 0 ? d : 1;
+}
+
+static int scaled(int n)
+{
+	n /= test_scale();
 	return n > 0 ? n : 1;
 }
 
