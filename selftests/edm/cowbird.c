@@ -607,10 +607,11 @@ static void raw_loop(struct __test_metadata *_metadata, struct cowbird *cb, int 
 	cowbird_poll_destroy(cb, g);
 }
 
-TEST_F_TIMEOUT(cb, read_after_write, 300)
+/* raw_loop() on a new one-ring instance of cur_region. */
+static void read_after_write(struct __test_metadata *_metadata, uint64_t key)
 {
 	struct cowbird_attr a = {
-		.region_key = self->key, .region_id = MN_ADDR, .nr_rings = 1,
+		.region_key = key, .region_id = cur_region, .nr_rings = 1,
 		.meta_order = 6, .data_order = 16,
 	};
 	struct cowbird *cb;
@@ -619,6 +620,11 @@ TEST_F_TIMEOUT(cb, read_after_write, 300)
 	raw_loop(_metadata, cb, scaled(500));
 	cowbird_close(cb);
 	EXPECT_TRUE(instances_gone());
+}
+
+TEST_F_TIMEOUT(cb, read_after_write, 300)
+{
+	read_after_write(_metadata, self->key);
 }
 
 /* ---- hostile entries ---- */
@@ -1348,16 +1354,7 @@ TEST_F_TIMEOUT(pool, integrity_4_threads, 600)
 
 TEST_F_TIMEOUT(pool, read_after_write, 300)
 {
-	struct cowbird_attr a = {
-		.region_key = self->key, .region_id = PREGION_ID, .nr_rings = 1,
-		.meta_order = 6, .data_order = 16,
-	};
-	struct cowbird *cb;
-
-	ASSERT_EQ(0, cowbird_open(&a, &cb));
-	raw_loop(_metadata, cb, scaled(500));
-	cowbird_close(cb);
-	EXPECT_TRUE(instances_gone());
+	read_after_write(_metadata, self->key);
 }
 
 /*

@@ -363,42 +363,39 @@ static int put_sel(struct nl_msg *msg, const struct region_sel *sel)
 
 /* ---- commands ---- */
 
+/* A request @cmd for the region SELECTOR names (any, unless @required); NULL on error. */
+static struct nl_msg *region_sel_msg(int argc, char **argv, uint8_t cmd, int flags,
+				     bool required)
+{
+	struct region_sel sel;
+	struct nl_msg *msg;
+
+	if (region_parse_sel(argc, argv, &sel, required) || edm_nl_open())
+		return NULL;
+	msg = edm_nl_req(cmd, flags);
+	if (msg && put_sel(msg, &sel)) {
+		msg_too_long(msg);
+		return NULL;
+	}
+	return msg;
+}
+
 /* A dump, filtered by the selector if one is given: never ambiguous. */
 static int region_show(int argc, char **argv)
 {
 	struct region_list l = { .stats = opts.stats > 0 };
-	struct region_sel sel;
-	struct nl_msg *msg;
+	struct nl_msg *msg = region_sel_msg(argc, argv, EDM_CMD_REGION_GET, NLM_F_DUMP, false);
 
-	if (region_parse_sel(argc, argv, &sel, false))
-		return 1;
-	if (edm_nl_open())
-		return 1;
-	msg = edm_nl_req(EDM_CMD_REGION_GET, NLM_F_DUMP);
-	if (!msg)
-		return 1;
-	if (put_sel(msg, &sel))
-		return msg_too_long(msg);
-	return region_list_run(msg, &l);
+	return msg ? region_list_run(msg, &l) : 1;
 }
 
 /* "key" (a GET) and "rekey": one region, its key alone. */
 static int region_key_cmd(int argc, char **argv, uint8_t cmd)
 {
 	struct region_list l = { .key_only = true };
-	struct region_sel sel;
-	struct nl_msg *msg;
+	struct nl_msg *msg = region_sel_msg(argc, argv, cmd, 0, true);
 
-	if (region_parse_sel(argc, argv, &sel, true))
-		return 1;
-	if (edm_nl_open())
-		return 1;
-	msg = edm_nl_req(cmd, 0);
-	if (!msg)
-		return 1;
-	if (put_sel(msg, &sel))
-		return msg_too_long(msg);
-	return region_list_run(msg, &l);
+	return msg ? region_list_run(msg, &l) : 1;
 }
 
 static int region_key(int argc, char **argv)
@@ -419,12 +416,17 @@ struct region_new {
 	bool has_addr;
 };
 
-static int region_parse_new(int argc, char **argv, struct region_new *rn)
+/*
+ * NAME size SIZE [ WORD N ]: WORD is "addr" (a fabric host) or "id" (a pool
+ * region), whose N goes to rn->addr; @what names NAME in the message.
+ */
+static int region_parse_new(int argc, char **argv, struct region_new *rn, const char *word,
+			    const char *what)
 {
 	if (!argc || is_help(*argv)) {
 		if (argc)
 			help_exit();
-		return edm_err("\"create\" needs a name, try \"edmctl region help\"");
+		return edm_err("\"create\" needs %s, try \"edmctl region help\"", what);
 	}
 	if (check_owner(*argv))
 		return -1;
@@ -432,7 +434,7 @@ static int region_parse_new(int argc, char **argv, struct region_new *rn)
 	for (argc--, argv++; argc > 0; argc -= 2, argv += 2) {
 		if (is_help(*argv))
 			help_exit();
-		if (strcmp(*argv, "size") && strcmp(*argv, "addr"))
+		if (strcmp(*argv, "size") && strcmp(*argv, word))
 			return unknown_arg("region", *argv);
 		if (need_arg(argc, argv))
 			return -1;
@@ -445,9 +447,10 @@ static int region_parse_new(int argc, char **argv, struct region_new *rn)
 			rn->has_size = true;
 		} else {
 			if (rn->has_addr)
-				return dup_arg("addr");
+				return dup_arg(word);
 			if (parse_u32(argv[1], &rn->addr))
-				return edm_err("invalid addr \"%s\" (expected a number)", argv[1]);
+				return edm_err("invalid %s \"%s\" (expected a number)", word,
+					       argv[1]);
 			rn->has_addr = true;
 		}
 	}
@@ -499,33 +502,8 @@ static int region_create_pool(int argc, char **argv)
 	struct region_new rn = { .name = NULL };
 	struct nl_msg *msg;
 
-	if (check_owner(argv[1]))
+	if (region_parse_new(argc - 1, argv + 1, &rn, "id", "a pool"))
 		return 1;
-	rn.name = argv[1];
-	for (argc -= 2, argv += 2; argc > 0; argc -= 2, argv += 2) {
-		if (is_help(*argv))
-			help_exit();
-		if (strcmp(*argv, "size") && strcmp(*argv, "id"))
-			return unknown_arg("region", *argv);
-		if (need_arg(argc, argv))
-			return 1;
-		if (!strcmp(*argv, "size")) {
-			if (rn.has_size)
-				return dup_arg("size");
-			if (netdimm_parse_size(argv[1], &rn.size))
-				return edm_err("invalid size \"%s\" (expected bytes with an "
-					       "optional K, M or G suffix)", argv[1]);
-			rn.has_size = true;
-		} else {
-			if (rn.has_addr)
-				return dup_arg("id");
-			if (parse_u32(argv[1], &rn.addr))
-				return edm_err("invalid id \"%s\" (expected a number)", argv[1]);
-			rn.has_addr = true;
-		}
-	}
-	if (!rn.has_size)
-		return edm_err("\"size\" is required: the region's bytes");
 	if (edm_nl_open())
 		return 1;
 	msg = edm_nl_req(EDM_CMD_REGION_NEW, 0);
@@ -552,7 +530,7 @@ static int region_create(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[0], "pool") && strcmp(argv[1], "size"))
 		return region_create_pool(argc, argv);
-	if (region_parse_new(argc, argv, &rn))
+	if (region_parse_new(argc, argv, &rn, "addr", "a name"))
 		return 1;
 	if (edm_nl_open())
 		return 1;
@@ -580,19 +558,9 @@ static int region_create(int argc, char **argv)
 /* A pool region goes. */
 static int region_del(int argc, char **argv)
 {
-	struct region_sel sel;
-	struct nl_msg *msg;
+	struct nl_msg *msg = region_sel_msg(argc, argv, EDM_CMD_REGION_DEL, 0, true);
 
-	if (region_parse_sel(argc, argv, &sel, true))
-		return 1;
-	if (edm_nl_open())
-		return 1;
-	msg = edm_nl_req(EDM_CMD_REGION_DEL, 0);
-	if (!msg)
-		return 1;
-	if (put_sel(msg, &sel))
-		return msg_too_long(msg);
-	return edm_nl_talk(msg, &region_attrs, NULL, NULL) ? 1 : 0;
+	return msg && !edm_nl_talk(msg, &region_attrs, NULL, NULL) ? 0 : 1;
 }
 
 static const struct edm_cmd region_cmds[] = {

@@ -330,6 +330,13 @@ for size in 0 3X 1.5G -1 ''; do
 		-- region create mem0 size "$size"
 done
 run 1 '' '^Error: invalid addr "x" \(expected a number\)\.$' -- region create mem0 size 4k addr x
+# "create pool POOL": a pool region, "id" instead of "addr"
+run 1 '' '^Error: "size" is required: the region.s bytes\.$' -- region create pool p0
+run 1 '' '^Error: invalid id "x" \(expected a number\)\.$' -- region create pool p0 size 1 id x
+run 1 '' '^Error: duplicate "id"\.$' -- region create pool p0 size 1 id 512 id 513
+run 1 '' '^Error: unknown argument "addr", try "edmctl region help"\.$' \
+	-- region create pool p0 size 1 addr 2
+run 1 '' '^Error: a region id or "owner NAME" is required' -- region del
 run 1 '' '^Error: unknown argument "region", try "edmctl region help"\.$' \
 	-- region create mem0 region 4k
 run 1 '' '^Error: owner name "0123456789abcdef" is too long' \
