@@ -105,12 +105,13 @@ listening() {
 	[[ $tcp == *":$hex 00000000:0000 0A"* ]]
 }
 
-# server NS [ENV...] CMD...: a background server in NS; the caller waits.
+# server NS [ENV...] CMD...: a background server in NS (ip netns exec
+# execs it: its pid is the server's, in NS); the caller waits.
 server() {
 	local ns=$1
 
 	shift
-	nsx "$ns" env "$@" >>"$out/servers.log" 2>&1 </dev/null &
+	ip netns exec "$ns" env "$@" >>"$out/servers.log" 2>&1 </dev/null &
 	pids+=($!)
 }
 
