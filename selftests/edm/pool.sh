@@ -3,10 +3,12 @@
 # DFabric pool and rack in the VM: a pool on the CPU-less NUMA node (the VM
 # runner's --cpuless-node; any memory without it), a rack with two compute
 # nodes in two namespaces carrying ping, iperf3 and a file whose checksum
-# must match; the counters prove one copy per packet at TX and none after
-# it, the DRAM cache counts; deletion under traffic is clean and every
-# byte of the pool goes back to its node. Bad input is refused with a
-# message. Usage: pool.sh [CASE...] (default: all, in order).
+# must match, and redis (redis-benchmark, a value set and got back); the
+# counters prove one copy per packet at TX and none after it, and that
+# every byte sent is received; the DRAM cache counts; deletion under
+# traffic is clean and every byte of the pool goes back to its node. Bad
+# input is refused with a message. Usage: pool.sh [CASE...] (default: all,
+# in order).
 source "$(dirname "$0")/lib.sh"
 
 NS_A=pool_a
@@ -233,6 +235,47 @@ case_traffic() {
 	poll 10 pool_check '.lent == 0 and .reclaimed == .skbs'
 }
 
+# redis between the compute nodes: redis-server in cnb's namespace,
+# redis-benchmark and redis-cli in cna's. Every request is served, a value
+# set is the value got back, every byte one CN sent the other received,
+# and the server's own byte counts fit inside cnb's.
+case_redis() {
+	local val got info in out
+
+	trap cleanup EXIT
+	command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
+		{ echo "redis-server and redis-tools are not installed (scripts/deps.sh)" >&2; return 1; }
+	pool_new
+	rack_up
+	bg $NS_B redis-server --bind $IP_B --port 6379 --protected-mode no --save "" \
+		--appendonly no --dir "$TMPD" --logfile ""
+	poll 30 ready "${BG[-1]}" 6379
+	x in_a timeout 60 redis-benchmark -h $IP_B -n 2000 -q -t set,get >"$TMPD/bench.txt"
+	tr '\r' '\n' <"$TMPD/bench.txt" | grep 'requests per second' >"$TMPD/rps.txt" || :
+	note "redis-benchmark cna -> cnb:" "$(cat "$TMPD/rps.txt")"
+	[ "$(grep -c -E '^(SET|GET): [0-9.]+ requests per second' "$TMPD/rps.txt")" = 2 ]
+	# A value of a few packets, not printable as it comes
+	val=$(head -c 6000 /dev/urandom | base64 -w 0)
+	[ "$(in_a redis-cli -h $IP_B SET edm:value "$val")" = OK ]
+	got=$(in_a redis-cli -h $IP_B GET edm:value)
+	[ "$got" = "$val" ] || { echo "GET returned ${#got} bytes, not the ${#val} set" >&2; return 1; }
+	info=$(in_a redis-cli -h $IP_B INFO stats | tr -d '\r')
+	echo "$info" | grep -E '^total_(commands|net_(in|out)put_bytes):' >&2
+	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge 4002 ]
+	in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")
+	out=$(sed -n 's/^total_net_output_bytes://p' <<<"$info")
+	note "$("$EDMCTL" rack stats)"
+	# Once quiet, what one CN sent the other received, by reference, one
+	# copy each; the server's payload plus at most 128 header bytes per
+	# packet is what cnb carried.
+	poll 10 check '.cna["tx-bytes"] == .cnb["rx-bytes"] and .cnb["tx-bytes"] == .cna["rx-bytes"]'
+	check '.cna.copies == .cna["tx-packets"] and .cnb.copies == .cnb["tx-packets"]'
+	check '.cna.forwarded == .cnb["rx-packets"] and .cnb.forwarded == .cna["rx-packets"]'
+	check ".cnb[\"rx-bytes\"] >= $in and .cnb[\"rx-bytes\"] <= $in + 128 * .cnb[\"rx-packets\"]"
+	check ".cnb[\"tx-bytes\"] >= $out and .cnb[\"tx-bytes\"] <= $out + 4096 + 128 * .cnb[\"tx-packets\"]"
+	check '.cna.refused == 0 and .cnb.refused == 0 and .cna["rx-drops"] == 0 and .cnb["rx-drops"] == 0'
+}
+
 # The rack goes under traffic; then the pool, with all its memory.
 case_delete() {
 	local before
@@ -319,11 +362,12 @@ case_unload() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic delete enomem errors unload)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
 	traffic) run_case case_traffic "rack: ping, iperf3, a file; one copy per packet" ;;
+	redis) run_case case_redis "rack: redis-benchmark and redis-cli between compute nodes" ;;
 	delete) run_case case_delete "rack: deleted under traffic, the pool frees everything" ;;
 	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;
 	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;
