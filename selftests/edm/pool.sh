@@ -240,11 +240,13 @@ case_traffic() {
 # set is the value got back, every byte one CN sent the other received,
 # and the server's own byte counts fit inside cnb's.
 case_redis() {
-	local val got info in out
+	local val got info bytes_in bytes_out
 
 	trap cleanup EXIT
-	command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
-		{ echo "redis-server and redis-tools are not installed (scripts/deps.sh)" >&2; return 1; }
+	if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
+		echo "redis-server and redis-tools are not installed (scripts/deps.sh)" >&2
+		return 1
+	fi
 	pool_new
 	rack_up
 	bg $NS_B redis-server --bind $IP_B --port 6379 --protected-mode no --save "" \
@@ -254,26 +256,31 @@ case_redis() {
 	tr '\r' '\n' <"$TMPD/bench.txt" | grep 'requests per second' >"$TMPD/rps.txt" || :
 	note "redis-benchmark cna -> cnb:" "$(cat "$TMPD/rps.txt")"
 	[ "$(grep -c -E '^(SET|GET): [0-9.]+ requests per second' "$TMPD/rps.txt")" = 2 ]
-	# A value of a few packets, not printable as it comes
+	# 8000 base64 characters: a value of several packets each way
 	val=$(head -c 6000 /dev/urandom | base64 -w 0)
 	[ "$(in_a redis-cli -h $IP_B SET edm:value "$val")" = OK ]
 	got=$(in_a redis-cli -h $IP_B GET edm:value)
-	[ "$got" = "$val" ] || { echo "GET returned ${#got} bytes, not the ${#val} set" >&2; return 1; }
+	[ "$got" = "$val" ] ||
+		{ echo "GET returned ${#got} bytes, not the ${#val} set" >&2; return 1; }
 	info=$(in_a redis-cli -h $IP_B INFO stats | tr -d '\r')
 	echo "$info" | grep -E '^total_(commands|net_(in|out)put_bytes):' >&2
 	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge 4002 ]
-	in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")
-	out=$(sed -n 's/^total_net_output_bytes://p' <<<"$info")
+	bytes_in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")
+	bytes_out=$(sed -n 's/^total_net_output_bytes://p' <<<"$info")
 	note "$("$EDMCTL" rack stats)"
 	# Once quiet, what one CN sent the other received, by reference, one
 	# copy each; the server's payload plus at most 128 header bytes per
-	# packet is what cnb carried.
-	poll 10 check '.cna["tx-bytes"] == .cnb["rx-bytes"] and .cnb["tx-bytes"] == .cna["rx-bytes"]'
-	check '.cna.copies == .cna["tx-packets"] and .cnb.copies == .cnb["tx-packets"]'
-	check '.cna.forwarded == .cnb["rx-packets"] and .cnb.forwarded == .cna["rx-packets"]'
-	check ".cnb[\"rx-bytes\"] >= $in and .cnb[\"rx-bytes\"] <= $in + 128 * .cnb[\"rx-packets\"]"
-	check ".cnb[\"tx-bytes\"] >= $out and .cnb[\"tx-bytes\"] <= $out + 4096 + 128 * .cnb[\"tx-packets\"]"
-	check '.cna.refused == 0 and .cnb.refused == 0 and .cna["rx-drops"] == 0 and .cnb["rx-drops"] == 0'
+	# packet is what cnb carried (4096 more out: the INFO reply itself).
+	poll 10 check '.cna["tx-bytes"] == .cnb["rx-bytes"] and
+		.cnb["tx-bytes"] == .cna["rx-bytes"]'
+	check ".cna.copies == .cna[\"tx-packets\"] and .cnb.copies == .cnb[\"tx-packets\"] and
+		.cna.forwarded == .cnb[\"rx-packets\"] and
+		.cnb.forwarded == .cna[\"rx-packets\"] and
+		.cnb[\"rx-bytes\"] >= $bytes_in and
+		.cnb[\"rx-bytes\"] <= $bytes_in + 128 * .cnb[\"rx-packets\"] and
+		.cnb[\"tx-bytes\"] >= $bytes_out and
+		.cnb[\"tx-bytes\"] <= $bytes_out + 4096 + 128 * .cnb[\"tx-packets\"] and
+		.cna.refused + .cnb.refused + .cna[\"rx-drops\"] + .cnb[\"rx-drops\"] == 0"
 }
 
 # The rack goes under traffic; then the pool, with all its memory.
