@@ -11,6 +11,10 @@
 #            vCPUs costs milliseconds) and iperf3, one flow, DFB_TPUT_SECS.
 #            The veth run is also the check that one unshaped link carries
 #            far more than the four shaped ones together.
+#   link     the other check: one veth link shaped like those below (lka in
+#            dfka 10.83.0.1, lkb in dfkb 10.83.0.2), iperf3 with 1 flow: the
+#            share of its rate TCP gets from one link here, the ceiling of
+#            any contender's ratio to the four links' sum.
 #   inter    per contender in DFB_CONTENDERS, a topology of its own with
 #            four veth links, each end shaped by tbf to DFB_RATE Mbit/s, a
 #            sender namespace and a receiver namespace; iperf3 with 1 and
@@ -345,6 +349,22 @@ mptcp_down() {
 	ns_del dfma dfmb
 }
 
+link_up() {
+	run ns_new dfka dfkb &&
+		run ip link add lka netns dfka type veth peer name lkb netns dfkb &&
+		addr dfka lka 10.83.0.1 && addr dfkb lkb 10.83.0.2 &&
+		shape dfka lka && shape dfkb lkb || return 1
+	tx=dfka rx=dfkb ip=10.83.0.2 lns=dfka env=()
+}
+
+link_down() {
+	ns_del dfka dfkb
+}
+
+link_describe() {
+	nsx dfka tc -s qdisc show dev lka
+}
+
 mptcp_describe() {
 	ip -n dfma mptcp limits show
 	ip -n dfmb mptcp endpoint show
@@ -392,6 +412,7 @@ inter() {
 	bond-rr) kind=bond arg=balance-rr ;;
 	bond-xor) kind=bond arg=balance-xor ;;
 	mptcp) kind=mptcp arg= ;;
+	link) kind=link arg= ;;
 	*) na "unknown contender"; return ;;
 	esac
 	if ${kind}_up $arg; then
@@ -399,7 +420,7 @@ inter() {
 			${kind}_describe >"$out/$cur.describe" 2>&1
 			if iperf3_server "$rx" "${env[@]}"; then
 				inter_run 1
-				inter_run 4
+				[ $kind = link ] || inter_run 4
 			fi
 		else
 			na "no ping from $tx to $ip"
@@ -415,6 +436,7 @@ cleanup() {
 	nicpool_down
 	bond_down
 	mptcp_down
+	link_down
 	[ -d /sys/module/edm ] && { rmmod edm || log "edm.ko would not unload"; }
 	return 0
 }
@@ -433,6 +455,7 @@ insmod "$ko" || { log "insmod $ko failed"; exit 1; }
   echo "contenders=${contenders[*]}"; } >"$out/params"
 t0=$SECONDS
 intra
+inter link
 for c in "${contenders[@]}"; do
 	inter "$c"
 done

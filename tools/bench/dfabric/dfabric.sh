@@ -46,6 +46,7 @@ usage() {
 
 # nstat -saz output -> {"Counter": value, ...}
 nstat_json() {
+	[ -r "$1" ] || { echo '{}'; return; }
 	awk 'BEGIN { printf "{" } $1 !~ /^#/ && NF >= 2 && $2 ~ /^[0-9]+$/ {
 		printf "%s\"%s\":%s", sep, $1, $2; sep = "," } END { print "}" }' "$1" 2>/dev/null ||
 		echo '{}'
@@ -71,6 +72,7 @@ inter_collect() {
 	case $c in
 	nicpool-*) links=npa ;;
 	bond-*) links=bla ;;
+	link) links=lka ;;
 	*) links=mpa ;;
 	esac
 	if [ -e "$d/$c.error" ]; then
@@ -175,6 +177,11 @@ def verdict(ok): if ok == null then "n/a" elif ok then "met" else "NOT met" end;
  "check: one unshaped veth, 1 flow: \($veth_mbps | r(0)) Mbit/s = \($q | r(1))x the links' sum " +
  "(want >= 2x, so the shaping is the bottleneck): " +
  (if $q == null then "n/a" elif $q >= 2 then "ok" else "NOT ok: lower the rate (-r)" end)),
+(run("link"; 1) as $k | per($k.mbps; $rate) as $q |
+ "check: one shaped link alone, 1 flow: " +
+ if $k == null or $k.error then "n/a\(if $k.error then ": " + $k.error else "" end)"
+ else "\($k.mbps | r(1)) Mbit/s = \($q | r(2))x its rate, \($k.retr) retransmits " +
+	"(what TCP gets from one link here: the ceiling of any ratio below)" end),
 "",
 ("contender" | lpad(16)) + ("flows" | pad(5)) + ("Mbit/s" | pad(9)) + ("x sum" | pad(7)) +
 	("retr" | pad(7)) + ("retr(MIB)" | pad(10)) + ("ofo(rx)" | pad(9)) + ("reord(tx)" | pad(10)) +
@@ -236,10 +243,13 @@ report() {
 
 	[ -e "$d/params" ] || { echo "no $d/params: the VM run did not start" >&2; return 1; }
 	p=$(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$d/params" | jq -s -c add)
-	for c in $(jq -r .contenders <<<"$p"); do
-		inter_collect "$d" "$c" 1
-		inter_collect "$d" "$c" 4
-	done >"$d/inter.jsonl"
+	{
+		inter_collect "$d" link 1
+		for c in $(jq -r .contenders <<<"$p"); do
+			inter_collect "$d" "$c" 1
+			inter_collect "$d" "$c" 4
+		done
+	} >"$d/inter.jsonl"
 	touch "$d/intra.order"
 	intra_collect "$d" >"$d/intra.jsonl"
 	jq -nr --slurpfile p <(echo "$p") --slurpfile inter "$d/inter.jsonl" \
