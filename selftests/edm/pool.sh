@@ -258,11 +258,12 @@ case_redis() {
 	[ "$(grep -c -E '^(SET|GET): [0-9.]+ requests per second' "$TMPD/rps.txt")" = 2 ]
 	# 8000 base64 characters: a value of several packets each way
 	val=$(head -c 6000 /dev/urandom | base64 -w 0)
+	echo "+ in_a redis-cli -h $IP_B SET edm:value <${#val} base64 characters>" >&2
 	[ "$(in_a redis-cli -h $IP_B SET edm:value "$val")" = OK ]
-	got=$(in_a redis-cli -h $IP_B GET edm:value)
+	got=$(x in_a redis-cli -h $IP_B GET edm:value)
 	[ "$got" = "$val" ] ||
 		{ echo "GET returned ${#got} bytes, not the ${#val} set" >&2; return 1; }
-	info=$(in_a redis-cli -h $IP_B INFO stats | tr -d '\r')
+	info=$(x in_a redis-cli -h $IP_B INFO stats | tr -d '\r')
 	echo "$info" | grep -E '^total_(commands|net_(in|out)put_bytes):' >&2
 	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge 4002 ]
 	bytes_in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")

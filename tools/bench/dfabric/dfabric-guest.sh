@@ -247,7 +247,9 @@ intra() {
 nicpool_up() {
 	local mode=$1 s k
 
-	"$edmctl" nicpool help >/dev/null 2>&1 || { na "edmctl has no nicpool"; return 1; }
+	# An edmctl without the object says so; any other trouble shows below.
+	[[ $("$edmctl" nicpool help 2>&1) != *'Object "nicpool" is unknown'* ]] ||
+		{ na "edmctl has no nicpool"; return 1; }
 	run ns_new dfna dfnb || return 1
 	for s in a b; do
 		run "$edmctl" pool create dfp$s size 128M &&
