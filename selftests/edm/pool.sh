@@ -240,7 +240,7 @@ case_traffic() {
 # set is the value got back, every byte one CN sent the other received,
 # and the server's own byte counts fit inside cnb's.
 case_redis() {
-	local val got info bytes_in bytes_out
+	local rps val reply info bytes_in bytes_out
 
 	trap cleanup EXIT
 	if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
@@ -253,22 +253,26 @@ case_redis() {
 		--appendonly no --dir "$TMPD" --logfile ""
 	poll 30 ready "${BG[-1]}" 6379
 	x in_a timeout 60 redis-benchmark -h $IP_B -n 2000 -q -t set,get >"$TMPD/bench.txt"
-	tr '\r' '\n' <"$TMPD/bench.txt" | grep 'requests per second' >"$TMPD/rps.txt" || :
-	note "redis-benchmark cna -> cnb:" "$(cat "$TMPD/rps.txt")"
-	[ "$(grep -c -E '^(SET|GET): [0-9.]+ requests per second' "$TMPD/rps.txt")" = 2 ]
-	# 8000 base64 characters: a value of several packets each way
+	rps=$(tr '\r' '\n' <"$TMPD/bench.txt" | grep -E '^(SET|GET): [0-9.]+ requests per second') ||
+		{ cat "$TMPD/bench.txt" >&2; return 1; }
+	note "redis-benchmark cna -> cnb:" "$rps"
+	[ "$(wc -l <<<"$rps")" = 2 ]
+	# One session: SET 8000 base64 characters (several packets each way),
+	# GET them back, and the server's counters.
 	val=$(head -c 6000 /dev/urandom | base64 -w 0)
-	echo "+ in_a redis-cli -h $IP_B SET edm:value <${#val} base64 characters>" >&2
-	[ "$(in_a redis-cli -h $IP_B SET edm:value "$val")" = OK ]
-	got=$(x in_a redis-cli -h $IP_B GET edm:value)
-	[ "$got" = "$val" ] ||
-		{ echo "GET returned ${#got} bytes, not the ${#val} set" >&2; return 1; }
-	info=$(x in_a redis-cli -h $IP_B INFO stats | tr -d '\r')
-	echo "$info" | grep -E '^total_(commands|net_(in|out)put_bytes):' >&2
+	echo "+ in_a redis-cli -h $IP_B <<< SET edm:value <${#val} characters>;" \
+		"GET edm:value; INFO stats" >&2
+	printf 'SET edm:value %s\nGET edm:value\nINFO stats\n' "$val" |
+		in_a redis-cli -h $IP_B | tr -d '\r' >"$TMPD/reply.txt"
+	mapfile -t reply <"$TMPD/reply.txt"
+	[ "${reply[0]}" = OK ] || { echo "SET answered: ${reply[0]}" >&2; return 1; }
+	[ "${reply[1]}" = "$val" ] ||
+		{ echo "GET returned ${#reply[1]} bytes, not the ${#val} set" >&2; return 1; }
+	info=$(printf '%s\n' "${reply[@]:2}")
+	grep -E '^total_(commands|net_(in|out)put_bytes):' <<<"$info" >&2
 	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge 4002 ]
 	bytes_in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")
 	bytes_out=$(sed -n 's/^total_net_output_bytes://p' <<<"$info")
-	note "$("$EDMCTL" rack stats)"
 	# Once quiet, what one CN sent the other received, by reference, one
 	# copy each; the server's payload plus at most 128 header bytes per
 	# packet is what cnb carried (4096 more out: the INFO reply itself).
