@@ -54,8 +54,8 @@ rounds=${DFB_ROUNDS:-2}
 gap=${DFB_GAP_US:-}
 np_mtu=${DFB_NP_MTU:-1600}
 read -ra contenders <<<"${DFB_CONTENDERS:-nicpool-flowlet nicpool-spray bond-rr bond-xor mptcp}"
-# tbf: burst above rate / HZ and a 64 KB GSO packet's worth of MTU frames
-# apart; a 20 ms queue at the rate.
+# tbf: a 32 KB burst, above rate / HZ at these rates (a bigger GSO packet
+# tbf cuts into MTU frames itself), and a queue of 20 ms at the rate.
 tbf=(tbf rate "${rate}mbit" burst 32kb latency 20ms)
 pids=()
 cur=

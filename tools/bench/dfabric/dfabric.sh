@@ -30,7 +30,8 @@
 # four links' sum), iperf3 8 s (+1 s omitted), sockperf 4 s, 2 intra-rack
 # rounds in alternating order; all five contenders (nicpool-flowlet
 # nicpool-spray bond-rr bond-xor mptcp). DFB_GAP_US sets the NIC pool's
-# flowlet gap. About five minutes under TCG. Raw files in DIR (default: a
+# flowlet gap, DFB_NP_MTU its members' MTU (1600). About five minutes
+# under TCG. Raw files in DIR (default: a
 # new /tmp/dfabric-bench.XXXXXX), the guest's in DIR/dfabric.
 set -euo pipefail
 
@@ -291,6 +292,7 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 envs=()
 [ -z "$contenders" ] || envs+=(--env "DFB_CONTENDERS=$contenders")
 [ -z "${DFB_GAP_US:-}" ] || envs+=(--env "DFB_GAP_US=$DFB_GAP_US")
+[ -z "${DFB_NP_MTU:-}" ] || envs+=(--env "DFB_NP_MTU=$DFB_NP_MTU")
 echo "VM: booting $krel (TCG when there is no KVM: about five minutes)" >&2
 status=0
 selftests/vm/run --kernel-release "$krel" --out "$out" \
