@@ -31,8 +31,8 @@
 # rounds in alternating order; all five contenders (nicpool-flowlet
 # nicpool-spray bond-rr bond-xor mptcp). DFB_GAP_US sets the NIC pool's
 # flowlet gap, DFB_NP_MTU its members' MTU (1600). About five minutes
-# under TCG. Raw files in DIR (default: a
-# new /tmp/dfabric-bench.XXXXXX), the guest's in DIR/dfabric.
+# under TCG. Raw files in DIR (default: a new /tmp/dfabric-bench.XXXXXX),
+# the guest's in DIR/dfabric. See README.md here.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
