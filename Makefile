@@ -2,7 +2,8 @@
 #
 # edm: top-level Makefile.
 #   make          build edm.ko (for KDIR), edmctl and the benchmark programs
-#   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh)
+#   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
+#                 tools/bench/dfabric/dfabric.sh)
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
 #   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
 #   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
@@ -48,6 +49,7 @@ edmctl:
 # Built with everything so they do not rot; never run by make check.
 bench:
 	$(MAKE) -C $(TOP)/tools/bench/cowbird
+	$(MAKE) -C $(TOP)/tools/bench/dfabric
 
 edmsim:
 	$(MAKE) -C $(TOP)/tools/edmsim
@@ -78,5 +80,6 @@ clean:
 	$(MAKE) -C $(TOP)/tools/edmsim clean
 	$(MAKE) -C $(TOP)/tools/edmop clean
 	$(MAKE) -C $(TOP)/tools/bench/cowbird clean
+	$(MAKE) -C $(TOP)/tools/bench/dfabric clean
 	$(MAKE) -C $(TOP)/selftests/edm clean
 	$(MAKE) -C $(TOP)/selftests/unit clean

@@ -3,10 +3,12 @@
 # DFabric pool and rack in the VM: a pool on the CPU-less NUMA node (the VM
 # runner's --cpuless-node; any memory without it), a rack with two compute
 # nodes in two namespaces carrying ping, iperf3 and a file whose checksum
-# must match; the counters prove one copy per packet at TX and none after
-# it, the DRAM cache counts; deletion under traffic is clean and every
-# byte of the pool goes back to its node. Bad input is refused with a
-# message. Usage: pool.sh [CASE...] (default: all, in order).
+# must match, and redis (redis-benchmark, a value set and got back); the
+# counters prove one copy per packet at TX and none after it, and that
+# every byte sent is received; the DRAM cache counts; deletion under
+# traffic is clean and every byte of the pool goes back to its node. Bad
+# input is refused with a message. Usage: pool.sh [CASE...] (default: all,
+# in order).
 source "$(dirname "$0")/lib.sh"
 
 NS_A=pool_a
@@ -233,6 +235,59 @@ case_traffic() {
 	poll 10 pool_check '.lent == 0 and .reclaimed == .skbs'
 }
 
+# redis between the compute nodes: redis-server in cnb's namespace,
+# redis-benchmark and redis-cli in cna's. Every request is served, a value
+# set is the value got back, every byte one CN sent the other received,
+# and the server's own byte counts fit inside cnb's.
+case_redis() {
+	local rps val reply info bytes_in bytes_out
+
+	trap cleanup EXIT
+	if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
+		echo "redis-server and redis-tools are not installed (scripts/deps.sh)" >&2
+		return 1
+	fi
+	pool_new
+	rack_up
+	bg $NS_B redis-server --bind $IP_B --port 6379 --protected-mode no --save "" \
+		--appendonly no --dir "$TMPD" --logfile ""
+	poll 30 ready "${BG[-1]}" 6379
+	x in_a timeout 60 redis-benchmark -h $IP_B -n 2000 -q -t set,get >"$TMPD/bench.txt"
+	rps=$(tr '\r' '\n' <"$TMPD/bench.txt" | grep -E '^(SET|GET): [0-9.]+ requests per second') ||
+		{ cat "$TMPD/bench.txt" >&2; return 1; }
+	note "redis-benchmark cna -> cnb:" "$rps"
+	[ "$(wc -l <<<"$rps")" = 2 ]
+	# One session: SET 8000 base64 characters (several packets each way),
+	# GET them back, and the server's counters.
+	val=$(head -c 6000 /dev/urandom | base64 -w 0)
+	echo "+ in_a redis-cli -h $IP_B <<< SET edm:value <${#val} characters>;" \
+		"GET edm:value; INFO stats" >&2
+	printf 'SET edm:value %s\nGET edm:value\nINFO stats\n' "$val" |
+		in_a redis-cli -h $IP_B | tr -d '\r' >"$TMPD/reply.txt"
+	mapfile -t reply <"$TMPD/reply.txt"
+	[ "${reply[0]}" = OK ] || { echo "SET answered: ${reply[0]}" >&2; return 1; }
+	[ "${reply[1]}" = "$val" ] ||
+		{ echo "GET returned ${#reply[1]} bytes, not the ${#val} set" >&2; return 1; }
+	info=$(printf '%s\n' "${reply[@]:2}")
+	grep -E '^total_(commands|net_(in|out)put_bytes):' <<<"$info" >&2
+	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge 4002 ]
+	bytes_in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")
+	bytes_out=$(sed -n 's/^total_net_output_bytes://p' <<<"$info")
+	# Once quiet, what one CN sent the other received, by reference, one
+	# copy each; the server's payload plus at most 128 header bytes per
+	# packet is what cnb carried (4096 more out: the INFO reply itself).
+	poll 10 check '.cna["tx-bytes"] == .cnb["rx-bytes"] and
+		.cnb["tx-bytes"] == .cna["rx-bytes"]'
+	check ".cna.copies == .cna[\"tx-packets\"] and .cnb.copies == .cnb[\"tx-packets\"] and
+		.cna.forwarded == .cnb[\"rx-packets\"] and
+		.cnb.forwarded == .cna[\"rx-packets\"] and
+		.cnb[\"rx-bytes\"] >= $bytes_in and
+		.cnb[\"rx-bytes\"] <= $bytes_in + 128 * .cnb[\"rx-packets\"] and
+		.cnb[\"tx-bytes\"] >= $bytes_out and
+		.cnb[\"tx-bytes\"] <= $bytes_out + 4096 + 128 * .cnb[\"tx-packets\"] and
+		.cna.refused + .cnb.refused + .cna[\"rx-drops\"] + .cnb[\"rx-drops\"] == 0"
+}
+
 # The rack goes under traffic; then the pool, with all its memory.
 case_delete() {
 	local before
@@ -319,11 +374,12 @@ case_unload() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic delete enomem errors unload)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
 	traffic) run_case case_traffic "rack: ping, iperf3, a file; one copy per packet" ;;
+	redis) run_case case_redis "rack: redis-benchmark and redis-cli between compute nodes" ;;
 	delete) run_case case_delete "rack: deleted under traffic, the pool frees everything" ;;
 	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;
 	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;

@@ -1,0 +1,464 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest half of tools/bench/dfabric/dfabric.sh: measurements only, the
+# host formats them. Runs in the VM that selftests/vm/run boots.
+#
+#   intra    a rack (pool dfpi, rack dfri) with compute nodes cni1 and cni2
+#            in namespaces dfia and dfib (10.82.0.1, .2), against a plain
+#            veth pair in dfva and dfvb (10.81.0.1, .2); DFB_ROUNDS rounds,
+#            order reversed every other round: sockperf ping-pong (64 B UDP,
+#            DFB_LAT_SECS, both ends on CPU 0: under TCG a wakeup across
+#            vCPUs costs milliseconds) and iperf3, one flow, DFB_TPUT_SECS.
+#            The veth run is also the check that one unshaped link carries
+#            far more than the four shaped ones together.
+#   link     the other check: one veth link shaped like those below (lka in
+#            dfka 10.83.0.1, lkb in dfkb 10.83.0.2), iperf3 with 1 flow: the
+#            share of its rate TCP gets from one link here, the ceiling of
+#            any contender's ratio to the four links' sum.
+#   inter    per contender in DFB_CONTENDERS, a topology of its own with
+#            four veth links, each end shaped by tbf to DFB_RATE Mbit/s, a
+#            sender namespace and a receiver namespace; iperf3 with 1 and
+#            with 4 flows, DFB_TPUT_SECS each (+1 s omitted):
+#              nicpool-flowlet, nicpool-spray: racks dfra (CN cna in dfna,
+#                10.77.0.1) and dfrb (cnb in dfnb, 10.77.0.11), each with a
+#                NIC pool (dfxa, dfxb) whose members are the links' ends
+#                npa0-3 and npb0-3 in this netns; no routes;
+#              bond-rr, bond-xor: bond0 in dfba and dfbb (10.79.0.1, .2),
+#                balance-rr, or balance-xor with layer3+4 hashing, over
+#                bla0-3 and blb0-3;
+#              mptcp: link k is mpak 10.80.k.1 in dfma to mpbk 10.80.k.2 in
+#                dfmb; the receiver signals 10.80.1-3.2, both ends allow 4
+#                subflows; iperf3 runs under mptcp_preload.so (its TCP
+#                sockets become MPTCP ones).
+#
+# Files in $DFB_OUT: params; intra.order; per intra run TAG = intra.SYS.rN:
+# TAG.sockperf.log, TAG.iperf3.json, and for the rack TAG.cn0.json and
+# TAG.cn1.json (edmctl -j rack stats around iperf3); per inter run TAG =
+# CONTENDER.FLOWS: TAG.iperf3.json, TAG.tx0.nstat, TAG.tx1.nstat (sender's
+# netns, before and after), TAG.rx0.nstat, TAG.rx1.nstat (receiver's),
+# TAG.links0.json, TAG.links1.json (ip -s -j link of the netns holding the
+# sending ends), for the NIC pools TAG.npa0.json .. TAG.npb1.json (edmctl
+# -j nicpool stats); CONTENDER.describe; CONTENDER.error when it could not
+# run (its first line says why), DFB_OUT/errors.txt for the log.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+edmctl=$top/tools/edmctl/edmctl
+ko=$top/build/$(uname -r)/edm.ko
+preload=$top/build/bench-dfabric/mptcp_preload.so
+out=${DFB_OUT:-${EDM_VM_OUT:-/tmp}/dfabric}
+rate=${DFB_RATE:-25}
+tput_s=${DFB_TPUT_SECS:-8}
+lat_s=${DFB_LAT_SECS:-4}
+rounds=${DFB_ROUNDS:-2}
+gap=${DFB_GAP_US:-}
+np_mtu=${DFB_NP_MTU:-1600}
+read -ra contenders <<<"${DFB_CONTENDERS:-nicpool-flowlet nicpool-spray bond-rr bond-xor mptcp}"
+# tbf: a 32 KB burst, above rate / HZ at these rates (a bigger GSO packet
+# tbf cuts into MTU frames itself), and a queue of 20 ms at the rate.
+tbf=(tbf rate "${rate}mbit" burst 32kb latency 20ms)
+pids=()
+cur=
+
+log() { echo "dfabric-bench: $*" | tee -a "$out/errors.txt" >&2; }
+
+# na REASON: the current contender could not run; the host prints REASON.
+na() {
+	[ -e "$out/$cur.error" ] || echo "$*" >"$out/$cur.error"
+	log "$cur: $*"
+}
+
+# run CMD...: run it; on failure, the contender is n/a with CMD's message.
+run() {
+	local err
+
+	err=$("$@" 2>&1 >/dev/null) && return 0
+	na "$* failed: ${err:-no message}"
+	return 1
+}
+
+# nsx NS CMD...: CMD in netns NS, or in this one when NS is ""
+nsx() {
+	local ns=$1
+
+	shift
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# poll SECONDS CMD...: retry CMD every 0.1 s until it succeeds or time is up.
+poll() {
+	local n=$(($1 * 10))
+
+	shift
+	until "$@"; do
+		[ $((n--)) -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# listening PID PORT: process PID's netns has an IPv4 TCP listener on PORT.
+listening() {
+	local hex tcp
+
+	printf -v hex '%04X' "$2"
+	tcp=$(<"/proc/$1/net/tcp") || return 1
+	[[ $tcp == *":$hex 00000000:0000 0A"* ]]
+}
+
+# server NS [ENV...] CMD...: a background server in NS (ip netns exec
+# execs it: its pid is the server's, in NS); the caller waits.
+server() {
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" env "$@" >>"$out/servers.log" 2>&1 </dev/null &
+	pids+=($!)
+}
+
+servers_stop() {
+	local p
+
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	pids=()
+}
+
+# iperf3_server NS [ENV...]: iperf3 -s on every IPv4 address of NS (MPTCP
+# joins arrive on the other addresses), ready to take clients.
+iperf3_server() {
+	local ns=$1
+
+	shift
+	server "$ns" "$@" iperf3 -s -B 0.0.0.0
+	poll 20 listening "${pids[-1]}" 5201 || { na "iperf3 -s did not listen in $ns"; return 1; }
+}
+
+ns_new() {
+	local ns
+
+	for ns in "$@"; do
+		ip netns add "$ns" && ip -n "$ns" link set lo up || return 1
+	done
+}
+
+ns_del() {
+	local ns
+
+	for ns in "$@"; do ip netns del "$ns" 2>/dev/null; done
+	return 0
+}
+
+# shape NS DEV...: DFB_RATE on each device's egress, and up
+shape() {
+	local ns=$1 d
+
+	shift
+	for d in "$@"; do
+		run nsx "$ns" tc qdisc replace dev "$d" root "${tbf[@]}" &&
+			run nsx "$ns" ip link set "$d" up || return 1
+	done
+}
+
+nstat_snap() {
+	nsx "$1" nstat -saz >"$2" 2>&1
+}
+
+# ---- intra-rack ----
+
+intra_up() {
+	local ns
+
+	cur=intra
+	run ns_new dfva dfvb dfia dfib &&
+		run ip link add iva netns dfva type veth peer name ivb netns dfvb &&
+		run "$edmctl" pool create dfpi size 128M &&
+		run "$edmctl" rack create dfri pool dfpi &&
+		run "$edmctl" rack add-cn dfri cni1 &&
+		run "$edmctl" rack add-cn dfri cni2 &&
+		run ip link set cni1 netns dfia && run ip link set cni2 netns dfib || return 1
+	addr dfva iva 10.81.0.1 && addr dfvb ivb 10.81.0.2 &&
+		addr dfia cni1 10.82.0.1 && addr dfib cni2 10.82.0.2 || return 1
+	poll 10 nsx dfva ping -c 1 -W 1 10.81.0.2 >/dev/null &&
+		poll 10 nsx dfia ping -c 1 -W 1 10.82.0.2 >/dev/null ||
+		{ na "no ping over the veth pair or between the compute nodes"; return 1; }
+	for ns in dfvb dfib; do
+		server "$ns" taskset -c 0 sockperf sr -i 0.0.0.0 -p 11111
+		iperf3_server "$ns" || return 1
+	done
+}
+
+intra_down() {
+	servers_stop
+	ns_del dfva dfvb dfia dfib
+	"$edmctl" rack del dfri 2>/dev/null
+	"$edmctl" pool del dfpi 2>/dev/null
+	return 0
+}
+
+# addr NS DEV IP: address it (/24), up, without IPv6 (no stray packets)
+addr() {
+	run ip -n "$1" link set "$2" addrgenmode none &&
+		run ip -n "$1" addr add "$3/24" dev "$2" &&
+		run ip -n "$1" link set "$2" up
+}
+
+# intra_run SYS ROUND: sockperf, then iperf3, veth or rack
+intra_run() {
+	local tag=intra.$1.r$2 ns ip
+
+	case $1 in
+	veth) ns=dfva ip=10.81.0.2 ;;
+	rack) ns=dfia ip=10.82.0.2 ;;
+	esac
+	echo "$tag" >>"$out/intra.order"
+	nsx $ns taskset -c 0 sockperf pp -i $ip -p 11111 -m 64 -t "$lat_s" \
+		>"$out/$tag.sockperf.log" 2>&1 || log "$tag: sockperf failed"
+	[ "$1" = veth ] || "$edmctl" -j rack stats >"$out/$tag.cn0.json" 2>&1
+	nsx $ns timeout $((tput_s + 60)) iperf3 -c $ip -t "$tput_s" -O 1 -J \
+		>"$out/$tag.iperf3.json" 2>&1 || log "$tag: iperf3 failed"
+	[ "$1" = veth ] || "$edmctl" -j rack stats >"$out/$tag.cn1.json" 2>&1
+	log "$tag done"
+}
+
+intra() {
+	local r
+
+	if ! intra_up; then
+		intra_down
+		return
+	fi
+	for r in $(seq 1 "$rounds"); do
+		if [ $((r % 2)) -eq 1 ]; then
+			intra_run veth "$r"; intra_run rack "$r"
+		else
+			intra_run rack "$r"; intra_run veth "$r"
+		fi
+	done
+	intra_down
+}
+
+# ---- inter-rack contenders: C_up sets tx, rx (namespaces), ip (receiver),
+# lns (netns of the sending ends, "" for this one), env (iperf3's) ----
+
+nicpool_up() {
+	local mode=$1 s k
+
+	# An edmctl without the object says so; any other trouble shows below.
+	[[ $("$edmctl" nicpool help 2>&1) != *'Object "nicpool" is unknown'* ]] ||
+		{ na "edmctl has no nicpool"; return 1; }
+	run ns_new dfna dfnb || return 1
+	for s in a b; do
+		run "$edmctl" pool create dfp$s size 128M &&
+			run "$edmctl" rack create dfr$s pool dfp$s &&
+			run "$edmctl" rack add-cn dfr$s cn$s &&
+			run ip link set cn$s netns dfn$s || return 1
+	done
+	addr dfna cna 10.77.0.1 && addr dfnb cnb 10.77.0.11 || return 1
+	# The members get room for the spray header; the CNs keep MTU 1500.
+	for k in 0 1 2 3; do
+		run ip link add npa$k mtu "$np_mtu" type veth peer name npb$k mtu "$np_mtu" &&
+			shape "" npa$k npb$k || return 1
+	done
+	for s in a b; do
+		run "$edmctl" nicpool create dfx$s rack dfr$s mode "$mode" \
+			${gap:+flowlet-gap-us "$gap"} || return 1
+		for k in 0 1 2 3; do
+			run "$edmctl" nicpool add-nic dfx$s np$s$k || return 1
+		done
+	done
+	tx=dfna rx=dfnb ip=10.77.0.11 lns='' env=()
+}
+
+nicpool_down() {
+	local s k
+
+	for s in a b; do
+		"$edmctl" nicpool del dfx$s 2>/dev/null
+		"$edmctl" rack del dfr$s 2>/dev/null
+		"$edmctl" pool del dfp$s 2>/dev/null
+	done
+	for k in 0 1 2 3; do ip link del npa$k 2>/dev/null; done
+	ns_del dfna dfnb
+}
+
+nicpool_describe() {
+	"$edmctl" -j nicpool show
+	"$edmctl" nicpool show
+	tc -s qdisc show dev npa0
+	ip -d link show dev npa0
+}
+
+bond_up() {
+	local mode=$1 ns k
+
+	modprobe bonding max_bonds=0 2>/dev/null
+	run ns_new dfba dfbb || return 1
+	for ns in dfba dfbb; do
+		if [ "$mode" = balance-xor ]; then
+			run ip -n $ns link add bond0 type bond mode balance-xor \
+				xmit_hash_policy layer3+4 || return 1
+		else
+			run ip -n $ns link add bond0 type bond mode "$mode" || return 1
+		fi
+	done
+	for k in 0 1 2 3; do
+		run ip link add bla$k netns dfba type veth peer name blb$k netns dfbb &&
+			run ip -n dfba link set bla$k master bond0 &&
+			run ip -n dfbb link set blb$k master bond0 &&
+			shape dfba bla$k && shape dfbb blb$k || return 1
+	done
+	addr dfba bond0 10.79.0.1 && addr dfbb bond0 10.79.0.2 || return 1
+	tx=dfba rx=dfbb ip=10.79.0.2 lns=dfba env=()
+}
+
+bond_down() {
+	ns_del dfba dfbb
+}
+
+bond_describe() {
+	nsx dfba cat /proc/net/bonding/bond0
+	nsx dfba tc -s qdisc show dev bla0
+}
+
+mptcp_up() {
+	local k ns
+
+	[ -e "$preload" ] || { na "no $preload (make -C tools/bench/dfabric)"; return 1; }
+	[ "$(sysctl -n net.mptcp.enabled 2>/dev/null)" = 1 ] ||
+		{ na "the kernel has no MPTCP (net.mptcp.enabled)"; return 1; }
+	run ns_new dfma dfmb || return 1
+	for k in 0 1 2 3; do
+		run ip link add mpa$k netns dfma type veth peer name mpb$k netns dfmb &&
+			addr dfma mpa$k 10.80.$k.1 && addr dfmb mpb$k 10.80.$k.2 &&
+			shape dfma mpa$k && shape dfmb mpb$k || return 1
+	done
+	for ns in dfma dfmb; do
+		run ip -n $ns mptcp limits set subflow 4 add_addr_accepted 4 || return 1
+	done
+	# The first subflow takes link 0; the receiver announces its address on
+	# each other link and the sender opens a subflow to each.
+	for k in 1 2 3; do
+		run ip -n dfmb mptcp endpoint add 10.80.$k.2 dev mpb$k signal || return 1
+	done
+	tx=dfma rx=dfmb ip=10.80.0.2 lns=dfma env=(LD_PRELOAD="$preload")
+}
+
+mptcp_down() {
+	ns_del dfma dfmb
+}
+
+link_up() {
+	run ns_new dfka dfkb &&
+		run ip link add lka netns dfka type veth peer name lkb netns dfkb &&
+		addr dfka lka 10.83.0.1 && addr dfkb lkb 10.83.0.2 &&
+		shape dfka lka && shape dfkb lkb || return 1
+	tx=dfka rx=dfkb ip=10.83.0.2 lns=dfka env=()
+}
+
+link_down() {
+	ns_del dfka dfkb
+}
+
+link_describe() {
+	nsx dfka tc -s qdisc show dev lka
+}
+
+mptcp_describe() {
+	ip -n dfma mptcp limits show
+	ip -n dfmb mptcp endpoint show
+	nsx dfma tc -s qdisc show dev mpa0
+}
+
+# links_snap FILE: counters of the sending ends' netns
+links_snap() {
+	nsx "$lns" ip -s -j link show >"$1" 2>&1
+}
+
+np_snap() {
+	[ "${cur%%-*}" = nicpool ] || return 0
+	"$edmctl" -j nicpool stats dfxa >"$out/$tag.npa$1.json" 2>&1
+	"$edmctl" -j nicpool stats dfxb >"$out/$tag.npb$1.json" 2>&1
+}
+
+snap() {
+	nstat_snap "$tx" "$out/$tag.tx$1.nstat"
+	nstat_snap "$rx" "$out/$tag.rx$1.nstat"
+	links_snap "$out/$tag.links$1.json"
+	np_snap "$1"
+}
+
+# inter_run FLOWS: one iperf3 run of the current contender
+inter_run() {
+	local tag=$cur.$1
+
+	snap 0
+	nsx "$tx" env "${env[@]}" timeout $((tput_s + 60)) \
+		iperf3 -c "$ip" -t "$tput_s" -O 1 -P "$1" -J >"$out/$tag.iperf3.json" 2>&1 ||
+		log "$tag: iperf3 failed"
+	snap 1
+	log "$tag done"
+}
+
+# inter CONTENDER: set up, ping, serve, 1 flow, 4 flows, tear down
+inter() {
+	local kind arg tx='' rx='' ip='' lns='' env=()
+
+	cur=$1
+	case $1 in
+	nicpool-flowlet) kind=nicpool arg=flowlet ;;
+	nicpool-spray) kind=nicpool arg=spray ;;
+	bond-rr) kind=bond arg=balance-rr ;;
+	bond-xor) kind=bond arg=balance-xor ;;
+	mptcp) kind=mptcp arg= ;;
+	link) kind=link arg= ;;
+	*) na "unknown contender"; return ;;
+	esac
+	if ${kind}_up $arg; then
+		if poll 15 nsx "$tx" ping -c 1 -W 1 "$ip" >/dev/null; then
+			${kind}_describe >"$out/$cur.describe" 2>&1
+			if iperf3_server "$rx" "${env[@]}"; then
+				inter_run 1
+				[ $kind = link ] || inter_run 4
+			fi
+		else
+			na "no ping from $tx to $ip"
+		fi
+	fi
+	servers_stop
+	${kind}_down
+}
+
+cleanup() {
+	servers_stop
+	intra_down
+	nicpool_down
+	bond_down
+	mptcp_down
+	link_down
+	[ -d /sys/module/edm ] && { rmmod edm || log "edm.ko would not unload"; }
+	return 0
+}
+
+mkdir -p "$out" || exit 1
+: >"$out/errors.txt"
+trap cleanup EXIT
+if ! modprobe veth || ! modprobe sch_tbf; then
+	log "no veth or tbf"
+	exit 1
+fi
+insmod "$ko" || { log "insmod $ko failed"; exit 1; }
+{ echo "krel=$(uname -r)"; echo "nproc=$(nproc)"; echo "rate=$rate"
+  echo "tput_s=$tput_s"; echo "lat_s=$lat_s"; echo "rounds=$rounds"; echo "tbf=${tbf[*]}"
+  echo "gap=${gap:-default}"; echo "np_mtu=$np_mtu"
+  echo "contenders=${contenders[*]}"; } >"$out/params"
+t0=$SECONDS
+intra
+inter link
+for c in "${contenders[@]}"; do
+	inter "$c"
+done
+log "$((SECONDS - t0)) s of measurements"
