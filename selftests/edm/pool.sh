@@ -240,7 +240,9 @@ case_traffic() {
 # set is the value got back, every byte one CN sent the other received,
 # and the server's own byte counts fit inside cnb's.
 case_redis() {
-	local rps val reply info bytes_in bytes_out
+	local rps val reply info bytes_in bytes_out n
+
+	n=$(scaled 2000)	# requests of each kind
 
 	trap cleanup EXIT
 	if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
@@ -252,7 +254,7 @@ case_redis() {
 	bg $NS_B redis-server --bind $IP_B --port 6379 --protected-mode no --save "" \
 		--appendonly no --dir "$TMPD" --logfile ""
 	poll 30 ready "${BG[-1]}" 6379
-	x in_a timeout 60 redis-benchmark -h $IP_B -n 2000 -q -t set,get >"$TMPD/bench.txt"
+	x in_a timeout 60 redis-benchmark -h $IP_B -n "$n" -q -t set,get >"$TMPD/bench.txt"
 	rps=$(tr '\r' '\n' <"$TMPD/bench.txt" | grep -E '^(SET|GET): [0-9.]+ requests per second') ||
 		{ cat "$TMPD/bench.txt" >&2; return 1; }
 	note "redis-benchmark cna -> cnb:" "$rps"
@@ -270,7 +272,7 @@ case_redis() {
 		{ echo "GET returned ${#reply[1]} bytes, not the ${#val} set" >&2; return 1; }
 	info=$(printf '%s\n' "${reply[@]:2}")
 	grep -E '^total_(commands|net_(in|out)put_bytes):' <<<"$info" >&2
-	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge 4002 ]
+	[ "$(sed -n 's/^total_commands_processed://p' <<<"$info")" -ge $((2 * n + 2)) ]
 	bytes_in=$(sed -n 's/^total_net_input_bytes://p' <<<"$info")
 	bytes_out=$(sed -n 's/^total_net_output_bytes://p' <<<"$info")
 	# Once quiet, what one CN sent the other received, by reference, one
