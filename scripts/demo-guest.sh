@@ -84,6 +84,14 @@ if ! edmctl -j rack stats | jq -e '(map(.stats) | all(.copies == .["tx-packets"]
 fi
 step edmctl pool stats p0
 step edmctl rack del r0
+echo
+echo "## Cowbird on the pool: a region of whole 2M Sections of p0, written and read"
+echo "## through libcowbird's rings by the kernel engine, straight in pool memory"
+step edmctl region create pool p0 size 2M
+pkey=$(edmctl -j region key owner p0 | jq -er '.[0].key')
+step tools/lib/cowbird/cowbird_demo 512 "$pkey" 0x2000
+step edmctl -s region show 512
+step edmctl region del 512
 step edmctl pool del p0
 ip netns del demo-a
 ip netns del demo-b
@@ -133,5 +141,5 @@ step rmmod edm
 echo
 echo "demo done: edm.ko loaded, answered, carried iperf3 over NetDIMMs and between two"
 echo "compute nodes of a DFabric rack by reference, read and CASed remote memory over the"
-echo "EDM fabric, wrote and read it through libcowbird, rekeyed its region, and unloaded"
-echo "cleanly"
+echo "EDM fabric, wrote and read it and a pool region through libcowbird, rekeyed a region,"
+echo "and unloaded cleanly"
