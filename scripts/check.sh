@@ -119,7 +119,7 @@ vm_suite() {
 		selftests/edm/run.sh "${tests[@]}"
 }
 
-vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M
+vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M --timeout 1200
 
 # Two guests joined by a QEMU socket link; their lines carry "[gN] ".
 # two_guests NAME SCRIPT: SCRIPT runs in both guests.
