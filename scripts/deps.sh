@@ -15,6 +15,8 @@ pkgs=(
 	qemu-system-x86 busybox-static binutils
 	# tests, the spec check and the apps tests run
 	python3 python3-yaml jq util-linux iproute2 iputils-ping ethtool iperf3 sockperf
+	# nicpool.sh: redis across racks
+	redis-server redis-tools
 	# make sim-report's plots
 	gnuplot-nox
 	# Soft-RoCE for tools/bench/edm.sh: the rxe verbs provider (librxe), ibv_devices
