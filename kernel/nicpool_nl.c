@@ -20,13 +20,8 @@
 #define EDM_NP_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
 #define EDM_NP_MODE_POLICY \
 	NLA_POLICY_RANGE(NLA_U32, EDM_NICPOOL_MODE_FLOWLET, EDM_NICPOOL_MODE_MAX)
-#define EDM_NP_REJECT(attr, msg) [attr] = { .type = NLA_REJECT, .reject_message = msg }
-#define EDM_NP_REPLY_ONLY_ATTRS \
-	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE), \
-	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG), \
-	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS), \
-	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER), \
-	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS)
+#define EDM_NP_REJECT(attr, msg) \
+	[attr] = { .type = NLA_REJECT, .reject_message = msg }
 
 static struct netlink_range_validation edm_np_gap_range = {
 	.min = 1,
@@ -40,7 +35,11 @@ const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_MODE] = EDM_NP_MODE_POLICY,
 	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_np_gap_range),
 	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "add members with NICPOOL_NIC_ADD"),
-	EDM_NP_REPLY_ONLY_ATTRS,
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
 };
 
 /* NICPOOL_GET and NICPOOL_DEL select a NIC pool by ID or by name. */
@@ -51,7 +50,11 @@ const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_MODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_FLOWLET_GAP_US),
 	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "name members with NICPOOL_NIC_ADD or _DEL"),
-	EDM_NP_REPLY_ONLY_ATTRS,
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
 };
 
 const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
@@ -61,7 +64,11 @@ const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_MODE] = EDM_NP_MODE_POLICY,
 	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_np_gap_range),
 	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "add and remove members with NICPOOL_NIC_ADD and _DEL"),
-	EDM_NP_REPLY_ONLY_ATTRS,
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
 };
 
 /* NICPOOL_NIC_ADD and _DEL: a NIC pool by ID or name, and a netdev. */
@@ -72,7 +79,11 @@ const struct nla_policy edm_nicpool_nic_policy[EDM_A_NICPOOL_MAX + 1] = {
 	EDM_NP_REJECT(EDM_A_NICPOOL_MODE, "change the mode with NICPOOL_SET"),
 	EDM_NP_REJECT(EDM_A_NICPOOL_FLOWLET_GAP_US, "change the gap with NICPOOL_SET"),
 	[EDM_A_NICPOOL_NIC] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
-	EDM_NP_REPLY_ONLY_ATTRS,
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
 };
 
 static int edm_np_put_stats(struct sk_buff *msg, int attr, const u64 *v, int cnt, int pad)

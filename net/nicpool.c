@@ -96,7 +96,8 @@ static int edm_np_chk_nic(struct edm_nicpool *np, struct net_device *dev,
 		return -EINVAL;
 	}
 	if (netdev_is_rx_handler_busy(dev)) {
-		NL_SET_ERR_MSG(extack, "the netdev has another rx handler (a bridge or bond port?)");
+		NL_SET_ERR_MSG(extack,
+			       "the netdev has another rx handler (a bridge or bond port?)");
 		return -EBUSY;
 	}
 	if (!(dev->flags & IFF_UP)) {

@@ -34,7 +34,8 @@
 /* The bytes waiting in @txq: its qdisc's backlog and, with BQL, the driver's. */
 static u32 edm_np_txq_depth(struct netdev_queue *txq)
 {
-	struct Qdisc *q = rcu_dereference_bh(txq->qdisc);
+	/* the queue's root qdisc */
+	typeof(*txq->qdisc) *q = rcu_dereference_bh(txq->qdisc);
 	u32 depth = 0;
 	int cpu;
 
@@ -76,8 +77,7 @@ static struct edm_np_member *edm_np_member_by_id(struct edm_nicpool *np, u32 id)
 	return m && m->id == id ? m : NULL;
 }
 
-/*
- * The usable member with the least queue depth, @stay (if usable) on a tie,
+/* The usable member with the least queue depth, @stay (if usable) on a tie,
  * else the next in turn; NULL if none is usable. Records the depth it saw.
  */
 static struct edm_np_member *edm_np_pick(struct edm_nicpool *np, struct edm_np_member *stay)

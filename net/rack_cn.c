@@ -120,8 +120,7 @@ static struct edm_nicpool *edm_rack_np(struct edm_rack *rack)
 	return np && READ_ONCE(np->nmembers) ? np : NULL;
 }
 
-/*
- * Every other CN of the rack, and the NIC pool (so that ARP crosses racks),
+/* Every other CN of the rack, and the NIC pool (so that ARP crosses racks),
  * gets its own Buffer; 0 if any took it.
  */
 static int edm_rack_tx_flood(struct edm_rack_cn *cn, struct sk_buff *skb)
@@ -194,8 +193,7 @@ static netdev_tx_t edm_rack_xmit(struct sk_buff *skb, struct net_device *dev)
 
 /* ---- the port engine ---- */
 
-/*
- * Pass @d's Buffer from node @from to @to and post it on @to's RxQ, then
+/* Pass @d's Buffer from node @from to @to and post it on @to's RxQ, then
  * raise @to's receive NAPI (the interrupt); RCU held. 0 when posted; else
  * the Buffer is given back: -EACCES, the pool refused the pass (still
  * @from's), or -ENOBUFS, @to is down or its RxQ full (counted in @to).

@@ -23,6 +23,10 @@ for t in jq iperf3 ping tc nstat redis-server redis-benchmark redis-cli "$PY"; d
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
 done
 edm_loaded || { echo "1..0 # SKIP edm.ko is not loaded"; exit $KSFT_SKIP; }
+# the guest loads no module by itself
+for m in veth tun sch_netem; do
+	modprobe -q $m 2>/dev/null || true
+done
 
 TMPD=$(mktemp -d)
 # Free skbs at once (see pool.sh), so the pools are seen to get every Buffer back.
@@ -287,7 +291,6 @@ case_redis() {
 # TCP sees few retransmits, the file is whole.
 case_spray() {
 	trap cleanup EXIT
-	modprobe sch_netem 2>/dev/null
 	topo_up spray
 	x tc qdisc add dev npa0 root netem delay 1ms
 	iperf_run -t 2
