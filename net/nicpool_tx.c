@@ -140,6 +140,7 @@ static struct edm_np_member *edm_np_flowlet(struct edm_nicpool *np, struct sk_bu
 static void edm_np_send(struct edm_nicpool *np, struct sk_buff *skb, struct edm_np_member *m)
 {
 	u32 len = skb->len;
+	int rc;
 
 	if (!m) {
 		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
@@ -147,7 +148,11 @@ static void edm_np_send(struct edm_nicpool *np, struct sk_buff *skb, struct edm_
 		return;
 	}
 	skb->dev = m->dev;
-	if (net_xmit_eval(dev_queue_xmit(skb))) {
+	/* once: net_xmit_eval() evaluates its argument twice; dev_queue_xmit()
+	 * consumes the skb whatever it returns
+	 */
+	rc = dev_queue_xmit(skb);
+	if (net_xmit_eval(rc)) {
 		edm_np_mstat_add(m, EDM_A_NPMEMBER_TX_DROPS, 1);
 		return;
 	}
