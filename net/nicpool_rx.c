@@ -9,9 +9,9 @@
  * Which compute node: the one with the IPv4 destination address (paper
  * 4.4) among the addresses of its netdev, in whatever netns it is (its
  * in_device, under RCU); for ARP the target address; other unicast (IPv6)
- * by destination MAC; broadcast and multicast frames go to every node, a
- * Buffer each. A unicast frame gets the node's MAC as its destination, as
- * the one big NIC of the rack would deliver it.
+ * by destination MAC; broadcast and multicast frames go to every node that
+ * is up, a Buffer each. A unicast frame gets the node's MAC as its
+ * destination, as the one big NIC of the rack would deliver it.
  *
  * Spray frames (ethertype 0x88B5) lose their edm_np_hdr and go through a
  * reorder context per (sending rack tag, sequence space): a window of
@@ -147,7 +147,8 @@ static void edm_np_flood(struct edm_nicpool *np, const struct sk_buff *skb)
 	edm_np_stat_add(np, EDM_A_NPSTAT_RX_FLOODS, 1);
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
 		cn = rcu_dereference(rack->cn[i]);
-		if (cn && !edm_np_copy(np, skb, cn, &d))
+		/* a node that is down gets no copy (edm_rack_post() checks again) */
+		if (cn && READ_ONCE(cn->up) && !edm_np_copy(np, skb, cn, &d))
 			edm_np_deliver(np, &d);
 	}
 }
