@@ -7,6 +7,7 @@
 #include "edm/dev.h"
 #include "edm/fabric.h"
 #include "edm/ndimm.h"
+#include "edm/nicpool.h"
 #include "edm/pool.h"
 #include "edm/rack.h"
 
@@ -32,6 +33,7 @@ static const struct edm_dev_type_ops * const edm_dev_types[__EDM_DEV_TYPE_CNT] =
 	[EDM_DEV_TYPE_FHOST] = &edm_fhost_dev_type,
 	[EDM_DEV_TYPE_POOL] = &edm_pool_dev_type,
 	[EDM_DEV_TYPE_RACK] = &edm_rack_dev_type,
+	[EDM_DEV_TYPE_NICPOOL] = &edm_nicpool_dev_type,
 };
 
 const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type)

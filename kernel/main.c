@@ -11,6 +11,7 @@
 #include "edm/edm.h"
 #include "edm/fabric.h"
 #include "edm/ndimm.h"
+#include "edm/nicpool.h"
 
 static const struct edm_subsys edm_subsystems[] = {
 	{ "objects", edm_objects_init, edm_objects_exit },
@@ -18,6 +19,8 @@ static const struct edm_subsys edm_subsystems[] = {
 	{ "ndimm", edm_ndimm_notifier_init, edm_ndimm_notifier_exit },
 	{ "fabric", edm_fab_init, edm_fab_exit },
 	{ "edm-eth", edm_eth_init, edm_eth_exit },
+	/* before the registry: NIC pool members leave when their netdev goes */
+	{ "nicpool", edm_nicpool_notifier_init, edm_nicpool_notifier_exit },
 	/* /dev/cowbird and its engine threads; instances hold fabric hosts */
 	{ "cowbird", edm_cowbird_init, edm_cowbird_exit },
 	{ "registry", edm_registry_init, edm_registry_exit },

@@ -428,6 +428,48 @@ static const struct genl_ops edm_genl_ops[] = {
 		.maxattr = EDM_A_REGION_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = EDM_CMD_NICPOOL_GET,
+		.doit = edm_nl_nicpool_get_doit,
+		.dumpit = edm_nl_nicpool_get_dumpit,
+		.policy = edm_nicpool_sel_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_NEW,
+		.doit = edm_nl_nicpool_new_doit,
+		.policy = edm_nicpool_new_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_DEL,
+		.doit = edm_nl_nicpool_del_doit,
+		.policy = edm_nicpool_sel_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_SET,
+		.doit = edm_nl_nicpool_set_doit,
+		.policy = edm_nicpool_set_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_NIC_ADD,
+		.doit = edm_nl_nicpool_nic_add_doit,
+		.policy = edm_nicpool_nic_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_NIC_DEL,
+		.doit = edm_nl_nicpool_nic_del_doit,
+		.policy = edm_nicpool_nic_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

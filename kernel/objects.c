@@ -22,6 +22,7 @@ static const char * const edm_obj_names[__EDM_OBJ_CNT] = {
 	[EDM_OBJ_POOL] = "pool",
 	[EDM_OBJ_CN] = "cn",
 	[EDM_OBJ_REGION] = "region",
+	[EDM_OBJ_NICPOOL] = "nicpool",
 };
 
 static atomic_t edm_obj_live[__EDM_OBJ_CNT];

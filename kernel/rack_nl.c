@@ -193,6 +193,12 @@ int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info)
 		mutex_unlock(&en->lock);
 		return PTR_ERR(dev);
 	}
+	if (rcu_access_pointer(edm_rack_of(dev)->np)) {
+		mutex_unlock(&en->lock);
+		NL_SET_ERR_MSG(info->extack,
+			       "the rack has a NIC pool: delete the NIC pool first");
+		return -EBUSY;
+	}
 	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_RACK_DEL, edm_rack_fill);
 	edm_dev_destroy(en, dev);
 	mutex_unlock(&en->lock);

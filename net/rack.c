@@ -14,6 +14,7 @@
 #include <linux/rtnetlink.h>
 
 #include "edm/edm.h"
+#include "edm/nicpool.h"
 #include "edm/rack.h"
 
 #define EDM_RACK_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
@@ -218,9 +219,13 @@ static int edm_rack_create(struct edm_dev *edev, const void *arg, struct netlink
 static void edm_rack_destroy(struct edm_dev *edev)
 {
 	struct edm_rack *rack = edm_rack_of(edev);
+	struct edm_nicpool *np = rcu_dereference_protected(rack->np, true);
 	struct edm_rack_cn *cn;
 	int i;
 
+	/* only when its netns goes (RACK_DEL refuses): the NIC pool stays, without a rack */
+	if (np)
+		edm_nicpool_detach(np);
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
 		cn = rcu_dereference_protected(rack->cn[i], true);
 		if (cn)

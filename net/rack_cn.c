@@ -19,6 +19,7 @@
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 
+#include "edm/nicpool.h"
 #include "edm/rack.h"
 
 static struct edm_rack_desc *edm_rack_slot(struct edm_rack_ring *r, u32 i)
@@ -61,8 +62,8 @@ static void edm_rack_drop_buf(struct edm_rack_cn *cn, const struct edm_rack_desc
 /* ---- transmit ---- */
 
 /* The CN with MAC address @addr in @rack, other than @self; RCU. */
-static struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr,
-					   struct edm_rack_cn *self)
+struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr,
+				    struct edm_rack_cn *self)
 {
 	struct edm_rack_cn *cn;
 	int i;
@@ -75,8 +76,8 @@ static struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr
 	return NULL;
 }
 
-/* The one copy: @skb into a new Buffer, and a TxQ descriptor toward @to. */
-static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, struct edm_rack_cn *to)
+/* The one copy: @skb into a new Buffer, and a TxQ descriptor toward node @dst. */
+static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst)
 {
 	struct edm_rack_ring *r = &cn->txq;
 	u32 span = edm_shared_skb_span(skb->len);
@@ -106,24 +107,49 @@ static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, struct e
 	d->ref = ref;
 	d->len = skb->len;
 	d->src = cn->pn.id;
-	d->dst = to->pn.id;
+	d->dst = dst;
 	edm_rack_ring_publish(r);
 	return 0;
 }
 
-/* Every other CN of the rack gets its own Buffer; 0 if any took it. */
+/* The rack's NIC pool, if it has one with members; RCU. */
+static struct edm_nicpool *edm_rack_np(struct edm_rack *rack)
+{
+	struct edm_nicpool *np = rcu_dereference(rack->np);
+
+	return np && READ_ONCE(np->nmembers) ? np : NULL;
+}
+
+/* Every other CN of the rack, and the NIC pool (so that ARP crosses racks),
+ * gets its own Buffer; 0 if any took it.
+ */
 static int edm_rack_tx_flood(struct edm_rack_cn *cn, struct sk_buff *skb)
 {
+	struct edm_nicpool *np = edm_rack_np(cn->rack);
 	struct edm_rack *rack = cn->rack;
 	struct edm_rack_cn *to;
 	int i, err = -ENODEV;
 
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
 		to = rcu_dereference(rack->cn[i]);
-		if (to && to != cn && !edm_rack_tx_one(cn, skb, to))
+		if (to && to != cn && !edm_rack_tx_one(cn, skb, to->pn.id))
 			err = 0;
 	}
+	if (np && !edm_rack_tx_one(cn, skb, np->pn.id))
+		err = 0;
 	return err;
+}
+
+/* A unicast frame: to the CN with its MAC, else out of the rack. */
+static int edm_rack_tx_unicast(struct edm_rack_cn *cn, struct sk_buff *skb, const u8 *dest)
+{
+	struct edm_rack_cn *to = edm_rack_by_mac(cn->rack, dest, cn);
+	struct edm_nicpool *np;
+
+	if (to)
+		return edm_rack_tx_one(cn, skb, to->pn.id);
+	np = edm_rack_np(cn->rack);
+	return np ? edm_rack_tx_one(cn, skb, np->pn.id) : -ENODEV;
 }
 
 static void edm_rack_maybe_stop(struct edm_rack_cn *cn)
@@ -142,19 +168,15 @@ static netdev_tx_t edm_rack_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct edm_rack_cn *cn = netdev_priv(dev);
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
 	u32 len = skb->len;
-	struct edm_rack_cn *to;
-	int err = -ENODEV;
+	int err;
 
 	rcu_read_lock();
-	if (len < ETH_HLEN) {
+	if (len < ETH_HLEN)
 		err = -EINVAL;
-	} else if (is_multicast_ether_addr(eth->h_dest)) {
+	else if (is_multicast_ether_addr(eth->h_dest))
 		err = edm_rack_tx_flood(cn, skb);
-	} else {
-		to = edm_rack_by_mac(cn->rack, eth->h_dest, cn);
-		if (to)
-			err = edm_rack_tx_one(cn, skb, to);
-	}
+	else
+		err = edm_rack_tx_unicast(cn, skb, eth->h_dest);
 	rcu_read_unlock();
 	if (err) {
 		edm_cn_stat_add(cn, EDM_A_CNSTAT_TX_DROPS, 1);
@@ -171,24 +193,22 @@ static netdev_tx_t edm_rack_xmit(struct sk_buff *skb, struct net_device *dev)
 
 /* ---- the port engine ---- */
 
-/* Split transaction (4.3 step 3): @cn's engine hands one descriptor's
- * reference to the destination and posts it on the destination's RxQ.
+/* Pass @d's Buffer from node @from to @to and post it on @to's RxQ, then
+ * raise @to's receive NAPI (the interrupt); RCU held. 0 when posted; else
+ * the Buffer is given back: -EACCES, the pool refused the pass (still
+ * @from's), or -ENOBUFS, @to is down or its RxQ full (counted in @to).
  */
-static void edm_rack_forward(struct edm_rack_cn *cn, const struct edm_rack_desc *d)
+int edm_rack_post(struct edm_pool_node *from, struct edm_rack_cn *to,
+		  const struct edm_rack_desc *d)
 {
 	u32 span = edm_shared_skb_span(d->len);
-	struct edm_rack_cn *to;
-	struct edm_rack_ring *r;
+	struct edm_rack_ring *r = &to->rxq;
 	bool posted = false;
 
-	rcu_read_lock();
-	to = rcu_dereference(cn->rack->cn[d->dst]);
-	if (!to || edm_pass_shared_buffer(&cn->pn, &to->pn, d->ref, span)) {
-		edm_cn_stat_add(cn, to ? EDM_A_CNSTAT_REFUSED : EDM_A_CNSTAT_TX_DROPS, 1);
-		edm_rack_drop_buf(cn, d);
-		goto out;
+	if (edm_pass_shared_buffer(from, &to->pn, d->ref, span)) {
+		edm_free_shared_buffer(from, d->ref);
+		return -EACCES;
 	}
-	r = &to->rxq;
 	spin_lock(&r->lock);
 	if (to->up && edm_rack_ring_used(r) < EDM_RACK_RING) {
 		*edm_rack_slot(r, r->prod) = *d;
@@ -196,15 +216,42 @@ static void edm_rack_forward(struct edm_rack_cn *cn, const struct edm_rack_desc 
 		posted = true;
 	}
 	spin_unlock(&r->lock);
-	if (posted) {
-		edm_cn_stat_add(cn, EDM_A_CNSTAT_FORWARDED, 1);
-		napi_schedule(&to->rx);		/* the destination's interrupt */
-	} else {
+	if (!posted) {
 		edm_cn_stat_add(to, EDM_A_CNSTAT_RX_DROPS, 1);
 		edm_rack_drop_buf(to, d);
+		return -ENOBUFS;
 	}
-out:
+	napi_schedule(&to->rx);
+	return 0;
+}
+
+/* Split transaction (4.3 step 3): @cn's engine hands one descriptor's
+ * reference to the destination, a CN of the rack or its NIC pool (4.4).
+ */
+static void edm_rack_forward(struct edm_rack_cn *cn, const struct edm_rack_desc *d)
+{
+	struct edm_nicpool *np;
+	struct edm_rack_cn *to;
+	int err = -ENODEV;
+
+	rcu_read_lock();
+	np = rcu_dereference(cn->rack->np);
+	if (np && d->dst == np->pn.id) {
+		err = edm_nicpool_xmit(np, cn, d);
+	} else {
+		to = rcu_dereference(cn->rack->cn[d->dst]);
+		if (to)
+			err = edm_rack_post(&cn->pn, to, d);
+		else
+			edm_rack_drop_buf(cn, d);
+	}
 	rcu_read_unlock();
+	if (!err)
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_FORWARDED, 1);
+	else if (err == -EACCES)
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_REFUSED, 1);
+	else if (err == -ENODEV)
+		edm_cn_stat_add(cn, EDM_A_CNSTAT_TX_DROPS, 1);
 }
 
 int edm_rack_engine_poll(struct napi_struct *napi, int budget)
@@ -233,13 +280,19 @@ int edm_rack_engine_poll(struct napi_struct *napi, int budget)
 /* ---- receive ---- */
 
 /* virtio_net_hdr_to_skb() wants the checksum field in the skb's head. */
-static int edm_rack_rx_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh)
+int edm_rack_skb_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh)
 {
+	int err;
+
 	if (vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM &&
 	    !pskb_may_pull(skb, __virtio16_to_cpu(true, vh->csum_start) +
 			   __virtio16_to_cpu(true, vh->csum_offset) + sizeof(__sum16)))
 		return -EINVAL;
-	return virtio_net_hdr_to_skb(skb, vh, true);
+	err = virtio_net_hdr_to_skb(skb, vh, true);
+	/* a frame the NIC pool received with its checksum checked (or GRO'd) */
+	if (!err && vh->flags & VIRTIO_NET_HDR_F_DATA_VALID)
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	return err;
 }
 
 static void edm_rack_rx_one(struct edm_rack_cn *cn, const struct edm_rack_desc *d)
@@ -252,7 +305,7 @@ static void edm_rack_rx_one(struct edm_rack_cn *cn, const struct edm_rack_desc *
 		edm_rack_drop_buf(cn, d);
 		return;
 	}
-	if (edm_rack_rx_offloads(skb, &d->vh)) {
+	if (edm_rack_skb_offloads(skb, &d->vh)) {
 		edm_kfree_shared_skb(skb);
 		edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_DROPS, 1);
 		return;

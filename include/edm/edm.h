@@ -27,6 +27,7 @@ enum edm_obj_kind {
 	EDM_OBJ_POOL,		/* DFabric pools, until their last reference */
 	EDM_OBJ_CN,		/* rack compute nodes */
 	EDM_OBJ_REGION,		/* pool regions, until their last reference */
+	EDM_OBJ_NICPOOL,	/* NIC pools */
 
 	__EDM_OBJ_CNT
 };

@@ -123,6 +123,19 @@ extern const struct nla_policy edm_rack_sel_policy[];
 extern const struct nla_policy edm_cn_new_policy[];
 extern const struct nla_policy edm_cn_sel_policy[];
 extern const struct nla_policy edm_cn_set_policy[];
+/* DFabric NIC pools, in kernel/nicpool_nl.c. */
+int edm_nl_nicpool_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_nicpool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_nicpool_del_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_nicpool_nic_add_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_nicpool_nic_del_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy edm_nicpool_new_policy[];
+extern const struct nla_policy edm_nicpool_sel_policy[];
+extern const struct nla_policy edm_nicpool_set_policy[];
+extern const struct nla_policy edm_nicpool_nic_policy[];
+
 /* Memory regions, in kernel/region_nl.c. */
 int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);

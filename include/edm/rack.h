@@ -76,11 +76,15 @@ struct edm_rack_cn {
 	struct rcu_head rcu;
 };
 
+struct edm_nicpool;
+
 struct edm_rack {
 	struct edm_dev *edev;
 	struct edm_mpool *pool;		/* referenced, and counted in its users */
 	struct edm_rack_cn __rcu *cn[EDM_POOL_NNODES];	/* by node id in the pool */
 	u32 ncn;			/* registry lock */
+	/* its NIC pool, if any: where frames for MACs outside the rack go */
+	struct edm_nicpool __rcu *np;
 };
 
 struct edm_rack_cfg {
@@ -117,5 +121,11 @@ extern const struct net_device_ops edm_rack_cn_netdev_ops;
 int edm_rack_engine_poll(struct napi_struct *napi, int budget);
 int edm_rack_rx_poll(struct napi_struct *napi, int budget);
 void edm_rack_cn_drain(struct edm_rack_cn *cn);
+struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr,
+				    struct edm_rack_cn *self);
+int edm_rack_post(struct edm_pool_node *from, struct edm_rack_cn *to,
+		  const struct edm_rack_desc *d);
+/* GSO and checksum state of a frame in a shared skb (data at its MAC header). */
+int edm_rack_skb_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh);
 
 #endif /* _EDM_RACK_H */

@@ -27,6 +27,7 @@ static const struct edm_object *const objects[] = {
 	&obj_fabric,
 	&obj_pool,
 	&obj_rack,
+	&obj_nicpool,
 	&obj_region,
 	&obj_cowbird,
 	&obj_monitor,

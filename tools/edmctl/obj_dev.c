@@ -20,6 +20,7 @@ static const char *const dev_type_names[] = {
 	[EDM_DEV_TYPE_FHOST]	= "fabric-host",
 	[EDM_DEV_TYPE_POOL]	= "pool",
 	[EDM_DEV_TYPE_RACK]	= "rack",
+	[EDM_DEV_TYPE_NICPOOL]	= "nicpool",
 };
 _Static_assert(ARRAY_SIZE(dev_type_names) == __EDM_DEV_TYPE_CNT,
 	       "dev_type_names[] does not match enum edm_dev_type");

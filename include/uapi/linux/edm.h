@@ -17,7 +17,8 @@
  * nodes (with the nest EDM_A_CNSTAT_*), EDM_A_REGION_* for memory regions
  * (with the nest EDM_A_RSTAT_*), EDM_A_COWBIRD_* for the Cowbird engine
  * (with the nest EDM_A_CBSTAT_*) and EDM_A_CBINST_* for its instances (with
- * the nest EDM_A_CBISTAT_*).
+ * the nest EDM_A_CBISTAT_*), EDM_A_NICPOOL_* for NIC pools (with the nests
+ * EDM_A_NPSTAT_* and EDM_A_NPMEMBER_*).
  *
  * The ioctls of /dev/edm<N>, one per fabric host, are at the end.
  */
@@ -48,6 +49,8 @@ enum edm_dev_type {
 	EDM_DEV_TYPE_POOL,
 	/* A DFabric rack: compute nodes passing references into a pool. */
 	EDM_DEV_TYPE_RACK,
+	/* A DFabric NIC pool: netdevs carrying a rack's inter-rack traffic. */
+	EDM_DEV_TYPE_NICPOOL,
 
 	__EDM_DEV_TYPE_CNT,
 	EDM_DEV_TYPE_MAX = __EDM_DEV_TYPE_CNT - 1
@@ -564,6 +567,92 @@ enum {
 	EDM_A_CBISTAT_MAX = __EDM_A_CBISTAT_CNT - 1
 };
 
+/* How a NIC pool spreads a rack's outgoing traffic over its members. */
+enum edm_nicpool_mode {
+	EDM_NICPOOL_MODE_UNSPEC,
+	/* Per flow; a flow moves only after an idle gap: no reordering, any peer. */
+	EDM_NICPOOL_MODE_FLOWLET,
+	/* Per packet, with a sequence number; the peer rack (edm) reorders. */
+	EDM_NICPOOL_MODE_SPRAY,
+
+	__EDM_NICPOOL_MODE_CNT,
+	EDM_NICPOOL_MODE_MAX = __EDM_NICPOOL_MODE_CNT - 1
+};
+
+/*
+ * DFabric NIC pools (EDM_DEV_TYPE_NICPOOL): one per rack, its members real
+ * netdevs of the same netns. NIC names a member in NIC_ADD and NIC_DEL;
+ * replies carry a MEMBER nest per member.
+ */
+enum {
+	EDM_A_NICPOOL_UNSPEC,
+	EDM_A_NICPOOL_PAD,
+	EDM_A_NICPOOL_ID,		/* u32: its edm device ID */
+	EDM_A_NICPOOL_NAME,		/* string */
+	EDM_A_NICPOOL_RACK,		/* string: the rack's name, same netns */
+	EDM_A_NICPOOL_MODE,		/* u32: enum edm_nicpool_mode, default flowlet */
+	EDM_A_NICPOOL_FLOWLET_GAP_US,	/* u32: idle time before a flow may move */
+	EDM_A_NICPOOL_NIC,		/* string: a member netdev's name */
+	EDM_A_NICPOOL_NODE,		/* u32: its node id in the rack's pool, reply only */
+	EDM_A_NICPOOL_TAG,		/* u32: its rack tag in spray headers, reply only */
+	EDM_A_NICPOOL_MEMBERS,		/* u32: member count, reply only */
+	EDM_A_NICPOOL_MEMBER,		/* nest: EDM_A_NPMEMBER_*, one per member, reply only */
+	EDM_A_NICPOOL_STATS,		/* nest: EDM_A_NPSTAT_*, reply only */
+
+	__EDM_A_NICPOOL_CNT,
+	EDM_A_NICPOOL_MAX = __EDM_A_NICPOOL_CNT - 1
+};
+
+/* A member of a NIC pool. Replies only; counters are u64. */
+enum {
+	EDM_A_NPMEMBER_UNSPEC,
+	EDM_A_NPMEMBER_PAD,
+	EDM_A_NPMEMBER_IFINDEX,		/* u32 */
+	EDM_A_NPMEMBER_NAME,		/* string: its netdev's name */
+	EDM_A_NPMEMBER_TX_PACKETS,
+	EDM_A_NPMEMBER_TX_BYTES,
+	EDM_A_NPMEMBER_TX_DROPS,	/* refused by the member's qdisc or driver */
+	EDM_A_NPMEMBER_RX_PACKETS,
+	EDM_A_NPMEMBER_RX_BYTES,
+	EDM_A_NPMEMBER_FLOWS,		/* flows (flowlets) placed on it */
+	EDM_A_NPMEMBER_FLOWS_MOVED,	/* flows that left it after an idle gap */
+	EDM_A_NPMEMBER_DEPTH,		/* queue depth, bytes, when last chosen */
+	EDM_A_NPMEMBER_DEPTH_MAX,	/* deepest queue it was chosen with */
+
+	__EDM_A_NPMEMBER_CNT,
+	EDM_A_NPMEMBER_MAX = __EDM_A_NPMEMBER_CNT - 1
+};
+
+/* NIC pool counters, all u64. */
+enum {
+	EDM_A_NPSTAT_UNSPEC,
+	EDM_A_NPSTAT_PAD,
+	EDM_A_NPSTAT_TX_PACKETS,	/* handed to a member */
+	EDM_A_NPSTAT_TX_BYTES,
+	EDM_A_NPSTAT_TX_DROPS,		/* no member up, or no encapsulation */
+	EDM_A_NPSTAT_RX_PACKETS,	/* posted to a compute node's RxQ */
+	EDM_A_NPSTAT_RX_BYTES,
+	EDM_A_NPSTAT_RX_NO_DEST,	/* no compute node has that address */
+	EDM_A_NPSTAT_RX_DROPS,		/* no Buffer, RxQ full, bad frame */
+	EDM_A_NPSTAT_RX_FLOODS,		/* broadcast frames given to every node */
+	EDM_A_NPSTAT_COPIES,		/* received frames copied into a Buffer (the DMA) */
+	EDM_A_NPSTAT_COPY_BYTES,
+	EDM_A_NPSTAT_ENOMEM,		/* the pool had no Buffer */
+	EDM_A_NPSTAT_FLOWS_NEW,		/* flows placed for the first time */
+	EDM_A_NPSTAT_FLOWLET_MOVES,	/* flows moved to another member after a gap */
+	EDM_A_NPSTAT_FLOWS_REHOMED,	/* flows moved off a member that left or went down */
+	EDM_A_NPSTAT_SPRAYED,		/* packets sent with a sequence number */
+	EDM_A_NPSTAT_SEGMENTED,		/* GSO packets cut up in software to spray */
+	EDM_A_NPSTAT_REORDERED,		/* held until the packets before them came */
+	EDM_A_NPSTAT_LATE,		/* came after the window had moved past them */
+	EDM_A_NPSTAT_DUPS,		/* a sequence number already held */
+	EDM_A_NPSTAT_WINDOW_FLUSHES,	/* a packet too far ahead flushed the window */
+	EDM_A_NPSTAT_TIMEOUT_FLUSHES,	/* held packets given up waiting for a hole */
+
+	__EDM_A_NPSTAT_CNT,
+	EDM_A_NPSTAT_MAX = __EDM_A_NPSTAT_CNT - 1
+};
+
 enum {
 	EDM_CMD_UNSPEC,
 	EDM_CMD_VERSION_GET,		/* do: reply carries EDM_A_INFO_* */
@@ -600,6 +689,12 @@ enum {
 	EDM_CMD_COWBIRD_INST_GET,	/* dump: instances on regions of the netns */
 	EDM_CMD_REGION_NEW,		/* admin: a pool region (OWNER, SIZE, ID); event */
 	EDM_CMD_REGION_DEL,		/* admin: a pool region (ID and/or OWNER); event */
+	EDM_CMD_NICPOOL_GET,		/* do (by ID or NAME) and dump */
+	EDM_CMD_NICPOOL_NEW,		/* admin; also the created event */
+	EDM_CMD_NICPOOL_DEL,		/* admin; its members are let go; event */
+	EDM_CMD_NICPOOL_SET,		/* admin: mode, flowlet gap; event if changed */
+	EDM_CMD_NICPOOL_NIC_ADD,	/* admin: NIC becomes a member; event */
+	EDM_CMD_NICPOOL_NIC_DEL,	/* admin: NIC leaves, its flows move; event */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1

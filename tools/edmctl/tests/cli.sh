@@ -72,7 +72,8 @@ run 0 '^Usage: edmctl monitor' '' -- -j monitor help
 run 1 '' '^Usage: edmctl' --
 run 0 '^Usage: edmctl netdimm' '' -- netdimm help
 run 0 '^Usage: edmctl netdimm' '' -- help netdimm
-run 0 '^Usage: edmctl netdimm' '' -- n h
+run 0 '^Usage: edmctl netdimm' '' -- ne h
+run 1 '' '^Object "n" is ambiguous' -- n h
 run 0 '^Usage: edmctl netdimm' '' -- netdimm add help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm add nd0 size 64M help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm show nd0 help
@@ -81,12 +82,24 @@ run 0 '^Usage: edmctl netdimm' '' -- netdimm zone show help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm stats help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm del help
 run 0 'RXMODE := \{ zerocopy \| clone \}' '' -- netdimm help
-run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| region \| cowbird \|' \
+run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| nicpool \| region \|' \
 	'' -- help
 run 0 '^Usage: edmctl pool' '' -- pool help
 run 0 '^Usage: edmctl pool' '' -- pool create p0 size 64M help
 run 0 '^Usage: edmctl rack' '' -- rack help
 run 0 '^Usage: edmctl rack' '' -- rack add-cn r0 help
+run 0 '^Usage: edmctl nicpool' '' -- nicpool help
+run 0 '^Usage: edmctl nicpool' '' -- nicpool create np0 rack r0 help
+run 0 '^Usage: edmctl nicpool' '' -- nicpool add-nic np0 help
+run 0 'MODE := \{ flowlet \| spray \}' '' -- ni help
+run 1 '' '^Error: a NIC pool name is required' -- nicpool create
+run 1 '' '^Error: a NIC pool name and a netdev are required' -- nicpool add-nic np0
+run 1 '' '^Error: a NIC pool name and a netdev are required' -- nicpool del-nic np0 a b
+run 1 '' '^Error: unknown mode "fast", expected one of: flowlet, spray' -- nicpool create np0 rack r0 mode fast
+run 1 '' '^Error: invalid flowlet-gap-us "x"' -- nicpool set np0 flowlet-gap-us x
+run 1 '' '^Error: "mode" given twice|^Error: duplicate' -- nicpool set np0 mode spray mode flowlet
+run 1 '' '^Error: unknown.*"rack"|"rack"' -- nicpool set np0 rack r1
+run 1 '' '^Error: invalid name' -- nicpool show 0123456789abcdefg
 run 1 '' '^Error: "size" is required|^Error: a name is required' -- pool create
 run 0 'netdimm new' '' -- monitor help
 run 0 'fabric-link' '' -- monitor help
@@ -359,7 +372,7 @@ if ! have_family; then
 		    "dev add name a type null" "dev add name a type null backend soft" \
 		    "dev del id 1" "dev delete name a" "monitor" "monitor count 1" \
 		    "netdimm" "netdimm show" "-j netdimm show" "-s netdimm show nd0" \
-		    "netdimm list id 1" "netdimm show name nd0" "n sh" \
+		    "netdimm list id 1" "netdimm show name nd0" "ne sh" \
 		    "netdimm zone" "netdimm zone show" "netdimm zone s nd0" \
 		    "-j netdimm zone list" "netdimm stats" "netdimm st nd0" \
 		    "-j -p netdimm stats id 2" "netdimm add nd0 size 64M" \

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink commands on DFabric NIC pools: NICPOOL_NEW (one per rack),
+ * NICPOOL_GET (do and dump, with members and counters), NICPOOL_SET (mode,
+ * flowlet gap), NICPOOL_DEL, and NICPOOL_NIC_ADD / _NIC_DEL for members.
+ * Each runs under its netns's registry lock, as the device commands do,
+ * and takes RTNL inside it for members; a reply reads the members under
+ * RCU (the netdev notifier removes them with RTNL alone). A creation whose
+ * reply cannot be built is undone, a SET that changed nothing sends no
+ * event.
+ */
+#include <linux/rtnetlink.h>
+#include <net/sock.h>
+
+#include "edm/dev.h"
+#include "edm/name.h"
+#include "edm/netlink.h"
+#include "edm/nicpool.h"
+
+#define EDM_NP_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
+#define EDM_NP_MODE_POLICY \
+	NLA_POLICY_RANGE(NLA_U32, EDM_NICPOOL_MODE_FLOWLET, EDM_NICPOOL_MODE_MAX)
+#define EDM_NP_REJECT(attr, msg) \
+	[attr] = { .type = NLA_REJECT, .reject_message = msg }
+
+static struct netlink_range_validation edm_np_gap_range = {
+	.min = 1,
+	.max = EDM_NP_GAP_US_MAX,
+};
+
+const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
+	EDM_NP_REJECT(EDM_A_NICPOOL_ID, "device IDs are assigned by the kernel"),
+	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
+	[EDM_A_NICPOOL_RACK] = EDM_NP_NAME_POLICY,
+	[EDM_A_NICPOOL_MODE] = EDM_NP_MODE_POLICY,
+	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_np_gap_range),
+	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "add members with NICPOOL_NIC_ADD"),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
+};
+
+/* NICPOOL_GET and NICPOOL_DEL select a NIC pool by ID or by name. */
+const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
+	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_RACK),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_FLOWLET_GAP_US),
+	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "name members with NICPOOL_NIC_ADD or _DEL"),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
+};
+
+const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
+	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
+	EDM_NP_REJECT(EDM_A_NICPOOL_RACK, "fixed when the NIC pool was created"),
+	[EDM_A_NICPOOL_MODE] = EDM_NP_MODE_POLICY,
+	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_np_gap_range),
+	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "add and remove members with NICPOOL_NIC_ADD and _DEL"),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
+};
+
+/* NICPOOL_NIC_ADD and _DEL: a NIC pool by ID or name, and a netdev. */
+const struct nla_policy edm_nicpool_nic_policy[EDM_A_NICPOOL_MAX + 1] = {
+	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_RACK),
+	EDM_NP_REJECT(EDM_A_NICPOOL_MODE, "change the mode with NICPOOL_SET"),
+	EDM_NP_REJECT(EDM_A_NICPOOL_FLOWLET_GAP_US, "change the gap with NICPOOL_SET"),
+	[EDM_A_NICPOOL_NIC] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBER),
+	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
+};
+
+static int edm_np_put_stats(struct sk_buff *msg, int attr, const u64 *v, int cnt, int pad)
+{
+	struct nlattr *nest = nla_nest_start(msg, attr);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = pad + 1; i < cnt; i++)
+		if (nla_put_u64_64bit(msg, i, v[i], pad))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edm_np_put_member(struct sk_buff *msg, struct edm_np_member *m)
+{
+	struct nlattr *nest = nla_nest_start(msg, EDM_A_NICPOOL_MEMBER);
+	struct edm_np_member_stats s;
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	edm_np_member_stats(m, &s);
+	if (nla_put_u32(msg, EDM_A_NPMEMBER_IFINDEX, READ_ONCE(m->dev->ifindex)) ||
+	    nla_put_string(msg, EDM_A_NPMEMBER_NAME, m->dev->name))
+		return -EMSGSIZE;
+	for (i = EDM_A_NPMEMBER_TX_PACKETS; i < __EDM_A_NPMEMBER_CNT; i++)
+		if (nla_put_u64_64bit(msg, i, s.v[i], EDM_A_NPMEMBER_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edm_np_put_members(struct sk_buff *msg, struct edm_nicpool *np)
+{
+	struct edm_np_member *m;
+	int i, err = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < EDM_NP_MEMBERS_MAX && !err; i++) {
+		m = rcu_dereference(np->members[i]);
+		if (m)
+			err = edm_np_put_member(msg, m);
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+static int edm_np_fill(struct sk_buff *msg, const struct edm_dev *dev)
+{
+	struct edm_nicpool *np = edm_nicpool_of(dev);
+	struct edm_np_stats s;
+
+	edm_nicpool_stats(np, &s);
+	if (nla_put_u32(msg, EDM_A_NICPOOL_ID, dev->id) ||
+	    nla_put_string(msg, EDM_A_NICPOOL_NAME, dev->name) ||
+	    (np->rack && nla_put_string(msg, EDM_A_NICPOOL_RACK, np->rack->edev->name)) ||
+	    nla_put_u32(msg, EDM_A_NICPOOL_MODE, READ_ONCE(np->mode)) ||
+	    nla_put_u32(msg, EDM_A_NICPOOL_FLOWLET_GAP_US,
+			div_u64(READ_ONCE(np->gap_ns), NSEC_PER_USEC)) ||
+	    (np->rack && nla_put_u32(msg, EDM_A_NICPOOL_NODE, np->pn.id)) ||
+	    nla_put_u32(msg, EDM_A_NICPOOL_TAG, np->tag) ||
+	    nla_put_u32(msg, EDM_A_NICPOOL_MEMBERS, READ_ONCE(np->nmembers)) ||
+	    edm_np_put_members(msg, np) ||
+	    edm_np_put_stats(msg, EDM_A_NICPOOL_STATS, s.v, __EDM_A_NPSTAT_CNT,
+			     EDM_A_NPSTAT_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* A NIC pool by ID or name: any other device is "not a NIC pool". */
+static struct edm_dev *edm_np_find(struct edm_net *en, struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[EDM_A_NICPOOL_ID], *name = info->attrs[EDM_A_NICPOOL_NAME];
+	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
+
+	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_NICPOOL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a NIC pool");
+		return ERR_PTR(-ENODEV);
+	}
+	return dev;
+}
+
+int edm_nl_nicpool_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return edm_nl_dev_get_reply(info, EDM_CMD_NICPOOL_GET, edm_np_find, edm_np_fill);
+}
+
+static bool edm_np_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
+{
+	if (dev->type != EDM_DEV_TYPE_NICPOOL)
+		return false;
+	if (attrs[EDM_A_NICPOOL_ID] && nla_get_u32(attrs[EDM_A_NICPOOL_ID]) != dev->id)
+		return false;
+	if (attrs[EDM_A_NICPOOL_NAME] && strcmp(nla_data(attrs[EDM_A_NICPOOL_NAME]), dev->name))
+		return false;
+	return true;
+}
+
+int edm_nl_nicpool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return edm_nl_dev_dump(skb, cb, EDM_CMD_NICPOOL_GET, edm_np_dump_match, edm_np_fill);
+}
+
+/* The rack RACK names, which must have no NIC pool yet; registry lock held. */
+static struct edm_rack *edm_np_rack(struct edm_net *en, struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[EDM_A_NICPOOL_RACK];
+	struct edm_dev *dev = edm_dev_find(en, NULL, name, info->extack);
+	struct edm_rack *rack;
+
+	if (IS_ERR(dev))
+		return ERR_CAST(dev);
+	if (dev->type != EDM_DEV_TYPE_RACK) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name, "not a rack");
+		return ERR_PTR(-ENODEV);
+	}
+	rack = edm_rack_of(dev);
+	if (rcu_access_pointer(rack->np)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name, "the rack has a NIC pool already");
+		return ERR_PTR(-EEXIST);
+	}
+	return rack;
+}
+
+static int edm_np_chk_new(struct genl_info *info, struct edm_nicpool_cfg *cfg)
+{
+	struct nlattr **a = info->attrs;
+	const char *name;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_NICPOOL_NAME, "missing NIC pool name") ?:
+	      edm_nl_require(info, EDM_A_NICPOOL_RACK, "missing rack: a NIC pool serves one");
+	if (err)
+		return err;
+	name = nla_data(a[EDM_A_NICPOOL_NAME]);
+	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NICPOOL_NAME], EDM_NL_NAME_INVALID);
+		return -EINVAL;
+	}
+	cfg->mode = a[EDM_A_NICPOOL_MODE] ? nla_get_u32(a[EDM_A_NICPOOL_MODE]) :
+					    EDM_NICPOOL_MODE_FLOWLET;
+	cfg->gap_us = a[EDM_A_NICPOOL_FLOWLET_GAP_US] ?
+		      nla_get_u32(a[EDM_A_NICPOOL_FLOWLET_GAP_US]) : EDM_NP_GAP_US_DEFAULT;
+	return 0;
+}
+
+int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_nicpool_cfg cfg = {};
+	struct sk_buff *reply;
+	struct edm_dev *dev;
+	int err;
+
+	err = edm_np_chk_new(info, &cfg);
+	if (err)
+		return err;
+	mutex_lock(&en->lock);
+	cfg.rack = edm_np_rack(en, info);
+	if (IS_ERR(cfg.rack)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(cfg.rack);
+	}
+	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_NICPOOL_NAME]),
+			     EDM_DEV_TYPE_NICPOOL, EDM_BACKEND_UNSPEC, &cfg, info->extack);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	reply = edm_nl_dev_msg(dev, info, EDM_CMD_NICPOOL_NEW, edm_np_fill);
+	if (!reply) {
+		edm_dev_destroy(en, dev);
+		mutex_unlock(&en->lock);
+		return -ENOMEM;
+	}
+	edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_NEW, edm_np_fill);
+	mutex_unlock(&en->lock);
+	return genlmsg_reply(reply, info);
+}
+
+int edm_nl_nicpool_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct sk_buff *event;
+	struct edm_dev *dev;
+
+	mutex_lock(&en->lock);
+	dev = edm_np_find(en, info);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_NICPOOL_DEL, edm_np_fill);
+	edm_dev_destroy(en, dev);
+	mutex_unlock(&en->lock);
+	if (event)
+		edm_nl_notify(genl_info_net(info), event);
+	return 0;
+}
+
+int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct nlattr **a = info->attrs;
+	struct edm_nicpool *np;
+	struct edm_dev *dev;
+	bool mod = false;
+	u64 gap;
+	u32 mode;
+
+	mutex_lock(&en->lock);
+	dev = edm_np_find(en, info);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	np = edm_nicpool_of(dev);
+	mode = a[EDM_A_NICPOOL_MODE] ? nla_get_u32(a[EDM_A_NICPOOL_MODE]) : np->mode;
+	gap = a[EDM_A_NICPOOL_FLOWLET_GAP_US] ?
+	      (u64)nla_get_u32(a[EDM_A_NICPOOL_FLOWLET_GAP_US]) * NSEC_PER_USEC : np->gap_ns;
+	if (mode != np->mode) {
+		WRITE_ONCE(np->mode, mode);
+		mod = true;
+	}
+	if (gap != np->gap_ns) {
+		WRITE_ONCE(np->gap_ns, gap);
+		mod = true;
+	}
+	if (mod)
+		edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_SET, edm_np_fill);
+	mutex_unlock(&en->lock);
+	return 0;
+}
+
+/* NIC_ADD and NIC_DEL: @op on the NIC pool and the netdev NIC names. */
+static int edm_np_nic_cmd(struct genl_info *info, u8 cmd,
+			  int (*op)(struct edm_nicpool *np, struct net_device *nd,
+				    struct netlink_ext_ack *extack))
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	struct nlattr *nic = info->attrs[EDM_A_NICPOOL_NIC];
+	struct net_device *nd;
+	struct edm_dev *dev;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_NICPOOL_NIC, "missing NIC: a netdev name");
+	if (err)
+		return err;
+	mutex_lock(&en->lock);
+	dev = edm_np_find(en, info);
+	if (IS_ERR(dev)) {
+		err = PTR_ERR(dev);
+		goto out;
+	}
+	rtnl_lock();
+	nd = __dev_get_by_name(genl_info_net(info), nla_data(nic));
+	if (nd) {
+		err = op(edm_nicpool_of(dev), nd, info->extack);
+	} else {
+		NL_SET_ERR_MSG_ATTR(info->extack, nic, "no such netdev in this netns");
+		err = -ENODEV;
+	}
+	rtnl_unlock();
+	if (!err)
+		edm_nl_dev_notify(dev, cmd, edm_np_fill);
+out:
+	mutex_unlock(&en->lock);
+	return err;
+}
+
+int edm_nl_nicpool_nic_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return edm_np_nic_cmd(info, EDM_CMD_NICPOOL_NIC_ADD, edm_nicpool_nic_add);
+}
+
+int edm_nl_nicpool_nic_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return edm_np_nic_cmd(info, EDM_CMD_NICPOOL_NIC_DEL, edm_nicpool_nic_del);
+}
