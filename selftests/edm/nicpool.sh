@@ -34,36 +34,6 @@ defer_max=$(sysctl -n net.core.skb_defer_max 2>/dev/null)
 [ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max=0
 trap 'rm -rf "$TMPD"; [ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max="$defer_max"' EXIT
 
-cat >"$TMPD/xfer.py" <<'EOF'
-# xfer.py recv PORT OUT | send ADDR PORT FILE
-import socket, sys
-
-def recv(port, out):
-    ls = socket.socket()
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", int(port)))
-    ls.listen(1)
-    ls.settimeout(120)
-    s, _ = ls.accept()
-    s.settimeout(120)
-    with open(out, "wb") as f:
-        while True:
-            b = s.recv(1 << 16)
-            if not b:
-                break
-            f.write(b)
-    s.close()
-
-def send(addr, port, path):
-    s = socket.create_connection((addr, int(port)), timeout=120)
-    with open(path, "rb") as f:
-        s.sendfile(f)
-    s.shutdown(socket.SHUT_WR)
-    while s.recv(4096):
-        pass
-
-{"recv": recv, "send": send}[sys.argv[1]](*sys.argv[2:])
-EOF
 
 # ---- helpers ----
 
@@ -205,9 +175,9 @@ file_xfer() {
 	local sum_a sum_b
 
 	head -c 3000000 /dev/urandom >"$TMPD/file.bin"
-	bg b1 "$PY" "$TMPD/xfer.py" recv 7000 "$TMPD/out.bin"
+	bg b1 "$PY" "$EDM_TOP/selftests/edm/xfer.py" recv 7000 "$TMPD/out.bin"
 	poll 60 ready "${BG[-1]}" 7000
-	x in_ns a1 "$PY" "$TMPD/xfer.py" send $IP_B1 7000 "$TMPD/file.bin"
+	x in_ns a1 "$PY" "$EDM_TOP/selftests/edm/xfer.py" send $IP_B1 7000 "$TMPD/file.bin"
 	wait "${BG[-1]}"
 	sum_a=$(sha256sum <"$TMPD/file.bin")
 	sum_b=$(sha256sum <"$TMPD/out.bin")
