@@ -98,9 +98,11 @@ static int edm_netdimm_put_geom(struct sk_buff *msg, int attr, const struct edm_
 static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_neti_zone *z)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_NETDIMM_ZONE);
-	u64 lent, cached;
+	u64 lent, cached, avail;
 
+	/* one snapshot: pages move between genalloc and the cache under the lock */
 	spin_lock_bh(&z->lock);
+	avail = gen_pool_avail(z->pool);
 	lent = z->nlent;
 	cached = z->ncached;
 	spin_unlock_bh(&z->lock);
@@ -108,7 +110,7 @@ static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_neti_zone *z)
 	    nla_put_u32(msg, EDM_A_ZONE_INDEX, z->index) ||
 	    nla_put_string(msg, EDM_A_ZONE_NAME, z->name) ||
 	    nla_put_u64_64bit(msg, EDM_A_ZONE_SIZE, z->size, EDM_A_ZONE_PAD) ||
-	    nla_put_u64_64bit(msg, EDM_A_ZONE_FREE, gen_pool_avail(z->pool), EDM_A_ZONE_PAD) ||
+	    nla_put_u64_64bit(msg, EDM_A_ZONE_FREE, avail, EDM_A_ZONE_PAD) ||
 	    nla_put_u64_64bit(msg, EDM_A_ZONE_LENT, lent, EDM_A_ZONE_PAD) ||
 	    nla_put_u64_64bit(msg, EDM_A_ZONE_CACHED, cached, EDM_A_ZONE_PAD) ||
 	    nla_put_u32(msg, EDM_A_ZONE_SUBARRAYS, z->nslots) ||

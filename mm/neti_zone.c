@@ -204,31 +204,31 @@ static void edm_neti_reclaim(struct edm_neti_zone *z)
 }
 
 /* Top up every allocCache slot that an allocation emptied. */
-/* One page into sub-array @id's slot; false once it is full or used up. */
+/*
+ * One page into sub-array @id's slot; false once it is full or used up.
+ * The page moves from genalloc to the slot under zone->lock, so a reader
+ * of free + cached under the lock never sees it in neither place.
+ */
 static bool edm_neti_refill_one(struct edm_neti_zone *z, unsigned long id)
 {
-	s64 off = edm_neti_take(z, id);
-	bool full;
+	bool more = false;
+	s64 off;
 
-	if (off < 0) {
-		clear_bit(id, z->low);	/* the sub-array is used up */
-		return false;
-	}
 	spin_lock_bh(&z->lock);
-	full = z->cache[id].n == EDM_NETI_CACHE_WAYS;
-	if (!full) {
-		z->cache[id].pg[z->cache[id].n++] = off >> PAGE_SHIFT;
-		z->ncached++;
-		full = z->cache[id].n == EDM_NETI_CACHE_WAYS;
-		if (full)
-			clear_bit(id, z->low);
-		edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
-		off = -1;
-	}
+	if (z->cache[id].n == EDM_NETI_CACHE_WAYS)
+		goto done;
+	off = edm_neti_take(z, id);
+	if (off < 0)		/* the sub-array is used up */
+		goto done;
+	z->cache[id].pg[z->cache[id].n++] = off >> PAGE_SHIFT;
+	z->ncached++;
+	edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
+	more = z->cache[id].n < EDM_NETI_CACHE_WAYS;
+done:
+	if (!more)
+		clear_bit(id, z->low);
 	spin_unlock_bh(&z->lock);
-	if (off >= 0)	/* an allocation filled the slot meanwhile */
-		gen_pool_free(z->pool, edm_neti_addr(off), PAGE_SIZE);
-	return !full;
+	return more;
 }
 
 static void edm_neti_refill(struct edm_neti_zone *z)

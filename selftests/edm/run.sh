@@ -20,8 +20,10 @@ for t in "${tests[@]}"; do
 	echo "# selftests: edm: $t"
 	edm_load || { echo "not ok - [$krel] $t: cannot load $EDM_KO"; rc=1; continue; }
 	out=$(mktemp)
+	t0=$SECONDS
 	./"$t" 2>&1 | tee "$out" | tag
 	trc=${PIPESTATUS[0]}
+	echo "# $t took $((SECONDS - t0)) s"
 	if [ "$trc" -eq $KSFT_SKIP ]; then
 		echo "ok - [$krel] $t # SKIP"
 	elif [ "$trc" -ne 0 ]; then
