@@ -70,7 +70,7 @@ const struct nla_policy edm_cn_set_policy[EDM_A_CN_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_CN_STATS),
 };
 
-/* CN_GET and CN_DEL: a node by rack and name (a dump: of RACK only, if given). */
+/* CN_GET and CN_DEL: a node by rack and name (a dump: filtered by either, if given). */
 const struct nla_policy edm_cn_sel_policy[EDM_A_CN_MAX + 1] = {
 	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
 	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
@@ -307,17 +307,20 @@ static struct edm_rack *edm_cn_rack(struct edm_net *en, struct genl_info *info)
 	return edm_rack_of(dev);
 }
 
+/* Both names are required before the rack is looked up: without one, EINVAL names it. */
 static struct edm_rack_cn *edm_cn_find(struct edm_net *en, struct genl_info *info)
 {
-	struct edm_rack *rack = edm_cn_rack(en, info);
+	struct edm_rack *rack;
 	struct edm_rack_cn *cn;
 	int err;
 
-	if (IS_ERR(rack))
-		return ERR_CAST(rack);
-	err = edm_nl_require(info, EDM_A_CN_NAME, "missing compute node name");
+	err = edm_nl_require(info, EDM_A_CN_RACK, "missing rack name") ?:
+	      edm_nl_require(info, EDM_A_CN_NAME, "missing compute node name");
 	if (err)
 		return ERR_PTR(err);
+	rack = edm_cn_rack(en, info);
+	if (IS_ERR(rack))
+		return ERR_CAST(rack);
 	cn = edm_rack_cn_find(rack, nla_data(info->attrs[EDM_A_CN_NAME]));
 	if (!cn) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_CN_NAME],
@@ -483,9 +486,9 @@ int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* The CNs of one rack from slot cb->args[1] on. */
+/* The CNs of one rack (only the one named @name, if not NULL) from slot cb->args[1] on. */
 static int edm_cn_dump_rack(struct sk_buff *skb, struct netlink_callback *cb,
-			    struct edm_rack *rack)
+			    struct edm_rack *rack, const struct nlattr *name)
 {
 	struct edm_rack_cn *cn;
 	void *hdr;
@@ -493,7 +496,7 @@ static int edm_cn_dump_rack(struct sk_buff *skb, struct netlink_callback *cb,
 
 	for (i = cb->args[1]; i < EDM_POOL_NNODES; i++) {
 		cn = rcu_dereference_raw(rack->cn[i]);
-		if (!cn)
+		if (!cn || (name && strcmp(nla_data(name), cn->name)))
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_CN_GET);
@@ -514,15 +517,15 @@ full:
 }
 
 /*
- * Every CN of every rack of the netns (of RACK only, if given). Resumes at
- * rack ID cb->args[0], slot cb->args[1]; the registry generation, which CN
- * changes bump too, flags interrupted dumps.
+ * Every CN of every rack of the netns (of RACK only, and named NAME only,
+ * if given). Resumes at rack ID cb->args[0], slot cb->args[1]; the registry
+ * generation, which CN changes bump too, flags interrupted dumps.
  */
 int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct nlattr *only = attrs[EDM_A_CN_RACK];
+	struct nlattr *only = attrs[EDM_A_CN_RACK], *name = attrs[EDM_A_CN_NAME];
 	struct edm_dev *dev;
 	unsigned long id;
 	int err = 0;
@@ -535,7 +538,7 @@ int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		if (id != cb->args[0])
 			cb->args[1] = 0;
 		cb->args[0] = id;
-		err = edm_cn_dump_rack(skb, cb, edm_rack_of(dev));
+		err = edm_cn_dump_rack(skb, cb, edm_rack_of(dev), name);
 		if (err)
 			break;
 		cb->args[0] = id + 1;

@@ -250,6 +250,146 @@ FIXTURE_VARIANT_ADD(cmd, flink_set) {
 	.required = { EDM_A_FLINK_NODE },
 };
 
+/* EDM_CMD_FLINK_DOWN is an event: no request takes it, so it has no variant. */
+
+#define POOL_NOT_SELECTORS						\
+	EDM_A_POOL_SIZE, EDM_A_POOL_NUMA_NODE, EDM_A_POOL_REGION_SECTIONS,	\
+	EDM_A_POOL_KEEP, EDM_A_POOL_NODE_QUOTA, EDM_A_POOL_SECTIONS,	\
+	EDM_A_POOL_REGIONS, EDM_A_POOL_USERS, EDM_A_POOL_STATS
+
+FIXTURE_VARIANT_ADD(cmd, pool_get) {
+	.cmd = EDM_CMD_POOL_GET,
+	.maxattr = EDM_A_POOL_MAX,
+	.u32s = { EDM_A_POOL_ID },
+	.strs = { EDM_A_POOL_NAME },
+	.reply_only = { POOL_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, pool_dump) {
+	.cmd = EDM_CMD_POOL_GET,
+	.dump = 1,
+	.maxattr = EDM_A_POOL_MAX,
+	.u32s = { EDM_A_POOL_ID },
+	.strs = { EDM_A_POOL_NAME },
+	.reply_only = { POOL_NOT_SELECTORS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, pool_new) {
+	.cmd = EDM_CMD_POOL_NEW,
+	.maxattr = EDM_A_POOL_MAX,
+	.u32s = { EDM_A_POOL_NUMA_NODE, EDM_A_POOL_REGION_SECTIONS, EDM_A_POOL_KEEP,
+		  EDM_A_POOL_NODE_QUOTA },
+	.u64s = { EDM_A_POOL_SIZE },
+	.strs = { EDM_A_POOL_NAME },
+	.reply_only = { EDM_A_POOL_ID, EDM_A_POOL_SECTIONS, EDM_A_POOL_REGIONS,
+			EDM_A_POOL_USERS, EDM_A_POOL_STATS },
+	.required = { EDM_A_POOL_NAME, EDM_A_POOL_SIZE },
+};
+
+FIXTURE_VARIANT_ADD(cmd, pool_del) {
+	.cmd = EDM_CMD_POOL_DEL,
+	.maxattr = EDM_A_POOL_MAX,
+	.u32s = { EDM_A_POOL_ID },
+	.strs = { EDM_A_POOL_NAME },
+	.reply_only = { POOL_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+/* What a pool cannot change after creation is rejected like a reply-only attribute. */
+FIXTURE_VARIANT_ADD(cmd, pool_set) {
+	.cmd = EDM_CMD_POOL_SET,
+	.maxattr = EDM_A_POOL_MAX,
+	.u32s = { EDM_A_POOL_ID, EDM_A_POOL_KEEP, EDM_A_POOL_NODE_QUOTA },
+	.strs = { EDM_A_POOL_NAME },
+	.reply_only = { EDM_A_POOL_SIZE, EDM_A_POOL_NUMA_NODE, EDM_A_POOL_REGION_SECTIONS,
+			EDM_A_POOL_SECTIONS, EDM_A_POOL_REGIONS, EDM_A_POOL_USERS,
+			EDM_A_POOL_STATS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, rack_get) {
+	.cmd = EDM_CMD_RACK_GET,
+	.maxattr = EDM_A_RACK_MAX,
+	.u32s = { EDM_A_RACK_ID },
+	.strs = { EDM_A_RACK_NAME },
+	.reply_only = { EDM_A_RACK_POOL, EDM_A_RACK_CNS },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, rack_dump) {
+	.cmd = EDM_CMD_RACK_GET,
+	.dump = 1,
+	.maxattr = EDM_A_RACK_MAX,
+	.u32s = { EDM_A_RACK_ID },
+	.strs = { EDM_A_RACK_NAME },
+	.reply_only = { EDM_A_RACK_POOL, EDM_A_RACK_CNS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, rack_new) {
+	.cmd = EDM_CMD_RACK_NEW,
+	.maxattr = EDM_A_RACK_MAX,
+	.strs = { EDM_A_RACK_NAME, EDM_A_RACK_POOL },
+	.reply_only = { EDM_A_RACK_ID, EDM_A_RACK_CNS },
+	.required = { EDM_A_RACK_NAME, EDM_A_RACK_POOL },
+};
+
+FIXTURE_VARIANT_ADD(cmd, rack_del) {
+	.cmd = EDM_CMD_RACK_DEL,
+	.maxattr = EDM_A_RACK_MAX,
+	.u32s = { EDM_A_RACK_ID },
+	.strs = { EDM_A_RACK_NAME },
+	.reply_only = { EDM_A_RACK_POOL, EDM_A_RACK_CNS },
+	.needs_one = 1,
+};
+
+#define CN_DCACHE							\
+	EDM_A_CN_DCACHE_REGION, EDM_A_CN_DCACHE_SETS, EDM_A_CN_DCACHE_WAYS,	\
+	EDM_A_CN_DCACHE_GRAN, EDM_A_CN_DCACHE_MIN_LEN
+
+/* A compute node is named by its rack and its name: both are required. */
+FIXTURE_VARIANT_ADD(cmd, cn_get) {
+	.cmd = EDM_CMD_CN_GET,
+	.maxattr = EDM_A_CN_MAX,
+	.strs = { EDM_A_CN_NAME, EDM_A_CN_RACK },
+	.reply_only = { EDM_A_CN_NODE, EDM_A_CN_IFINDEX, CN_DCACHE, EDM_A_CN_STATS },
+	.required = { EDM_A_CN_RACK, EDM_A_CN_NAME },
+};
+
+FIXTURE_VARIANT_ADD(cmd, cn_dump) {
+	.cmd = EDM_CMD_CN_GET,
+	.dump = 1,
+	.maxattr = EDM_A_CN_MAX,
+	.strs = { EDM_A_CN_NAME, EDM_A_CN_RACK },
+	.reply_only = { EDM_A_CN_NODE, EDM_A_CN_IFINDEX, CN_DCACHE, EDM_A_CN_STATS },
+};
+
+FIXTURE_VARIANT_ADD(cmd, cn_new) {
+	.cmd = EDM_CMD_CN_NEW,
+	.maxattr = EDM_A_CN_MAX,
+	.u32s = { CN_DCACHE },
+	.strs = { EDM_A_CN_NAME, EDM_A_CN_RACK },
+	.reply_only = { EDM_A_CN_NODE, EDM_A_CN_IFINDEX, EDM_A_CN_STATS },
+	.required = { EDM_A_CN_RACK, EDM_A_CN_NAME },
+};
+
+FIXTURE_VARIANT_ADD(cmd, cn_del) {
+	.cmd = EDM_CMD_CN_DEL,
+	.maxattr = EDM_A_CN_MAX,
+	.strs = { EDM_A_CN_NAME, EDM_A_CN_RACK },
+	.reply_only = { EDM_A_CN_NODE, EDM_A_CN_IFINDEX, CN_DCACHE, EDM_A_CN_STATS },
+	.required = { EDM_A_CN_RACK, EDM_A_CN_NAME },
+};
+
+FIXTURE_VARIANT_ADD(cmd, cn_set) {
+	.cmd = EDM_CMD_CN_SET,
+	.maxattr = EDM_A_CN_MAX,
+	.u32s = { CN_DCACHE },
+	.strs = { EDM_A_CN_NAME, EDM_A_CN_RACK },
+	.reply_only = { EDM_A_CN_NODE, EDM_A_CN_IFINDEX, EDM_A_CN_STATS },
+	.required = { EDM_A_CN_RACK, EDM_A_CN_NAME },
+};
+
 #define REGION_NOT_SELECTORS						\
 	EDM_A_REGION_KIND, EDM_A_REGION_SIZE, EDM_A_REGION_KEY,		\
 	EDM_A_REGION_KEY_GEN, EDM_A_REGION_STATS
@@ -306,6 +446,104 @@ FIXTURE_VARIANT_ADD(cmd, cowbird_inst_dump) {
 	.reply_only = { EDM_A_CBINST_ID, EDM_A_CBINST_REGION_ID, EDM_A_CBINST_REGION_SIZE,
 			EDM_A_CBINST_RINGS, EDM_A_CBINST_ENTRIES, EDM_A_CBINST_DATA_SIZE,
 			EDM_A_CBINST_BATCH, EDM_A_CBINST_STATS },
+};
+
+/* A pool region is made in a pool (OWNER) of SIZE bytes; the ID may be chosen. */
+FIXTURE_VARIANT_ADD(cmd, region_new) {
+	.cmd = EDM_CMD_REGION_NEW,
+	.maxattr = EDM_A_REGION_MAX,
+	.u32s = { EDM_A_REGION_ID },
+	.u64s = { EDM_A_REGION_SIZE },
+	.strs = { EDM_A_REGION_OWNER },
+	.reply_only = { EDM_A_REGION_KIND, EDM_A_REGION_KEY, EDM_A_REGION_KEY_GEN,
+			EDM_A_REGION_STATS },
+	.required = { EDM_A_REGION_OWNER, EDM_A_REGION_SIZE },
+};
+
+FIXTURE_VARIANT_ADD(cmd, region_del) {
+	.cmd = EDM_CMD_REGION_DEL,
+	.maxattr = EDM_A_REGION_MAX,
+	.u32s = { EDM_A_REGION_ID },
+	.strs = { EDM_A_REGION_OWNER },
+	.reply_only = { REGION_NOT_SELECTORS },
+	.needs_one = 1,
+};
+
+#define NICPOOL_REPLY_ONLY						\
+	EDM_A_NICPOOL_NODE, EDM_A_NICPOOL_TAG, EDM_A_NICPOOL_MEMBERS,	\
+	EDM_A_NICPOOL_MEMBER, EDM_A_NICPOOL_STATS
+
+/* Members are named only by NIC_ADD and NIC_DEL: NIC is rejected elsewhere. */
+FIXTURE_VARIANT_ADD(cmd, nicpool_get) {
+	.cmd = EDM_CMD_NICPOOL_GET,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_ID },
+	.strs = { EDM_A_NICPOOL_NAME },
+	.reply_only = { EDM_A_NICPOOL_RACK, EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US,
+			EDM_A_NICPOOL_NIC, NICPOOL_REPLY_ONLY },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, nicpool_dump) {
+	.cmd = EDM_CMD_NICPOOL_GET,
+	.dump = 1,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_ID },
+	.strs = { EDM_A_NICPOOL_NAME },
+	.reply_only = { EDM_A_NICPOOL_RACK, EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US,
+			EDM_A_NICPOOL_NIC, NICPOOL_REPLY_ONLY },
+};
+
+FIXTURE_VARIANT_ADD(cmd, nicpool_new) {
+	.cmd = EDM_CMD_NICPOOL_NEW,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US },
+	.strs = { EDM_A_NICPOOL_NAME, EDM_A_NICPOOL_RACK },
+	.reply_only = { EDM_A_NICPOOL_ID, EDM_A_NICPOOL_NIC, NICPOOL_REPLY_ONLY },
+	.required = { EDM_A_NICPOOL_NAME, EDM_A_NICPOOL_RACK },
+};
+
+FIXTURE_VARIANT_ADD(cmd, nicpool_del) {
+	.cmd = EDM_CMD_NICPOOL_DEL,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_ID },
+	.strs = { EDM_A_NICPOOL_NAME },
+	.reply_only = { EDM_A_NICPOOL_RACK, EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US,
+			EDM_A_NICPOOL_NIC, NICPOOL_REPLY_ONLY },
+	.needs_one = 1,
+};
+
+/* The rack a NIC pool serves is fixed: rejected like a reply-only attribute. */
+FIXTURE_VARIANT_ADD(cmd, nicpool_set) {
+	.cmd = EDM_CMD_NICPOOL_SET,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_ID, EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US },
+	.strs = { EDM_A_NICPOOL_NAME },
+	.reply_only = { EDM_A_NICPOOL_RACK, EDM_A_NICPOOL_NIC, NICPOOL_REPLY_ONLY },
+	.needs_one = 1,
+};
+
+/* NIC, and the pool by ID or name; mode and gap are NICPOOL_SET's. */
+FIXTURE_VARIANT_ADD(cmd, nicpool_nic_add) {
+	.cmd = EDM_CMD_NICPOOL_NIC_ADD,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_ID },
+	.strs = { EDM_A_NICPOOL_NAME, EDM_A_NICPOOL_NIC },
+	.reply_only = { EDM_A_NICPOOL_RACK, EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US,
+			NICPOOL_REPLY_ONLY },
+	.required = { EDM_A_NICPOOL_NIC },
+	.needs_one = 1,
+};
+
+FIXTURE_VARIANT_ADD(cmd, nicpool_nic_del) {
+	.cmd = EDM_CMD_NICPOOL_NIC_DEL,
+	.maxattr = EDM_A_NICPOOL_MAX,
+	.u32s = { EDM_A_NICPOOL_ID },
+	.strs = { EDM_A_NICPOOL_NAME, EDM_A_NICPOOL_NIC },
+	.reply_only = { EDM_A_NICPOOL_RACK, EDM_A_NICPOOL_MODE, EDM_A_NICPOOL_FLOWLET_GAP_US,
+			NICPOOL_REPLY_ONLY },
+	.required = { EDM_A_NICPOOL_NIC },
+	.needs_one = 1,
 };
 
 FIXTURE_SETUP(cmd)
@@ -435,6 +673,16 @@ TEST_F(cmd, trailing_bytes)
 	send_bad(_metadata, &self->gs, variant, &ab, "3 stray bytes");
 }
 
+static int listed(const uint16_t *list, uint16_t type)
+{
+	int i;
+
+	for (i = 0; list[i]; i++)
+		if (list[i] == type)
+			return 1;
+	return 0;
+}
+
 /* Valid values for a command's required attributes, except @skip. */
 static void put_required(struct attrbuf *ab, const FIXTURE_VARIANT(cmd) *v, uint16_t skip)
 {
@@ -446,7 +694,7 @@ static void put_required(struct attrbuf *ab, const FIXTURE_VARIANT(cmd) *v, uint
 
 		if (type == skip)
 			continue;
-		if (type == v->strs[0])	/* the name */
+		if (listed(v->strs, type))	/* a name, of the object or of its parent */
 			ab_put_str(ab, type, "missing0");
 		else if (type == v->u64s[0])
 			ab_put(ab, type, &size, sizeof(size));
@@ -1109,6 +1357,88 @@ TEST_F(edm, fabric_bad_links)
 		 AT(ab_put_u32(&ab, EDM_A_FLINK_PORT, 4)));
 #undef AT
 #undef BAD_LINK
+}
+
+/* ---- DFabric compute nodes ---- */
+
+/* A CN command with RACK and NAME, each left out when NULL. */
+static int cn_req(struct genl_sock *gs, uint8_t cmd, int dump, const char *rack, const char *name)
+{
+	struct attrbuf ab = {};
+
+	if (rack)
+		ab_put_str(&ab, EDM_A_CN_RACK, rack);
+	if (name)
+		ab_put_str(&ab, EDM_A_CN_NAME, name);
+	return genl_request(gs, cmd, dump, &ab, NULL, NULL);
+}
+
+/*
+ * A compute node is named by its rack and its name: a request without the
+ * name is EINVAL naming it, whether the rack exists or not. A dump takes
+ * either as a filter.
+ */
+TEST_F(edm, compute_node_selectors)
+{
+	uint64_t size = 16 << 20;	/* 8 Sections: room for two nodes */
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_POOL_NAME, "cnp0");
+	ab_put(&ab, EDM_A_POOL_SIZE, &size, sizeof(size));
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_POOL_NEW, 0, &ab, NULL, NULL)) {
+		TH_LOG("pool: %s", self->gs.errmsg);
+	}
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_RACK_NAME, "cnr0");
+	ab_put_str(&ab, EDM_A_RACK_POOL, "cnp0");
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_RACK_NEW, 0, &ab, NULL, NULL)) {
+		TH_LOG("rack: %s", self->gs.errmsg);
+	}
+	ASSERT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_NEW, 0, "cnr0", "cnc0")) {
+		TH_LOG("cn: %s", self->gs.errmsg);
+	}
+	ASSERT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_NEW, 0, "cnr0", "cnc1")) {
+		TH_LOG("cn: %s", self->gs.errmsg);
+	}
+
+	EXPECT_EQ(-EINVAL, cn_req(&self->gs, EDM_CMD_CN_GET, 0, "cnr0", NULL));
+	EXPECT_EQ(EDM_A_CN_NAME, self->gs.misstype);
+	EXPECT_EQ(-EINVAL, cn_req(&self->gs, EDM_CMD_CN_GET, 0, "cnr9", NULL));
+	EXPECT_EQ(EDM_A_CN_NAME, self->gs.misstype);
+	EXPECT_EQ(-EINVAL, cn_req(&self->gs, EDM_CMD_CN_DEL, 0, "cnr9", NULL));
+	EXPECT_EQ(EDM_A_CN_NAME, self->gs.misstype);
+	EXPECT_EQ(-EINVAL, cn_req(&self->gs, EDM_CMD_CN_SET, 0, "cnr9", NULL));
+	EXPECT_EQ(EDM_A_CN_NAME, self->gs.misstype);
+	EXPECT_EQ(-EINVAL, cn_req(&self->gs, EDM_CMD_CN_GET, 0, NULL, "cnc0"));
+	EXPECT_EQ(EDM_A_CN_RACK, self->gs.misstype);
+	EXPECT_EQ(-ENODEV, cn_req(&self->gs, EDM_CMD_CN_GET, 0, "cnr9", "cnc0"));
+	EXPECT_EQ(-ENODEV, cn_req(&self->gs, EDM_CMD_CN_GET, 0, "cnr0", "cnc9"));
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 0, "cnr0", "cnc1"));
+
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, NULL, NULL));
+	EXPECT_EQ(2, self->gs.nmsgs);
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, "cnr0", NULL));
+	EXPECT_EQ(2, self->gs.nmsgs);
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, "cnr9", NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, NULL, "cnc1"));
+	EXPECT_EQ(1, self->gs.nmsgs);
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, "cnr0", "cnc0"));
+	EXPECT_EQ(1, self->gs.nmsgs);
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, "cnr0", "cnc9"));
+	EXPECT_EQ(0, self->gs.nmsgs);
+
+	/* The rack takes its nodes with it; then the pool can go. */
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_RACK_NAME, "cnr0");
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_RACK_DEL, 0, &ab, NULL, NULL));
+	EXPECT_EQ(0, cn_req(&self->gs, EDM_CMD_CN_GET, 1, NULL, NULL));
+	EXPECT_EQ(0, self->gs.nmsgs);
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_POOL_NAME, "cnp0");
+	EXPECT_EQ(0, genl_request(&self->gs, EDM_CMD_POOL_DEL, 0, &ab, NULL, NULL)) {
+		TH_LOG("pool del: %s", self->gs.errmsg);
+	}
 }
 
 /* ---- memory regions and the Cowbird engine ---- */
