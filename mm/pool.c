@@ -185,12 +185,15 @@ static void edm_mpool_reclaim_work(struct work_struct *work)
 
 /*
  * alloc_shared_buffer (Table 2): a Buffer of at least @size bytes for node
- * @n at location @loc (EDM_POOL_LOC_ANY: anywhere). An exhausted pool first
- * takes back what the stack let go of, then says -ENOMEM (counted).
+ * @n at location @loc (EDM_POOL_LOC_ANY: anywhere), and its kernel address
+ * in *@va (the CXL port's check passes trivially for a Buffer just handed
+ * to @n, so it is resolved in the same critical section). An exhausted pool
+ * first takes back what the stack let go of, then says -ENOMEM (counted).
  */
-int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref)
+int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref, void **va)
 {
 	struct edm_lppu *l = &n->pool->lppu;
+	struct edm_pool_buf b;
 	int err, tries;
 
 	if (size > 1U << EDM_POOL_SKB_MAX_SHIFT)
@@ -198,13 +201,20 @@ int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref
 	for (tries = 0; tries < 2; tries++) {
 		spin_lock_bh(&l->lock);
 		err = edm_pool_alloc(l->core, n->id, size, loc, 0, ref);
-		if (!err)
+		if (!err) {
 			l->allocs++;
+			if (WARN_ON_ONCE(edm_pool_ref_resolve(l->core, n->id, *ref, size, &b))) {
+				edm_pool_free(l->core, n->id, *ref);
+				err = -EFAULT;
+			}
+		}
 		spin_unlock_bh(&l->lock);
 		if (err != -ENOMEM || !READ_ONCE(l->nlent))
 			break;
 		edm_mpool_reclaim(n->pool);
 	}
+	if (!err)
+		*va = page_address(n->pool->sec[b.phys].first) + b.off;
 	return err;
 }
 
@@ -224,26 +234,6 @@ void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref)
 		edm_pool_node_dcache_flush(n, edm_pool_ref(ref >> EDM_POOL_SECTION_SHIFT, b.start),
 					   b.size);
 	WARN_ON_ONCE(err);
-}
-
-/*
- * The CXL port's check (4.1): the kernel address of [@ref, @ref + @len)
- * if node @n may load and store it, NULL (counted as refused) if not.
- */
-void *edm_shared_buffer_addr(struct edm_pool_node *n, u64 ref, u32 len)
-{
-	struct edm_lppu *l = &n->pool->lppu;
-	struct edm_pool_buf b;
-	int err;
-
-	spin_lock_bh(&l->lock);
-	err = edm_pool_ref_check(l->core, n->id, ref, len);
-	if (!err)
-		err = edm_pool_ref_resolve(l->core, n->id, ref, len, &b);
-	spin_unlock_bh(&l->lock);
-	if (err)
-		return NULL;
-	return page_address(n->pool->sec[b.phys].first) + b.off;
 }
 
 /* Pass-by-reference (4.3): @from hands [@ref, @ref + @len) to @to. */

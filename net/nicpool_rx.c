@@ -93,15 +93,10 @@ static int edm_np_copy(struct edm_nicpool *np, const struct sk_buff *skb,
 		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return -EINVAL;
 	}
-	if (edm_alloc_shared_buffer(&np->pn, span, EDM_POOL_LOC_MEM, &d->ref)) {
+	if (edm_alloc_shared_buffer(&np->pn, span, EDM_POOL_LOC_MEM, &d->ref, &buf)) {
 		edm_np_stat_add(np, EDM_A_NPSTAT_ENOMEM, 1);
 		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return -ENOMEM;
-	}
-	buf = edm_shared_buffer_addr(&np->pn, d->ref, span);
-	if (WARN_ON_ONCE(!buf)) {
-		edm_free_shared_buffer(&np->pn, d->ref);
-		return -EFAULT;
 	}
 	edm_shared_skb_fill(buf, skb);
 	edm_np_stat_add(np, EDM_A_NPSTAT_COPIES, 1);

@@ -64,12 +64,10 @@ static int edm_rack_ring_init(struct edm_rack_cn *cn, struct edm_rack_ring *r)
 	int err;
 
 	spin_lock_init(&r->lock);
-	err = edm_alloc_shared_buffer(&cn->pn, bytes, EDM_POOL_LOC_MEM, &r->ref);
+	err = edm_alloc_shared_buffer(&cn->pn, bytes, EDM_POOL_LOC_MEM, &r->ref,
+				      (void **)&r->desc);
 	if (err)
 		return err;
-	r->desc = edm_shared_buffer_addr(&cn->pn, r->ref, bytes);
-	if (WARN_ON_ONCE(!r->desc))
-		return -EFAULT;
 	memset(r->desc, 0, bytes);
 	return 0;
 }

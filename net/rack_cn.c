@@ -88,14 +88,12 @@ static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst)
 
 	if (!span || edm_rack_ring_used(r) >= EDM_RACK_RING)
 		return -ENOBUFS;
-	err = edm_alloc_shared_buffer(&cn->pn, span, EDM_POOL_LOC_MEM, &ref);
+	err = edm_alloc_shared_buffer(&cn->pn, span, EDM_POOL_LOC_MEM, &ref, &buf);
 	if (err) {
-		edm_cn_stat_add(cn, EDM_A_CNSTAT_ENOMEM, 1);
+		if (err == -ENOMEM)
+			edm_cn_stat_add(cn, EDM_A_CNSTAT_ENOMEM, 1);
 		return err;
 	}
-	buf = edm_shared_buffer_addr(&cn->pn, ref, span);
-	if (WARN_ON_ONCE(!buf))
-		return -EFAULT;
 	d = edm_rack_slot(r, r->prod);
 	if (virtio_net_hdr_from_skb(skb, &d->vh, true, false, 0)) {
 		edm_free_shared_buffer(&cn->pn, ref);

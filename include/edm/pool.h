@@ -132,9 +132,8 @@ void edm_pool_node_dcache_read(struct edm_pool_node *n, u64 ref, u32 span, u32 l
 void edm_pool_node_dcache_flush(struct edm_pool_node *n, u64 ref, u64 len);
 
 /* Table 2 of the paper, and what a driver needs around it (mm/pool.c, mm/pool_skb.c). */
-int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref);
+int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref, void **va);
 void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref);
-void *edm_shared_buffer_addr(struct edm_pool_node *n, u64 ref, u32 len);
 int edm_pass_shared_buffer(struct edm_pool_node *from, struct edm_pool_node *to, u64 ref,
 			   u32 len);
 u32 edm_shared_skb_span(u32 len);
