@@ -6,6 +6,7 @@
 #                 tools/bench/dfabric/dfabric.sh)
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
 #   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
+#   make check-debug-full  every VM test but the CLI scripts on the debug kernel (~1 hour)
 #   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
 #   make fuzz     each libFuzzer target for FUZZ_SECONDS (default 60)
 #   make edmsim   the rack simulator, tools/edmsim (links the scheduler core)
@@ -22,8 +23,11 @@ BUILD := $(TOP)/build/$(KREL)
 MODULE_SRCS := Kbuild VERSION include kernel drivers net mm
 
 FUZZ_SECONDS ?= 60
+# Kbuild runs on every CPU unless the caller's make already has a job count.
+MODULE_JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: all module edmctl bench edmsim sim-report selftests unit fuzz check demo deps clean help
+.PHONY: all module edmctl bench edmsim sim-report selftests unit fuzz check check-debug-full \
+	demo deps clean help
 
 all: module edmctl bench
 
@@ -39,7 +43,7 @@ module:
 	@cd $(TOP) && find $(MODULE_SRCS) \( -name '*.[ch]' -o -name Kbuild -o -name VERSION \) \
 		2>/dev/null | while read -r f; do \
 		mkdir -p $(BUILD)/$$(dirname $$f) && ln -sf $(TOP)/$$f $(BUILD)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(BUILD) modules
+	$(MAKE) $(MODULE_JOBS) -C $(KDIR) M=$(BUILD) modules
 	@ln -sf $(BUILD)/edm.ko $(TOP)/edm.ko
 
 edmctl:
@@ -70,6 +74,9 @@ fuzz:
 
 check:
 	$(TOP)/scripts/check.sh
+
+check-debug-full:
+	$(TOP)/scripts/check.sh --debug-full
 
 demo:
 	$(TOP)/scripts/demo.sh

@@ -5,9 +5,18 @@
 #   deps -> edm.ko with W=1 + sparse -> edmctl and its host tests -> dkms build
 #   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
 #   -> VM suite in the Debian kernel -> debug kernel (built once, cached),
-#   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5, less the CLI
-#   scripts (selftests/edm/Makefile: TEST_DEBUG_SKIP)
+#   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5: the programs and
+#   cases of selftests/edm/Makefile's TEST_DEBUG.
+# check.sh --debug-full (make check-debug-full): the build gates, then every
+# VM test but the CLI scripts on the debug kernel only (about an hour).
 set -uo pipefail
+
+full=0
+case ${1:-} in
+--debug-full) full=1 ;;
+"") ;;
+*) echo "usage: $0 [--debug-full]" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -94,14 +103,16 @@ krel=$(scripts/krel.sh --vm)
 echo "== kernel: $krel"
 
 gate module-W1-sparse build_module_clean
-gate checkpatch scripts/checkpatch.sh
+[ $full = 1 ] || gate checkpatch scripts/checkpatch.sh
 gate edmctl build_edmctl
-gate edmctl-host-tests make -C tools/edmctl check
-gate dkms-build scripts/dkms-check.sh "$krel"
+[ $full = 1 ] || gate edmctl-host-tests make -C tools/edmctl check
+[ $full = 1 ] || gate dkms-build scripts/dkms-check.sh "$krel"
 gate selftests-build make -C selftests/edm
-suite unit make -s unit
-suite fuzz make -s fuzz FUZZ_SECONDS=5
-suite spec-header "$py" selftests/edm/spec_check.py header
+if [ $full = 0 ]; then
+	suite unit make -s unit
+	suite fuzz make -s fuzz FUZZ_SECONDS=5
+	suite spec-header "$py" selftests/edm/spec_check.py header
+fi
 # vm_suite LANE RELEASE RUNNER-ARGS... [-- TEST...]: the kselftest suite
 # (or the TESTs of it) in one kernel.
 vm_suite() {
@@ -119,7 +130,7 @@ vm_suite() {
 		selftests/edm/run.sh "${tests[@]}"
 }
 
-vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M --timeout 1200
+[ $full = 1 ] || vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M --timeout 1200
 
 # Two guests joined by a QEMU socket link; their lines carry "[gN] ".
 # two_guests NAME SCRIPT: SCRIPT runs in both guests.
@@ -128,11 +139,13 @@ two_guests() {
 		-- "selftests/edm/$2" | sed -u 's/^\[g[0-9]*\] //'
 	return "${PIPESTATUS[0]}"
 }
-suite vm-two-guests two_guests two-guests two_guests.sh
-# NetDIMMs in lower mode, one per machine, riding on the link.
-suite vm-two-guests-ndimm two_guests two-guests-ndimm ndimm_two_guests.sh
-# EDM over Ethernet: a compute host in one guest, switch and memory host in the other.
-suite vm-two-guests-fabric two_guests two-guests-fabric fabric_two_guests.sh
+if [ $full = 0 ]; then
+	suite vm-two-guests two_guests two-guests two_guests.sh
+	# NetDIMMs in lower mode, one per machine, riding on the link.
+	suite vm-two-guests-ndimm two_guests two-guests-ndimm ndimm_two_guests.sh
+	# EDM over Ethernet: a compute host in one guest, switch and memory host in the other.
+	suite vm-two-guests-fabric two_guests two-guests-fabric fabric_two_guests.sh
+fi
 
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.
@@ -145,10 +158,13 @@ if gate debug-kernel scripts/debug-kernel.sh build; then
 	dkrel=$(scripts/debug-kernel.sh release)
 	echo "== debug kernel: $dkrel"
 	gate module-debug-W1 build_module_debug
+	list=print-debug-tests
+	[ $full = 0 ] || list=print-debug-tests-full
 	vm_suite debug "$dkrel" --kernel "$(scripts/debug-kernel.sh image)" \
 		--modules-dir "$(scripts/debug-kernel.sh moddir)" \
-		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5 --timeout 2400 \
-		--cpuless-node 256M -- $(make -s -C selftests/edm print-debug-tests)
+		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5 \
+		--timeout $((full ? 4800 : 2400)) --cpuless-node 256M -- \
+		$(make -s -C selftests/edm $list)
 fi
 echo "# make check took $((SECONDS - start)) s"
 summary

@@ -12,6 +12,7 @@ KSFT_SKIP=4
 
 tap_n=0
 tap_failed=0
+tap_ran=""
 
 # The one knob that slows kernels use: iteration counts are divided by
 # EDM_TEST_SCALE (the debug kernel's lane sets it), never skipped.
@@ -27,13 +28,21 @@ note() {
 	printf '%s\n' "$@" | sed 's/^/# /' >&3
 }
 
+# run_case FN WHAT: run FN as one TAP case. With EDM_CASES set (run.sh's
+# SCRIPT:CASE,CASE), a case not named there is not run and not counted.
 run_case() {
-	local fn=$1 what=$2 out rc
+	local fn=$1 what=$2 out rc t0=$SECONDS
 
+	if [ -n "${EDM_CASES:-}" ] && [[ " $EDM_CASES " != *" $fn "* ]]; then
+		echo "# $fn: not in this run's cases"
+		return 0
+	fi
 	[ $tap_n -gt 0 ] || echo "TAP version 13"
 	tap_n=$((tap_n + 1))
+	tap_ran="$tap_ran $fn"
 	out=$( (set -e; "$fn") 2>&1)
 	rc=$?
+	echo "# $fn: $((SECONDS - t0)) s"
 	if [ $rc -eq 0 ]; then
 		echo "ok $tap_n $what"
 	else
@@ -44,6 +53,16 @@ run_case() {
 }
 
 tap_done() {
+	local c
+
+	# a case named in EDM_CASES that this script does not have is a failure
+	for c in ${EDM_CASES:-}; do
+		[[ " $tap_ran " == *" $c "* ]] && continue
+		[ $tap_n -gt 0 ] || echo "TAP version 13"
+		tap_n=$((tap_n + 1))
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_n EDM_CASES names $c, which did not run"
+	done
 	echo "1..$tap_n"
 	[ $tap_failed -eq 0 ]
 }

@@ -700,9 +700,7 @@ cases=(
 )
 for ((i = 0; i < ${#cases[@]}; i += 2)); do
 	if [ $# -eq 0 ] || [[ " $* " == *" ${cases[i]} "* ]]; then
-		t0=$SECONDS
 		run_case "${cases[i]}" "${cases[i + 1]}"
-		note "${cases[i]}: $((SECONDS - t0)) s"
 	fi
 done
 tap_done

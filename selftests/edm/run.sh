@@ -3,7 +3,9 @@
 # Runs the edm selftests inside the VM, in the Makefile's order, and prints
 # their TAP with each result tagged by the kernel it ran on. A program that
 # fails without reporting a failed case is reported as one. Last, the module
-# must unload with no object alive. Usage: run.sh [TEST...]
+# must unload with no object alive. Usage: run.sh [TEST...], where a TEST of
+# the form SCRIPT:CASE,CASE runs only those cases of a lib.sh script (the
+# debug kernel's lane: selftests/edm/Makefile, TEST_DEBUG).
 cd "$(dirname "$0")" || exit 1
 source ./lib.sh
 
@@ -16,12 +18,15 @@ echo "# guest kernel: $krel"
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || read -r -a tests <<<"$(make -s print-tests)"
 rc=0
-for t in "${tests[@]}"; do
-	echo "# selftests: edm: $t"
+for spec in "${tests[@]}"; do
+	t=${spec%%:*}
+	cases=
+	[ "$t" = "$spec" ] || cases=${spec#*:}
+	echo "# selftests: edm: $t${cases:+ (cases ${cases//,/, })}"
 	edm_load || { echo "not ok - [$krel] $t: cannot load $EDM_KO"; rc=1; continue; }
 	out=$(mktemp)
 	t0=$SECONDS
-	./"$t" 2>&1 | tee "$out" | tag
+	EDM_CASES=${cases//,/ } ./"$t" 2>&1 | tee "$out" | tag
 	trc=${PIPESTATUS[0]}
 	echo "# $t took $((SECONDS - t0)) s"
 	if [ "$trc" -eq $KSFT_SKIP ]; then
