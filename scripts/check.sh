@@ -107,10 +107,10 @@ gate module-W1-sparse build_module_clean
 gate edmctl build_edmctl
 [ $full = 1 ] || gate edmctl-host-tests make -C tools/edmctl check
 [ $full = 1 ] || gate dkms-build scripts/dkms-check.sh "$krel"
-gate selftests-build make -C selftests/edm
+gate selftests-build make -j"$(nproc)" -C selftests/edm
 if [ $full = 0 ]; then
-	suite unit make -s unit
-	suite fuzz make -s fuzz FUZZ_SECONDS=5
+	suite unit make -s -j"$(nproc)" unit
+	suite fuzz make -s -j"$(nproc)" fuzz FUZZ_SECONDS=5
 	suite spec-header "$py" selftests/edm/spec_check.py header
 fi
 # vm_suite LANE RELEASE RUNNER-ARGS... [-- TEST...]: the kselftest suite

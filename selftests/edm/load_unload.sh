@@ -4,7 +4,7 @@
 # network namespaces at unload, leaving no module reference or object behind.
 source "$(dirname "$0")/lib.sh"
 
-CYCLES=$(scaled 20)
+CYCLES=$(scaled 10)
 
 cycles() {
 	local i loads0 unloads0

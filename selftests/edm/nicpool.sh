@@ -93,9 +93,20 @@ ready() {
 	[[ $tcp == *":$hex 00000000:0000 0A"* ]]
 }
 
-# veth_pair I: npaI (rack A's side) and npbI (rack B's), up, room for spray headers.
+# veth_pair I: npaI (rack A's side) and npbI (rack B's), up, room for spray
+# headers, and FIFO per flow as a wire is. A veth is not by default: it
+# hands a frame to the backlog of the CPU that sent it, and a CN's port
+# engine runs on the CPU where its NAPI was raised (the sender's, or the one
+# that took an ACK), so two frames of one flow can sit in two CPUs' backlogs
+# and swap; the flowlet case saw TcpExtTCPOFOQueue > 0 with the flow on one
+# member. RPS on the receiving end puts each flow in one CPU's backlog.
 veth_pair() {
+	local all
+
+	printf -v all '%x' $(((1 << $(nproc)) - 1))
 	ip link add npa$1 mtu 1600 type veth peer name npb$1 mtu 1600
+	echo "$all" >/sys/class/net/npa$1/queues/rx-0/rps_cpus
+	echo "$all" >/sys/class/net/npb$1/queues/rx-0/rps_cpus
 	ip link set npa$1 up
 	ip link set npb$1 up
 }
