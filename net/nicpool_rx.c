@@ -6,12 +6,15 @@
  * Buffer does, counted in COPIES) and passes the Buffer to the compute node
  * the frame is for, posting its descriptor on that node's RxQ.
  *
- * Which compute node: the one with the IPv4 destination address (paper
- * 4.4) among the addresses of its netdev, in whatever netns it is (its
- * in_device, under RCU); for ARP the target address; other unicast (IPv6)
- * by destination MAC; broadcast and multicast frames go to every node that
- * is up, a Buffer each. A unicast frame gets the node's MAC as its
- * destination, as the one big NIC of the rack would deliver it.
+ * Which compute node: the one with the destination address (paper 4.4)
+ * among the addresses of its netdev, in whatever netns it is: IPv4 from its
+ * in_device, under RCU, and for ARP the target address; IPv6 from the
+ * netns's address table (ipv6_chk_addr(), strict to the node's netdev, so
+ * a tentative address is not yet one); any other unicast by destination
+ * MAC. Broadcast and multicast frames (among them IPv6 neighbour
+ * solicitations) go to every node that is up, a Buffer each. A unicast
+ * frame gets the node's MAC as its destination, as the one big NIC of the
+ * rack would deliver it.
  *
  * Spray frames (ethertype 0x88B5) lose their edm_np_hdr and go through a
  * reorder context per (sending rack tag, sequence space): a window of
@@ -28,7 +31,9 @@
 #include <linux/if_arp.h>
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/jhash.h>
+#include <net/addrconf.h>
 
 #include "edm/nicpool.h"
 
@@ -52,10 +57,28 @@ static struct edm_rack_cn *edm_np_cn_by_ip(struct edm_rack *rack, __be32 ip)
 	return NULL;
 }
 
+/* The compute node of @rack that has the IPv6 address @ip; RCU. */
+static struct edm_rack_cn *edm_np_cn_by_ip6(struct edm_rack *rack, const struct in6_addr *ip)
+{
+	struct edm_rack_cn *cn;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return NULL;
+	for (i = 0; i < EDM_POOL_NNODES; i++) {
+		cn = rcu_dereference(rack->cn[i]);
+		if (cn && ipv6_chk_addr(dev_net(cn->netdev), ip, cn->netdev, 1))
+			return cn;
+	}
+	return NULL;
+}
+
 /* The compute node a unicast frame is for (data at its MAC header). */
 static struct edm_rack_cn *edm_np_dest(struct edm_rack *rack, const struct sk_buff *skb)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	const struct in6_addr *ip6;
+	struct in6_addr _ip6;
 	struct arphdr _arp;
 	const struct arphdr *arp;
 	__be32 _ip;
@@ -73,6 +96,10 @@ static struct edm_rack_cn *edm_np_dest(struct edm_rack *rack, const struct sk_bu
 		/* sender MAC and IP, target MAC, then the target IP */
 		off = ETH_HLEN + sizeof(*arp) + 2 * ETH_ALEN + sizeof(__be32);
 		break;
+	case ETH_P_IPV6:
+		ip6 = skb_header_pointer(skb, ETH_HLEN + offsetof(struct ipv6hdr, daddr),
+					 sizeof(_ip6), &_ip6);
+		return ip6 ? edm_np_cn_by_ip6(rack, ip6) : NULL;
 	default:
 		return edm_rack_by_mac(rack, eth->h_dest, NULL);
 	}

@@ -153,7 +153,9 @@ static void edm_np_send(struct edm_nicpool *np, struct sk_buff *skb, struct edm_
 	 */
 	rc = dev_queue_xmit(skb);
 	if (net_xmit_eval(rc)) {
+		/* the member's, and the pool's: a frame the rack lost */
 		edm_np_mstat_add(m, EDM_A_NPMEMBER_TX_DROPS, 1);
+		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		return;
 	}
 	edm_np_mstat_add(m, EDM_A_NPMEMBER_TX_PACKETS, 1);
