@@ -37,58 +37,9 @@ defer_max=$(sysctl -n net.core.skb_defer_max 2>/dev/null)
 [ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max=0
 trap 'rm -rf "$TMPD"; [ -z "$defer_max" ] || sysctl -qw net.core.skb_defer_max="$defer_max"' EXIT
 
-# A sender and a receiver for the file transfers (no nc in the image).
-cat >"$TMPD/xfer.py" <<'EOF'
-# xfer.py recv PORT OUT [go=PATH] [idle=SECS] [rcvbuf=BYTES] | send ADDR PORT FILE
-import os, socket, sys, time
-
-def recv(port, out, go=None, idle=None, rcvbuf=None):
-    ls = socket.socket()
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if rcvbuf:	# SO_RCVBUFFORCE, past net.core.rmem_max; sets the window
-        ls.setsockopt(socket.SOL_SOCKET, 33, int(rcvbuf))
-    ls.bind(("0.0.0.0", int(port)))
-    ls.listen(1)
-    ls.settimeout(120)
-    s, _ = ls.accept()
-    if go:	# stall: let the data pile up in the socket until told to read
-        deadline = time.monotonic() + 300
-        while not os.path.exists(go):
-            if time.monotonic() > deadline:
-                sys.exit("never told to read")
-            time.sleep(0.05)
-    # idle: the connection may never end (its wire is gone); stop after
-    # that many seconds without data
-    s.settimeout(float(idle) if idle else 120)
-    with open(out, "wb") as f:
-        while True:
-            try:
-                b = s.recv(1 << 16)
-            except socket.timeout:
-                if idle:
-                    break
-                raise
-            if not b:
-                break
-            f.write(b)
-    s.close()
-
-def send(addr, port, path):
-    s = socket.create_connection((addr, int(port)), timeout=120)
-    with open(path, "rb") as f:
-        while True:
-            b = f.read(1 << 16)
-            if not b:
-                break
-            s.sendall(b)
-    s.shutdown(socket.SHUT_WR)
-    while s.recv(4096):	# the receiver closes once it has it all
-        pass
-
-args = [a for a in sys.argv[2:] if "=" not in a]
-opts = dict(a.split("=", 1) for a in sys.argv[2:] if "=" in a)
-{"recv": recv, "send": send}[sys.argv[1]](*args, **opts)
-EOF
+# The file transfers (no nc in the image); they send with via=sendall, whose
+# skbs take the transmit path the cases count.
+XFER=$EDM_TOP/selftests/edm/xfer.py
 
 # ---- helpers ----
 
@@ -285,7 +236,7 @@ receive() {
 	local port=$1
 
 	shift
-	bg $NS_B "$PY" "$TMPD/xfer.py" recv "$port" "$TMPD/out.bin" "$@"
+	bg $NS_B "$PY" "$XFER" recv "$port" "$TMPD/out.bin" "$@"
 	poll 60 ready "${BG[-1]}" "$port"
 }
 
@@ -411,7 +362,7 @@ file_transfer() {
 	pair size 16M
 	mkfile "$TMPD/in.bin" "$mib"
 	receive 7001
-	x in_a timeout 120 "$PY" "$TMPD/xfer.py" send $IP_B 7001 "$TMPD/in.bin"
+	x in_a timeout 120 "$PY" "$XFER" send $IP_B 7001 "$TMPD/in.bin" via=sendall
 	wait "${BG[0]}"
 	same_file "$TMPD/in.bin" "$TMPD/out.bin"
 	check ".nda.tx_bytes > $((mib << 20)) and .ndb.rx_bytes > $((mib << 20))
@@ -434,7 +385,7 @@ zone_exhaustion() {
 	# an 8 MiB window (half the buffer) holds the whole file: more than the zone
 	mkfile "$TMPD/in.bin" 6
 	receive 7002 go="$TMPD/go" rcvbuf=16777216
-	bg $NS_A timeout 240 "$PY" "$TMPD/xfer.py" send $IP_B 7002 "$TMPD/in.bin"
+	bg $NS_A timeout 240 "$PY" "$XFER" send $IP_B 7002 "$TMPD/in.bin" via=sendall
 	poll 120 check '.ndb.rx_zone_fallback > 0'
 	x "$EDMCTL" -j netdimm zone show ndb | jq -c '.[0].zone' >&2
 	# what the full side sends needs a page too (pings past the inline size)
@@ -485,7 +436,7 @@ delete_with_lent_pages() {
 	pair size 8M
 	mkfile "$TMPD/in.bin" 4
 	receive 7003 go="$TMPD/go" idle=3 rcvbuf=4194304
-	bg $NS_A timeout 120 "$PY" "$TMPD/xfer.py" send $IP_B 7003 "$TMPD/in.bin"
+	bg $NS_A timeout 120 "$PY" "$XFER" send $IP_B 7003 "$TMPD/in.bin" via=sendall
 	poll 60 zones '.[] | select(.name == "ndb") | .zone.lent > 64'
 	x "$EDMCTL" netdimm del nda
 	[ "$(edm_objects dev)" = 0 ]
@@ -537,7 +488,7 @@ wire_model() {
 	mkfile "$TMPD/in.bin" 2
 	receive 7004
 	t0=$EPOCHREALTIME
-	x in_a timeout 120 "$PY" "$TMPD/xfer.py" send $IP_B 7004 "$TMPD/in.bin"
+	x in_a timeout 120 "$PY" "$XFER" send $IP_B 7004 "$TMPD/in.bin" via=sendall
 	t1=$EPOCHREALTIME
 	wait "${BG[0]}"
 	same_file "$TMPD/in.bin" "$TMPD/out.bin"
