@@ -11,9 +11,10 @@
  *
  * Flowlet mode keeps a table of flow hashes, each with the member its flow
  * is on and when it was last seen. A flow stays on its member until it has
- * been idle for the gap, so its packets cannot pass each other on two
- * members; after a gap it goes to the least loaded member, staying where
- * it is on a tie. A flow whose member left or went down moves at once.
+ * been idle for the gap and its member's queue is empty, so its packets
+ * cannot pass each other on two members; then it goes to the least loaded
+ * member, staying where it is on a tie. A flow whose member left or went
+ * down moves at once.
  *
  * Spray mode sends every unicast packet to the least loaded member with an
  * edm_np_hdr after the MAC addresses (ethertype 0x88B5): a sequence number
@@ -121,6 +122,14 @@ static struct edm_np_member *edm_np_flowlet(struct edm_nicpool *np, struct sk_bu
 	WRITE_ONCE(f->last_ns, now);
 	if (up && now - last < READ_ONCE(np->gap_ns))
 		return cur;
+	/* idle for the gap, but the flow's last packets may still wait in its
+	 * member's queue (a shaped or slow member): moving now would let this
+	 * one pass them
+	 */
+	if (up && edm_np_depth(cur)) {
+		edm_np_stat_add(np, EDM_A_NPSTAT_FLOWLET_HOLDS, 1);
+		return cur;
+	}
 	m = edm_np_pick(np, up ? cur : NULL);
 	if (!m || m == cur)
 		return m;

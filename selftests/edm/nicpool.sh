@@ -24,7 +24,7 @@ for t in jq iperf3 ping tc nstat redis-server redis-benchmark redis-cli "$PY"; d
 done
 edm_loaded || { echo "1..0 # SKIP edm.ko is not loaded"; exit $KSFT_SKIP; }
 # the guest loads no module by itself
-for m in veth tun sch_netem; do
+for m in veth tun sch_netem sch_tbf; do
 	modprobe -q $m 2>/dev/null || true
 done
 
@@ -233,9 +233,10 @@ case_ping() {
 }
 
 # Flowlet mode: one flow on one member (no reordering at the receiver);
-# four flows over several members.
+# four flows over several members; a flow whose member still queues its
+# packets does not move.
 case_flowlet() {
-	local sent ofo before after
+	local sent ofo before after i
 
 	trap cleanup EXIT
 	topo_up flowlet
@@ -263,6 +264,18 @@ case_flowlet() {
 	jq -en --argjson b "$before" --argjson a "$after" --argjson min $((sent / 10)) \
 		'[$a | to_entries[] | select(.value - ($b[.key] // 0) > $min)] | length > 1' \
 		>/dev/null || { echo "sent: $sent before: $before after: $after" >&2; return 1; }
+	# A flow idle for the gap stays on its member while the member still
+	# queues its packets: pings every 50 ms into members shaped to 50 kbit/s
+	# (a 1000-byte ping takes 170 ms to leave) are held, never moved, and
+	# all answered.
+	for ((i = 0; i < NICS; i++)); do
+		echo "qdisc replace dev npa$i root tbf rate 50kbit burst 1600 latency 5s"
+	done | tc -b -
+	before=$("$EDMCTL" -j nicpool stats npa |
+		 jq -c '.[0].stats | {m: .["flowlet-moves"], h: .["flowlet-holds"]}')
+	x in_ns a1 ping -q -c 10 -i 0.05 -s 1000 -W 10 $IP_B1 >&2
+	np_check npa "(.stats | .[\"flowlet-moves\"] == $(jq .m <<<"$before") and
+		      .[\"flowlet-holds\"] > $(jq .h <<<"$before"))"
 }
 
 # A file a1 -> b1 arrives whole; every Buffer goes back to its pool.
@@ -446,7 +459,7 @@ cases=("$@")
 for c in "${cases[@]}"; do
 	case $c in
 	ping) run_case case_ping "nicpool: ping across racks, ARP floods over the pool" ;;
-	flowlet) run_case case_flowlet "nicpool: flowlet, one flow on one member, four spread" ;;
+	flowlet) run_case case_flowlet "nicpool: flowlet, one flow on one member, four spread, held while queued" ;;
 	file) run_case case_file "nicpool: a file across racks, checksum matches" ;;
 	redis) run_case case_redis "nicpool: redis-benchmark across racks, GET what was SET" ;;
 	spray) run_case case_spray "nicpool: spray with a slow member, reordered, file matches" ;;

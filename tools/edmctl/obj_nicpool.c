@@ -76,6 +76,7 @@ static const struct edm_stat np_stats[] = {
 	{ EDM_A_NPSTAT_DUPS,		"dups",		   "reorder", "dups" },
 	{ EDM_A_NPSTAT_WINDOW_FLUSHES,	"window-flushes",  "reorder", "window-flushes" },
 	{ EDM_A_NPSTAT_TIMEOUT_FLUSHES,	"timeout-flushes", "reorder", "timeout-flushes" },
+	{ EDM_A_NPSTAT_FLOWLET_HOLDS,	"flowlet-holds",   "flows", "flowlet-holds" },
 };
 _Static_assert(ARRAY_SIZE(np_stats) == __EDM_A_NPSTAT_CNT - 2,
 	       "np_stats[] does not match the EDM_A_NPSTAT_* counters");

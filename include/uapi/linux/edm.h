@@ -629,7 +629,7 @@ enum {
 	EDM_A_NPSTAT_PAD,
 	EDM_A_NPSTAT_TX_PACKETS,	/* handed to a member */
 	EDM_A_NPSTAT_TX_BYTES,
-	EDM_A_NPSTAT_TX_DROPS,		/* no member up, or no encapsulation */
+	EDM_A_NPSTAT_TX_DROPS,		/* no member up, no encapsulation, a member refused */
 	EDM_A_NPSTAT_RX_PACKETS,	/* posted to a compute node's RxQ */
 	EDM_A_NPSTAT_RX_BYTES,
 	EDM_A_NPSTAT_RX_NO_DEST,	/* no compute node has that address */
@@ -648,6 +648,7 @@ enum {
 	EDM_A_NPSTAT_DUPS,		/* a sequence number already held */
 	EDM_A_NPSTAT_WINDOW_FLUSHES,	/* a packet too far ahead flushed the window */
 	EDM_A_NPSTAT_TIMEOUT_FLUSHES,	/* held packets given up waiting for a hole */
+	EDM_A_NPSTAT_FLOWLET_HOLDS,	/* idle for the gap, kept: its member still queued */
 
 	__EDM_A_NPSTAT_CNT,
 	EDM_A_NPSTAT_MAX = __EDM_A_NPSTAT_CNT - 1
