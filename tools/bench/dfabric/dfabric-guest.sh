@@ -152,13 +152,18 @@ ns_del() {
 	return 0
 }
 
-# shape NS DEV...: DFB_RATE on each device's egress, and up
+# shape NS DEV...: DFB_RATE on each device's egress, RPS over every CPU on
+# its receive side, and up. RPS makes each link FIFO per flow, as a wire is:
+# a veth hands a frame to the backlog of the CPU that sent it, and frames of
+# one flow sent from two CPUs can swap (see Documentation/nicpool.md).
 shape() {
-	local ns=$1 d
+	local ns=$1 d all
 
 	shift
+	printf -v all '%x' $(((1 << $(nproc)) - 1))
 	for d in "$@"; do
 		run nsx "$ns" tc qdisc replace dev "$d" root "${tbf[@]}" &&
+			run nsx "$ns" sh -c "echo $all >/sys/class/net/$d/queues/rx-0/rps_cpus" &&
 			run nsx "$ns" ip link set "$d" up || return 1
 	done
 }
