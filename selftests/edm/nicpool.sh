@@ -4,11 +4,12 @@
 # compute nodes a1, a2 and b1, b2, each in a netns of its own, all in one
 # /24), each rack with a NIC pool whose four members are the two ends of
 # four veth pairs. Ping over IPv4 and IPv6, iperf3 (one flow stays on one
-# member in flowlet mode; several spread), a file whose checksum must
-# match, redis between the racks; spray mode with one member delayed (the
-# receiving rack reorders); a member taken out, and one deleted, under traffic (the flows
-# move and iperf3 finishes); bad input refused with a message; the module
-# unloaded under traffic. Usage: nicpool.sh [CASE...] (default: all).
+# member in flowlet mode, and while its member queues; several spread), a
+# file whose checksum must match, redis between the racks; spray mode with
+# one member delayed (the receiving rack reorders); a member taken out, and
+# one deleted, under traffic (the flows move and iperf3 finishes); bad
+# input refused with a message; the module unloaded under traffic.
+# Usage: nicpool.sh [CASE...] (default: all).
 source "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
@@ -93,13 +94,14 @@ ready() {
 	[[ $tcp == *":$hex 00000000:0000 0A"* ]]
 }
 
-# veth_pairs N: npaI (rack A's side) and npbI (rack B's) for I < N, up, room for spray
-# headers, and FIFO per flow as a wire is. A veth is not by default: it
-# hands a frame to the backlog of the CPU that sent it, and a CN's port
-# engine runs on the CPU where its NAPI was raised (the sender's, or the one
-# that took an ACK), so two frames of one flow can sit in two CPUs' backlogs
-# and swap; the flowlet case saw TcpExtTCPOFOQueue > 0 with the flow on one
-# member. RPS on the receiving end puts each flow in one CPU's backlog.
+# veth_pairs N: npaI (rack A's side) and npbI (rack B's) for I < N, up,
+# room for spray headers, and FIFO per flow as a wire is. A veth is not by
+# default: it hands a frame to the backlog of the CPU that sent it, and a
+# CN's port engine runs on the CPU where its NAPI was raised (the sender's,
+# or the one that took an ACK), so two frames of one flow can sit in two
+# CPUs' backlogs and swap; the flowlet case saw TcpExtTCPOFOQueue > 0 with
+# the flow on one member. RPS on the receiving end puts each flow in one
+# CPU's backlog.
 veth_pairs() {
 	local all i
 
@@ -110,6 +112,8 @@ veth_pairs() {
 	for ((i = 0; i < $1; i++)); do
 		echo "$all" >/sys/class/net/npa$i/queues/rx-0/rps_cpus
 		echo "$all" >/sys/class/net/npb$i/queues/rx-0/rps_cpus
+	done
+	for ((i = 0; i < $1; i++)); do
 		echo "link set npa$i up"
 		echo "link set npb$i up"
 	done | ip -b -
@@ -459,7 +463,7 @@ cases=("$@")
 for c in "${cases[@]}"; do
 	case $c in
 	ping) run_case case_ping "nicpool: ping across racks, ARP floods over the pool" ;;
-	flowlet) run_case case_flowlet "nicpool: flowlet, one flow on one member, four spread, held while queued" ;;
+	flowlet) run_case case_flowlet "nicpool: flowlet keeps each flow in order, four spread" ;;
 	file) run_case case_file "nicpool: a file across racks, checksum matches" ;;
 	redis) run_case case_redis "nicpool: redis-benchmark across racks, GET what was SET" ;;
 	spray) run_case case_spray "nicpool: spray with a slow member, reordered, file matches" ;;

@@ -69,6 +69,7 @@ static const struct edm_stat np_stats[] = {
 	{ EDM_A_NPSTAT_FLOWS_NEW,	"flows-new",	   "flows", "new" },
 	{ EDM_A_NPSTAT_FLOWLET_MOVES,	"flowlet-moves",   "flows", "flowlet-moves" },
 	{ EDM_A_NPSTAT_FLOWS_REHOMED,	"flows-rehomed",   "flows", "rehomed" },
+	{ EDM_A_NPSTAT_FLOWLET_HOLDS,	"flowlet-holds",   "flows", "flowlet-holds" },
 	{ EDM_A_NPSTAT_SPRAYED,		"sprayed",	   "spray", "sent" },
 	{ EDM_A_NPSTAT_SEGMENTED,	"segmented",	   "spray", "segmented" },
 	{ EDM_A_NPSTAT_REORDERED,	"reordered",	   "reorder", "held" },
@@ -76,7 +77,6 @@ static const struct edm_stat np_stats[] = {
 	{ EDM_A_NPSTAT_DUPS,		"dups",		   "reorder", "dups" },
 	{ EDM_A_NPSTAT_WINDOW_FLUSHES,	"window-flushes",  "reorder", "window-flushes" },
 	{ EDM_A_NPSTAT_TIMEOUT_FLUSHES,	"timeout-flushes", "reorder", "timeout-flushes" },
-	{ EDM_A_NPSTAT_FLOWLET_HOLDS,	"flowlet-holds",   "flows", "flowlet-holds" },
 };
 _Static_assert(ARRAY_SIZE(np_stats) == __EDM_A_NPSTAT_CNT - 2,
 	       "np_stats[] does not match the EDM_A_NPSTAT_* counters");
