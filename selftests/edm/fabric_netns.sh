@@ -84,11 +84,13 @@ node_stat() {
 		'.[] | select(.name == $n) | .stats.'"$3"
 }
 
-# link_stat NETNS NODE KEY: a counter of the node's link on its port 0 (hosts)
-# or of all its links summed (switch)
+# link_stat NETNS NODE FILTER: FILTER (jq) over the counters of the node's
+# link on its port 0 (hosts) or of all its links summed (switch): a counter
+# (.tx_blocks), or a check that fails when false
 link_stat() {
 	"$EDMCTL" -n "$1" -s -j fabric link show "$2" | jq -er --arg n "$2" \
-		"[.[] | select(.node == \$n) | .stats.$3] | add"
+		"[.[] | select(.node == \$n) | .stats] |
+		 reduce .[] as \$s ({}; reduce (\$s | keys[]) as \$k (.; .[\$k] += \$s[\$k])) | $3"
 }
 
 topology() {
@@ -134,7 +136,7 @@ snapshot() {
 	"$EDMCTL" -n $CN -j fabric stats cn >/tmp/edmf_snap_cn
 	"$EDMCTL" -n $SW -j fabric stats sw >/tmp/edmf_snap_sw
 	"$EDMCTL" -n $MN -j fabric stats mn >/tmp/edmf_snap_mn
-	link_stat $CN cn tx_blocks >/tmp/edmf_snap_cn_tx
+	link_stat $CN cn .tx_blocks >/tmp/edmf_snap_cn_tx
 }
 
 # want NETNS NODE "KEY OP N"...: each counter's growth since the snapshot
@@ -204,23 +206,23 @@ cas() {
 # write and forwarded each op's messages; blocks crossed both veth pairs,
 # none lost or damaged.
 counters() {
-	local c nn
+	local c len served=0 nn
 
 	want $CN cn "reads -eq 6" "writes -eq 5" "rmws -eq 3" \
 		"write_bytes -eq $((64 + 7 + 16 + 1000 + 8))" \
 		"read_bytes -eq $((64 + 7 + 16 + 1000 + 8 + 8))" "errors -eq 0" "timeouts -eq 0"
 	# mn serves a write chunk by chunk (the switch's grant size)
 	c=$("$EDMCTL" -n $SW -j fabric show sw | jq -er '.[0].chunk')
+	for len in 64 7 16 1000 8; do
+		served=$((served + (len + c - 1) / c))
+	done
 	want $MN mn "served_reads -eq 6" "served_rmws -eq 3" "served_errors -eq 0" \
-		"served_writes -eq $(((64 + c - 1) / c + (7 + c - 1) / c + (16 + c - 1) / c +
-				      (1000 + c - 1) / c + (8 + c - 1) / c))"
+		"served_writes -eq $served"
 	want $SW sw "grants -ge 5" "fwd_msgs -ge 14" "drops -eq 0"
-	[ "$(link_stat $CN cn tx_blocks)" -gt "$(cat /tmp/edmf_snap_cn_tx)" ]
+	[ "$(link_stat $CN cn .tx_blocks)" -gt "$(cat /tmp/edmf_snap_cn_tx)" ]
 	for nn in $CN:cn $SW:sw $MN:mn; do
-		"$EDMCTL" -n "${nn%:*}" -s -j fabric link show "${nn#*:}" |
-			jq -e --arg n "${nn#*:}" '[.[] | select(.node == $n) | .stats] |
-				(map(.rx_blocks) | add) > 0 and (map(.seq_gaps) | add) == 0 and
-				(map(.sherr) | add) == 0' >/dev/null
+		link_stat "${nn%:*}" "${nn#*:}" \
+			'.rx_blocks > 0 and .seq_gaps == 0 and .sherr == 0' >/dev/null
 	done
 }
 

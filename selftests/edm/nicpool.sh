@@ -240,7 +240,7 @@ case_ping() {
 # four flows over several members; a flow whose member still queues its
 # packets does not move.
 case_flowlet() {
-	local sent ofo before after i
+	local sent ofo before after i moves holds
 
 	trap cleanup EXIT
 	topo_up flowlet
@@ -275,11 +275,10 @@ case_flowlet() {
 	for ((i = 0; i < NICS; i++)); do
 		echo "qdisc replace dev npa$i root tbf rate 50kbit burst 1600 latency 5s"
 	done | tc -b -
-	before=$("$EDMCTL" -j nicpool stats npa |
-		 jq -c '.[0].stats | {m: .["flowlet-moves"], h: .["flowlet-holds"]}')
+	read -r moves holds <<<"$("$EDMCTL" -j nicpool stats npa |
+		jq -r '.[0].stats | "\(.["flowlet-moves"]) \(.["flowlet-holds"])"')"
 	x in_ns a1 ping -q -c 10 -i 0.05 -s 1000 -W 10 $IP_B1 >&2
-	np_check npa "(.stats | .[\"flowlet-moves\"] == $(jq .m <<<"$before") and
-		      .[\"flowlet-holds\"] > $(jq .h <<<"$before"))"
+	np_check npa "(.stats | .[\"flowlet-moves\"] == $moves and .[\"flowlet-holds\"] > $holds)"
 }
 
 # A file a1 -> b1 arrives whole; every Buffer goes back to its pool.
