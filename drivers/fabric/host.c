@@ -69,20 +69,28 @@ enum edm_op_state {
 struct edm_hdst {
 	struct edm_fab_op *wr[EDM_HOST_IDS];
 	struct edm_fab_op *rd[EDM_HOST_IDS];
+	/* an id whose op timed out rests until then: a late answer finds no op */
+	u64 wr_rest[EDM_HOST_IDS];
+	u64 rd_rest[EDM_HOST_IDS];
 	u8 wr_next, rd_next;
 	u16 wr_busy, rd_busy;
 	u64 region_size;		/* learnt by a probe */
 	bool region_known;
 };
 
-/* A request this memory node is answering. */
+/*
+ * A request this memory node is answering. Nothing is read or changed before
+ * the request's grant: see edm_host_serve_chunk().
+ */
 struct edm_served {
 	u64 addr;
 	u32 len;
 	u32 sent;
 	u8 err;				/* EDM_RERR_*, 0: none */
+	u8 rmw;				/* an RMW's opcode until it runs, 0: none */
 	bool value;			/* answer with @val, not region bytes */
 	u64 val;
+	u64 arg0, arg1;			/* the RMW's operands */
 };
 
 struct edm_gq_ent {
@@ -162,24 +170,35 @@ static void edm_op_model(struct edm_fab_port *p, struct edm_fab_op *op)
 		op->model_ns = div_u64(r.total_ps, 1000);
 }
 
-static void edm_op_unslot(struct edm_fab_host *h, struct edm_fab_op *op)
+/*
+ * Frees op's message id. The answer to an op that timed out may still be on
+ * its way (its request waited in the switch, or a chunk of it was lost and
+ * the rest comes): its id rests for one more timeout, so that answer finds
+ * no op, counted as stray, instead of the next op given the id.
+ */
+static void edm_op_unslot(struct edm_fab_host *h, struct edm_fab_op *op, int status)
 {
 	struct edm_hdst *d = h->dst[op->dst];
+	u64 rest = 0;
 
 	if (op->state == EDM_OPS_QUEUED || !d)
 		return;
+	if (status == -ETIMEDOUT)
+		rest = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
 	if (op->id < EDM_HOST_RD_ID0) {
 		d->wr[op->id] = NULL;
+		d->wr_rest[op->id] = rest;
 		d->wr_busy--;
 	} else {
 		d->rd[op->id - EDM_HOST_RD_ID0] = NULL;
+		d->rd_rest[op->id - EDM_HOST_RD_ID0] = rest;
 		d->rd_busy--;
 	}
 }
 
 static void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int status)
 {
-	edm_op_unslot(h, op);
+	edm_op_unslot(h, op, status);
 	list_move_tail(&op->list, &h->completed);
 	h->nops--;
 	op->status = status;
@@ -233,15 +252,16 @@ static struct edm_hdst *edm_hdst_get(struct edm_fab_host *h, u32 dst)
 	return h->dst[dst];
 }
 
-static int edm_id_take(struct edm_fab_op **slot, u8 *next, u16 *busy)
+static int edm_id_take(struct edm_fab_op **slot, const u64 *rest, u8 *next, u16 *busy)
 {
+	u64 now = edm_fab_now_ns();
 	u32 i, id;
 
 	if (*busy >= EDM_HOST_IDS)
 		return -1;
 	for (i = 0; i < EDM_HOST_IDS; i++) {
 		id = (*next + i) % EDM_HOST_IDS;
-		if (!slot[id]) {
+		if (!slot[id] && rest[id] <= now) {
 			*next = id + 1;
 			(*busy)++;
 			return id;
@@ -294,7 +314,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	if (op->opcode == EDM_OP_WRITE) {
 		if (d->rd_busy)
 			return -EAGAIN;
-		id = edm_id_take(d->wr, &d->wr_next, &d->wr_busy);
+		id = edm_id_take(d->wr, d->wr_rest, &d->wr_next, &d->wr_busy);
 		if (id < 0)
 			return -EAGAIN;
 		d->wr[id] = op;
@@ -308,7 +328,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	} else {
 		if (d->wr_busy)
 			return -EAGAIN;
-		id = edm_id_take(d->rd, &d->rd_next, &d->rd_busy);
+		id = edm_id_take(d->rd, d->rd_rest, &d->rd_next, &d->rd_busy);
 		if (id < 0)
 			return -EAGAIN;
 		d->rd[id] = op;
@@ -376,6 +396,34 @@ static void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent
 	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
 }
 
+/* Runs a served RMW on its word, under node->lock: atomic against every access. */
+static void edm_host_rmw_run(struct edm_fab_host *h, struct edm_served *s)
+{
+	/* words are little endian, as on the wire */
+	__le64 *word = (__le64 *)(h->region + s->addr);
+
+	s->value = true;
+	s->val = le64_to_cpu(*word);
+	if (s->rmw == EDM_OP_CAS) {
+		if (s->val == s->arg0)
+			*word = cpu_to_le64(s->arg1);
+	} else if (s->rmw == EDM_OP_FADD) {
+		*word = cpu_to_le64(s->val + s->arg0);
+	} else {
+		*word = cpu_to_le64(s->arg0);
+	}
+	s->rmw = 0;
+	h->st[EDM_A_FSTAT_SERVED_RMWS]++;
+}
+
+/*
+ * One granted chunk of a served request's answer. The region is read, and an
+ * RMW run, only here, when the grant arrives: the switch grants a pair's
+ * messages one after the other in the order they were issued, so a READ and
+ * an RMW (or two RMWs) from one requester act on the region in that order.
+ * Running an RMW when its request arrived would let it overtake a READ
+ * issued before it whose grants were still queued.
+ */
 static void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 {
 	unsigned long key = (unsigned long)g->dest << 8 | g->id;
@@ -395,7 +443,9 @@ static void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent
 		hdr.len = 1;
 		edm_mux_put_msg(&h->node->port[0], &hdr, &code);
 		s->sent = s->len;
-	} else if (s->value) {
+	} else if (s->value || s->rmw) {
+		if (s->rmw)
+			edm_host_rmw_run(h, s);
 		val = cpu_to_le64(s->val);
 		hdr.kind = EDM_PCS_RRES;
 		hdr.len = 8;
@@ -488,13 +538,12 @@ static void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hd
 	edm_host_served_new(h, hdr, s);
 }
 
-/* Executed on arrival: the order RMWs reach the memory node is their order. */
+/* Kept until its grant, which runs it (edm_host_serve_chunk()). */
 static void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 			    const u8 *pl)
 {
 	struct edm_served *s;
-	u64 w, addr, a0, a1;
-	__le64 *word;
+	u64 w, addr;
 	u32 op;
 
 	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 24) {
@@ -505,8 +554,6 @@ static void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 	if (!s)
 		return;
 	w = get_unaligned_le64(pl);
-	a0 = get_unaligned_le64(pl + 8);
-	a1 = get_unaligned_le64(pl + 16);
 	addr = w & GENMASK_ULL(47, 0);
 	op = (w >> 48) & 0xff;
 	s->len = 8;
@@ -517,19 +564,10 @@ static void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr
 		edm_host_served_new(h, hdr, s);
 		return;
 	}
-	/* words are little endian, as on the wire */
-	word = (__le64 *)(h->region + addr);
-	s->value = true;
-	s->val = le64_to_cpu(*word);
-	if (op == EDM_OP_CAS) {
-		if (s->val == a0)
-			*word = cpu_to_le64(a1);
-	} else if (op == EDM_OP_FADD) {
-		*word = cpu_to_le64(s->val + a0);
-	} else {
-		*word = cpu_to_le64(a0);
-	}
-	h->st[EDM_A_FSTAT_SERVED_RMWS]++;
+	s->addr = addr;
+	s->rmw = op;
+	s->arg0 = get_unaligned_le64(pl + 8);
+	s->arg1 = get_unaligned_le64(pl + 16);
 	edm_host_served_new(h, hdr, s);
 }
 

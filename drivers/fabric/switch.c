@@ -61,7 +61,7 @@ struct edm_fab_switch {
 	struct edm_fab_node *node;
 	struct edm_sched *sched;
 	struct edm_sched_grant *grants;		/* [nports] */
-	struct xarray reqs;			/* (requester << 8 | id) -> edm_sw_req */
+	struct xarray reqs;			/* edm_sw_req_key() -> edm_sw_req */
 	struct xarray overflow;			/* pair key -> edm_sw_ovfq */
 	u32 noverflow;				/* notifications in all of them */
 	struct hrtimer release;
@@ -89,6 +89,17 @@ static bool edm_sw_port_ok(struct edm_fab_switch *sw, u32 port)
 static unsigned long edm_sw_pair_key(const struct edm_fab_switch *sw, u32 src, u32 dst)
 {
 	return (unsigned long)src * sw->node->nports + dst;
+}
+
+/*
+ * A request waiting for its first grant. Message ids are the requester's per
+ * destination, so one requester may have the same id pending at several
+ * memory nodes: the key names the requester, the memory node and the id.
+ */
+static unsigned long edm_sw_req_key(const struct edm_fab_switch *sw, u32 requester,
+				    u32 memnode, u8 id)
+{
+	return edm_sw_pair_key(sw, requester, memnode) << 8 | id;
 }
 
 static unsigned long edm_sw_notif_key(const struct edm_fab_switch *sw,
@@ -139,7 +150,8 @@ static int edm_sw_ovf_add(struct edm_fab_switch *sw, unsigned long key,
 	return 0;
 }
 
-static void edm_sw_notify(struct edm_fab_switch *sw, const struct edm_sched_notif *nt)
+/* False when the notification was dropped (and counted). */
+static bool edm_sw_notify(struct edm_fab_switch *sw, const struct edm_sched_notif *nt)
 {
 	unsigned long key = edm_sw_notif_key(sw, nt);
 	int err = -ENOSPC;
@@ -148,9 +160,12 @@ static void edm_sw_notify(struct edm_fab_switch *sw, const struct edm_sched_noti
 	if (!xa_load(&sw->overflow, key))
 		err = edm_sched_notify(sw->sched, nt);
 	if (!err)
-		return;
-	if ((err != -ENOSPC && err != -EEXIST) || edm_sw_ovf_add(sw, key, nt))
+		return true;
+	if ((err != -ENOSPC && err != -EEXIST) || edm_sw_ovf_add(sw, key, nt)) {
 		sw->drops++;
+		return false;
+	}
+	return true;
 }
 
 /* A grant to the pair may have ended a notification: offer it the next ones. */
@@ -184,7 +199,7 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 	struct edm_sched_notif nt = {
 		.port = hdr->src, .peer = hdr->dest, .msg_id = hdr->id,
 	};
-	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
+	unsigned long key = edm_sw_req_key(sw, hdr->src, hdr->dest, hdr->id);
 	struct edm_sw_req *r, *old;
 	u8 pl[8];
 	u32 len;
@@ -214,8 +229,10 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 		kfree(r);
 		goto drop;
 	}
-	kfree(old);	/* a request whose notification was dropped: reused id */
-	edm_sw_notify(sw, &nt);
+	kfree(old);	/* a request never granted (its requester timed out): reused id */
+	/* a request the scheduler will never grant must not stay here */
+	if (!edm_sw_notify(sw, &nt))
+		kfree(xa_erase(&sw->reqs, key));
 	return;
 drop:
 	sw->drops++;
@@ -401,6 +418,13 @@ void edm_fab_switch_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u3
 
 /* Scheduling */
 
+/*
+ * Send one grant: a /G/ to the port that sends the chunk, behind the request
+ * it answers on a first grant. Whatever is lost here is counted and ends in
+ * the requester's timeout; the pair's waiting notifications are offered
+ * again in every case, or a pair whose grant found nothing to send would
+ * keep its overflow queue, and so every later notification, for good.
+ */
 static void edm_sw_grant(struct edm_fab_switch *sw, const struct edm_sched_grant *g)
 {
 	struct edm_fab_port *out = &sw->node->port[g->src];
@@ -409,17 +433,19 @@ static void edm_sw_grant(struct edm_fab_switch *sw, const struct edm_sched_grant
 
 	trace_edm_fab_grant(sw->node->name, g->src, g->dst, g->msg_id, g->bytes);
 	if (g->kind != EDM_SCHED_WRITE && g->flags & EDM_SCHED_GRANT_FIRST) {
-		r = xa_erase(&sw->reqs, (unsigned long)g->dst << 8 | g->msg_id);
-		if (!r) {
+		/* a read's data goes from the memory node (src) to the requester */
+		r = xa_erase(&sw->reqs, edm_sw_req_key(sw, g->dst, g->src, g->msg_id));
+		if (!r || edm_mux_put_blocks(out, r->b, r->n)) {
+			/* a /G/ without its request would only be stray */
 			sw->drops++;
-			return;
+			kfree(r);
+			goto drain;
 		}
-		if (edm_mux_put_blocks(out, r->b, r->n))
-			sw->drops++;
 		kfree(r);
 	}
 	if (edm_mux_put_ng(out, true, &ng))
 		sw->drops++;
+drain:
 	edm_sw_ovf_drain(sw, g->src, g->dst);
 }
 
