@@ -4,15 +4,22 @@
 # guest of `selftests/vm/run --guests 2`, joined by their QEMU socket link.
 #
 #   guest 0: compute host cn (addr 1), bound to its NIC toward guest 1
-#   guest 1: switch sw, port 1 bound to its NIC toward guest 0, port 2 on
-#            an emulated link to memory host mn (addr 2, 1 MiB region)
+#   guest 1: switch sw, port 1 bound to its NIC toward guest 0, ports 2, 3
+#            and 4 on emulated links to memory hosts mn (addr 2) and mn2
+#            (addr 3), 4 MiB regions, and compute host c2 (addr 4)
 #
 # Guest 0 prints the TAP: once mn answers, writes of bytes it chose read
 # back unchanged and a CAS swaps only when it expects the word's value,
-# with cn's counters matching. Its last op is a posted write to a sentinel
-# word. Guest 1 waits for that write, checks that its switch and memory
-# host served exactly guest 0's ops with nothing lost on the NIC, and
-# reports only through its exit status and "#" lines.
+# with cn's counters matching. Then a posted write to a sentinel word
+# tells guest 1 it is done with those. Guest 1 waits for that write,
+# checks that its switch and memory host served exactly guest 0's ops with
+# nothing lost on the NIC, and lets guest 0 go on by a word c2 writes in
+# mn. Then both guests run fabric_stress's checked workload at once, 2
+# compute hosts x 2 memory hosts (issue 17): cn from across the link, c2
+# beside the switch, each on its own part of both regions. Guest 0 ends
+# with a second sentinel write; guest 1 waits for it and checks again that
+# nothing was lost. Guest 1 reports only through its exit status and "#"
+# lines.
 source "$(dirname "$0")/lib.sh"
 
 EDMOP=$EDM_TOP/tools/edmop/edmop
@@ -20,15 +27,24 @@ me=$EDM_VM_GUEST
 peer=$((1 - me))
 nic_var=EDM_VM_NIC_TO_$peer
 nic=${!nic_var}
-REGION=$((1 << 20))
+STRESS=$EDM_TOP/selftests/edm/fabric_stress
+REGION=$((1 << 20))		# the first MiB: the cases before the workload
+MN_REGION=$((4 << 20))
 SENTINEL=$((REGION - 8))
+GO=$((REGION - 16))		# guest 1 lets guest 0's workload start
+SENTINEL2=$((REGION - 24))	# guest 0's workload ended
+GO_VALUE=$((0x60))
+# each guest's workload works from its own offset of mn and mn2
+STRESS_SECONDS=$(scaled 40)
+STRESS_BASE0=$REGION
+STRESS_BASE1=$((REGION + (MN_REGION - REGION) / 2))
 # guest 0's writes (their lengths) and RMWs, the sentinel included (see
 # write_read, cas, finish)
 WRITE_LENS=(64 7 16 3000 8 8)
 WRITES=${#WRITE_LENS[@]}
 RMWS=3
 
-for t in jq "$EDMOP"; do
+for t in jq "$EDMOP" "$STRESS"; do
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
 done
 
@@ -36,6 +52,8 @@ cleanup() {
 	if edm_loaded; then
 		"$EDMCTL" fabric del cn 2>/dev/null
 		"$EDMCTL" fabric del mn 2>/dev/null
+		"$EDMCTL" fabric del mn2 2>/dev/null
+		"$EDMCTL" fabric del c2 2>/dev/null
 		"$EDMCTL" fabric del sw 2>/dev/null
 		rmmod edm
 	fi
@@ -76,7 +94,7 @@ rand_hex() {
 compute_up() {
 	x insmod "$EDM_KO"
 	x ip link set "$nic" up
-	x "$EDMCTL" fabric add host cn addr 1
+	x "$EDMCTL" fabric add host cn addr 1 timeout 20000
 	x "$EDMCTL" fabric link add cn dev "$nic"
 	"$EDMCTL" -j fabric link show cn | jq -e --argjson i "$(cat "/sys/class/net/$nic/ifindex")" \
 		'.[0].ifindex == $i and .[0].state == "up"'
@@ -87,16 +105,27 @@ compute_up() {
 switch_memory_up() {
 	x insmod "$EDM_KO"
 	x ip link set "$nic" up
-	x "$EDMCTL" fabric add switch sw ports 4
-	x "$EDMCTL" fabric add host mn addr 2 region 1m
+	x "$EDMCTL" fabric add switch sw ports 5
+	x "$EDMCTL" fabric add host mn addr 2 region $MN_REGION
+	x "$EDMCTL" fabric add host mn2 addr 3 region $MN_REGION
+	x "$EDMCTL" fabric add host c2 addr 4 timeout 20000
 	x "$EDMCTL" fabric link add sw:1 dev "$nic"
 	x "$EDMCTL" fabric link add sw:2 peer mn
+	x "$EDMCTL" fabric link add sw:3 peer mn2
+	x "$EDMCTL" fabric link add sw:4 peer c2
+	DEV2=/dev/edm$("$EDMCTL" -j fabric show c2 | jq -er '.[0].minor')
+	poll 5 test -c "$DEV2"
 }
 
 # Guest 1 boots at its own pace: read until mn answers, bounded. Each
-# unanswered read ends with cn's timeout.
+# unanswered read ends with cn's timeout (20 s: the workload's bound).
 mn_answers() {
-	poll 150 "$EDMOP" "$DEV" read 2 0 8 >/dev/null 2>&1
+	local deadline=$((SECONDS + 300))
+
+	until timeout 30 "$EDMOP" "$DEV" read 2 0 8 >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || { echo "mn never answered"; return 1; }
+		sleep 1
+	done
 	"$EDMCTL" -j fabric stats cn >/tmp/fg_snap
 }
 
@@ -149,6 +178,36 @@ finish() {
 	[ "$(delta writes)" -eq "$WRITES" ]
 }
 
+# stress_run DEV BASE: the workload from one compute host; its last line
+# must count no failure
+stress_run() {
+	local out
+
+	out=$("$STRESS" run --seconds "$STRESS_SECONDS" --threads 4 --dev "$1" --mem 2,3 \
+		--region $MN_REGION --base "$2" 2>&1) || { echo "$out"; return 1; }
+	grep -Eq '^fabric_stress: ops [1-9][0-9]* verified [1-9][0-9]* mismatches 0 timeouts 0 errors 0$' \
+		<<<"$(tail -n 1 <<<"$out")" || { echo "$out"; return 1; }
+	tail -n 1 <<<"$out"
+}
+
+# Guest 0: once guest 1 says so (c2's word in mn), the workload to mn and
+# mn2, beside guest 1's own; then the second sentinel.
+go_arrived() {
+	[ "$(op_read $GO 8 2>/dev/null)" = "$(le64 $GO_VALUE)" ]
+}
+
+stress() {
+	local out
+
+	poll 300 go_arrived
+	out=$(stress_run "$DEV" $STRESS_BASE0)
+	note "g0: $out"
+	op_write $SENTINEL2 "$(le64 $((0xed0ed1)))"
+	[ "$(link_stat cn seq_gaps)" -eq 0 ] && [ "$(link_stat cn sherr)" -eq 0 ]
+	# (the reads before guest 1 was up timed out, by design)
+	[ "$(delta timeouts)" -eq 0 ]
+}
+
 # Guest 1's side: once guest 0's sentinel arrived, mn served exactly
 # guest 0's writes and RMWs, the switch granted and forwarded them, and
 # nothing was lost or damaged on the NIC.
@@ -180,6 +239,21 @@ served() {
 	[ "$(link_stat sw rx_blocks)" -gt 0 ]
 }
 
+sentinel2_arrived() {
+	[ "$("$EDMOP" -j "$DEV2" read 2 $SENTINEL2 8 | jq -er '.data')" = "$(le64 $((0xed0ed1)))" ]
+}
+
+# Guest 1's workload from c2, while guest 0's runs; then it waits for guest
+# 0's end and checks that the switch lost nothing on the way.
+stress_g1() {
+	"$EDMOP" "$DEV2" write 2 $GO "hex:$(le64 $GO_VALUE)"
+	stress_run "$DEV2" $STRESS_BASE1
+	poll 600 sentinel2_arrived
+	[ "$(node_stat sw drops)" -eq 0 ]
+	[ "$(link_stat sw seq_gaps)" -eq 0 ] && [ "$(link_stat sw sherr)" -eq 0 ]
+	[ "$(node_stat c2 timeouts)" -eq 0 ]
+}
+
 if [ "$me" = 0 ]; then
 	run_case compute_up "guest 0: compute host bound to the NIC toward guest 1"
 	DEV=/dev/edm$("$EDMCTL" -j fabric show cn 2>/dev/null | jq -r '.[0].minor // empty')
@@ -187,9 +261,13 @@ if [ "$me" = 0 ]; then
 	run_case write_read "guest 0 writes chosen bytes to guest 1 and reads them back"
 	run_case cas "guest 0's CAS on guest 1's memory swaps only when it expects the value"
 	run_case counters "guest 0: the host counters count exactly those ops"
-	run_case finish "guest 0: a last posted write tells guest 1 it is done"
+	run_case finish "guest 0: a posted write tells guest 1 it is done"
+	run_case stress "2 x 2 checked random batches, one compute host in each guest"
 	tap_done
 else
 	out=$( (set -e; switch_memory_up && served) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
 	echo "# g1: mn served guest 0's $(node_stat mn served_writes) write chunks and $RMWS RMWs"
+	DEV2=/dev/edm$("$EDMCTL" -j fabric show c2 | jq -er '.[0].minor')
+	out=$( (set -e; stress_g1) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
+	printf '# g1: %s\n' "$out"
 fi
