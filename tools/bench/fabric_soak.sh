@@ -31,17 +31,8 @@ cd "$top"
 # the VM's bound: the time asked, or an hour for a count of ops
 limit=$((minutes * 60 + 600))
 [ -z "$ops" ] || limit=3600
-vm=(selftests/vm/run --timeout "$limit")
-if [ "$kernel" = debug ]; then
-	krel=$(scripts/debug-kernel.sh release)
-	make -s module KREL="$krel" KDIR="$(scripts/debug-kernel.sh kdir)"
-	vm+=(--kernel "$(scripts/debug-kernel.sh image)" --append "$(scripts/debug-kernel.sh cmdline)")
-else
-	krel=$(scripts/krel.sh --vm)
-	make -s module KREL="$krel"
-	vm+=(--kernel-release "$krel")
-fi
-make -s edmctl selftests
+source tools/bench/vm.sh
+bench_vm "$kernel" "$limit"
 "${vm[@]}" --env FSOAK_SECONDS=$((minutes * 60)) --env FSOAK_OPS="$ops" \
 	--env FSOAK_COMPUTE="$ncomp" --env FSOAK_MEMORY="$nmem" --env FSOAK_THREADS="$threads" \
 	--env FSOAK_POLICY="$policy" -- tools/bench/fabric_soak-guest.sh

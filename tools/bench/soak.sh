@@ -19,16 +19,7 @@ while getopts "m:k:w:" o; do
 done
 
 cd "$top"
-vm=(selftests/vm/run --timeout $((minutes * 60 + 600)))
-if [ "$kernel" = debug ]; then
-	krel=$(scripts/debug-kernel.sh release)
-	make -s module KREL="$krel" KDIR="$(scripts/debug-kernel.sh kdir)"
-	vm+=(--kernel "$(scripts/debug-kernel.sh image)" --append "$(scripts/debug-kernel.sh cmdline)")
-else
-	krel=$(scripts/krel.sh --vm)
-	make -s module KREL="$krel"
-	vm+=(--kernel-release "$krel")
-fi
-make -s edmctl selftests
+source tools/bench/vm.sh
+bench_vm "$kernel" $((minutes * 60 + 600))
 "${vm[@]}" --env SOAK_SECONDS=$((minutes * 60)) --env SOAK_WORKERS="$workers" \
 	-- tools/bench/soak-guest.sh
