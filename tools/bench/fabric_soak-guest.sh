@@ -41,10 +41,10 @@ rc=$?
 echo "# fabric soak: $((SECONDS - t0)) s"
 # what the fabric itself counted
 drops=$("$edmctl" -j fabric stats sw | jq -er '.[0].stats.drops')
-"$edmctl" -j fabric stats | jq -r '.[] | select(.type == "host") |
+"$edmctl" -s -j fabric show | jq -r '.[] | select(.type == "host") |
 	"# \(.name): reads \(.stats.reads) writes \(.stats.writes) rmws \(.stats.rmws)" +
 	" timeouts \(.stats.timeouts) errors \(.stats.errors) stray \(.stats.stray)"'
-timeouts=$("$edmctl" -j fabric stats | jq '[.[] | select(.type == "host") | .stats.timeouts] | add')
+timeouts=$("$edmctl" -s -j fabric show | jq '[.[] | select(.type == "host") | .stats.timeouts] | add')
 echo "fabric soak: switch drops $drops, host timeouts $timeouts"
 [ "$drops" -eq 0 ] && [ "$timeouts" -eq 0 ] || rc=1
 for i in $(seq 1 "$nc"); do "$edmctl" fabric del c$i; done
