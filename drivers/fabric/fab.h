@@ -12,6 +12,7 @@
 #ifndef _EDM_FAB_H
 #define _EDM_FAB_H
 
+#include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
@@ -31,7 +32,12 @@ enum {
 	EDM_RUN_MAX		= EDM_PCS_MSG_MAX / 8 + 3,	/* blocks of a longest message */
 	EDM_FAB_NAPI_BUDGET	= 64,		/* bursts per poll */
 	EDM_FAB_ETH_MIN_MTU	= 1280,
+	EDM_FAB_REORDER_MAX	= 32,		/* bursts a port holds past a gap */
+	EDM_FAB_LATE_MAX	= 2 * EDM_FAB_REORDER_MAX,	/* further behind: a restart */
 };
+
+/* How long a port holds bursts that came before a missing one. */
+#define EDM_FAB_REORDER_NS	(5 * NSEC_PER_MSEC)
 
 #define EDM_FAB_SCRAMBLE_SEED	0x3ffffffffffffffULL
 
@@ -60,6 +66,14 @@ struct edm_fab_port {
 	u32 corrupt;			/* blocks whose headers to spoil */
 	u32 tx_seq, rx_seq;
 	bool rx_seq_valid;
+	/*
+	 * Bursts that came before rx_seq's, in sequence order: a netdev may
+	 * deliver a link's frames out of order (a veth through the backlogs of
+	 * the CPUs that sent them), so a gap waits EDM_FAB_REORDER_NS, or until
+	 * EDM_FAB_REORDER_MAX bursts are held, before it counts as a loss.
+	 */
+	struct sk_buff_head held;
+	u64 held_since_ns;		/* when the gap at rx_seq began to wait */
 	u64 free_at_ns;			/* pacing: when the wire is free */
 	u32 burst_max;			/* blocks per burst on this link */
 	/* receive side: a decoder for hosts and for the switch's frames */
@@ -103,6 +117,8 @@ struct edm_fab_node {
 	struct edm_pcs_block *scratch;	/* EDM_BURST_BLOCKS, one burst in or out */
 	struct net_device *napi_dev;	/* dummy netdev for the NAPI */
 	struct napi_struct napi;
+	struct hrtimer reorder;		/* polls again when held bursts are due */
+	u32 nheld;			/* bursts held by all ports */
 	u32 nports;
 	struct edm_fab_port *port;	/* [nports] */
 	struct edm_fab_node_cfg cfg;
@@ -129,6 +145,7 @@ int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
 void edm_fab_port_uninit(struct edm_fab_port *p);
 void edm_fab_node_unlink_all(struct edm_fab_node *n);
 void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb);
+void edm_fab_node_rx_held(struct edm_fab_node *n);
 void edm_fab_port_flush(struct edm_fab_port *p);
 bool edm_fab_port_up(const struct edm_fab_port *p);
 

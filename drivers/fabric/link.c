@@ -62,8 +62,16 @@ void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg)
 	cfg->sherr_threshold = EDM_PCS_SHERR_THRESHOLD;
 }
 
+/* Under the node lock (or before the port is used): drop the held bursts. */
+static void edm_port_held_purge(struct edm_fab_port *p)
+{
+	p->node->nheld -= skb_queue_len(&p->held);
+	__skb_queue_purge(&p->held);
+}
+
 static void edm_port_phy_reset(struct edm_fab_port *p)
 {
+	edm_port_held_purge(p);
 	edm_pcs_scr_init(&p->scr_tx, EDM_FAB_SCRAMBLE_SEED);
 	edm_pcs_scr_init(&p->scr_rx, EDM_FAB_SCRAMBLE_SEED);
 	edm_pcs_sherr_init(&p->sherr, p->cfg.sherr_threshold, EDM_PCS_SHERR_WINDOW);
@@ -93,12 +101,14 @@ int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
 	p->state = EDM_FLINK_DOWN;
 	edm_fab_link_cfg_default(&p->cfg);
 	INIT_WORK(&p->down_work, edm_port_down_work);
+	__skb_queue_head_init(&p->held);
 	edm_port_phy_reset(p);
 	return edm_mux_init(&p->mux);
 }
 
 void edm_fab_port_uninit(struct edm_fab_port *p)
 {
+	edm_port_held_purge(p);
 	edm_mux_uninit(&p->mux);
 	kvfree(p->dec_frame);
 	kvfree(p->dec_msg);
@@ -145,6 +155,7 @@ static void edm_port_set_down(struct edm_fab_port *p)
 	p->state = EDM_FLINK_DOWN;
 	p->stats.down_events++;
 	edm_mux_purge(&p->mux);
+	edm_port_held_purge(p);
 	edm_fab_netdev_carrier(n, false);
 	if (n->kind == EDM_FAB_SWITCH)
 		edm_fab_switch_port_down(n, p->index);
@@ -178,38 +189,146 @@ static void edm_port_rx_blocks(struct edm_fab_port *p, struct edm_pcs_block *b, 
 		edm_fab_switch_rx(p, b, nb);
 }
 
-/* Under the node lock, from the poll: decode one burst and drop the skb. */
+static u32 edm_burst_seq(const struct sk_buff *skb)
+{
+	return ntohl(((const struct edm_burst_hdr *)skb->data)->seq);
+}
+
+/* Under the node lock: decode one burst, the next in sequence, and free it. */
+static void edm_port_rx_in_order(struct edm_fab_port *p, struct sk_buff *skb)
+{
+	struct edm_fab_node *n = p->node;
+	const struct edm_burst_hdr *h = (const struct edm_burst_hdr *)skb->data;
+	u32 nb = ntohs(h->nblocks), seq = ntohl(h->seq);
+	int got;
+
+	p->rx_seq = seq + 1;
+	p->rx_seq_valid = true;
+	got = edm_pcs_wire_unpack(skb->data + sizeof(*h), skb->len - sizeof(*h), n->scratch, nb);
+	if (got != nb) {
+		p->stats.rx_bad++;
+		kfree_skb(skb);
+		return;
+	}
+	p->stats.rx_bursts++;
+	trace_edm_fab_burst_rx(n->name, p->index, seq, nb);
+	edm_port_rx_blocks(p, n->scratch, nb);
+	consume_skb(skb);
+}
+
+/*
+ * Under the node lock: decode the held bursts that are next in sequence. A
+ * gap that waited EDM_FAB_REORDER_NS, or with EDM_FAB_REORDER_MAX bursts
+ * behind it, is a loss: counted, and skipped.
+ */
+static void edm_port_rx_held(struct edm_fab_port *p, u64 now)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&p->held))) {
+		if (edm_burst_seq(skb) != p->rx_seq) {
+			if (skb_queue_len(&p->held) <= EDM_FAB_REORDER_MAX &&
+			    now - p->held_since_ns < EDM_FAB_REORDER_NS)
+				return;
+			p->stats.seq_gaps++;
+		}
+		__skb_unlink(skb, &p->held);
+		p->node->nheld--;
+		p->held_since_ns = now;
+		if (p->state == EDM_FLINK_UP)
+			edm_port_rx_in_order(p, skb);
+		else
+			kfree_skb(skb);
+	}
+}
+
+/* Under the node lock: keep a burst that came before the one at rx_seq. */
+static void edm_port_hold(struct edm_fab_port *p, struct sk_buff *skb, u64 now)
+{
+	struct edm_fab_node *n = p->node;
+	u32 seq = edm_burst_seq(skb);
+	struct sk_buff *at;
+
+	skb_queue_reverse_walk(&p->held, at) {
+		if ((s32)(seq - edm_burst_seq(at)) > 0)
+			break;
+		if (seq == edm_burst_seq(at)) {
+			p->stats.rx_bad++;	/* a duplicate */
+			kfree_skb(skb);
+			return;
+		}
+	}
+	if (skb_queue_empty(&p->held))
+		p->held_since_ns = now;
+	__skb_queue_after(&p->held, at, skb);
+	n->nheld++;
+	if (!hrtimer_active(&n->reorder))
+		hrtimer_start(&n->reorder, ns_to_ktime(EDM_FAB_REORDER_NS), HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * Under the node lock, from the poll: take one burst. Bursts are decoded in
+ * sequence order: one that comes early is held until those before it come,
+ * or their gap counts as a loss (edm_port_rx_held()). One that comes after
+ * its gap was given up is too late to decode and is dropped (rx_bad). A
+ * burst 0, or one far behind, means the other end started again from 0 (its
+ * link was made anew): what was held is lost, and the new sequence starts.
+ */
 void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 {
 	struct edm_fab_node *n = p->node;
 	const struct edm_burst_hdr *h;
-	u32 nb, seq;
-	int got;
+	u64 now;
+	u32 nb;
+	s32 d;
 
 	lockdep_assert_held(&n->lock);
 	if (p->state != EDM_FLINK_UP || skb->len < sizeof(*h))
 		goto drop;
 	h = (const struct edm_burst_hdr *)skb->data;
 	nb = ntohs(h->nblocks);
-	seq = ntohl(h->seq);
 	if (!nb || nb > EDM_BURST_BLOCKS || h->flags)
 		goto bad;
-	if (p->rx_seq_valid && seq != p->rx_seq)
+	if (!p->rx_seq_valid) {
+		edm_port_rx_in_order(p, skb);
+		return;
+	}
+	d = (s32)(ntohl(h->seq) - p->rx_seq);
+	if ((d < 0 && !h->seq) || d < -EDM_FAB_LATE_MAX) {
 		p->stats.seq_gaps++;
-	p->rx_seq = seq + 1;
-	p->rx_seq_valid = true;
-	got = edm_pcs_wire_unpack(skb->data + sizeof(*h), skb->len - sizeof(*h), n->scratch, nb);
-	if (got != nb)
+		edm_port_held_purge(p);
+		edm_port_rx_in_order(p, skb);
+		return;
+	}
+	if (d < 0)
 		goto bad;
-	p->stats.rx_bursts++;
-	trace_edm_fab_burst_rx(n->name, p->index, seq, nb);
-	edm_port_rx_blocks(p, n->scratch, nb);
-	consume_skb(skb);
+	now = edm_fab_now_ns();
+	if (d == 0)
+		edm_port_rx_in_order(p, skb);
+	else
+		edm_port_hold(p, skb, now);
+	edm_port_rx_held(p, now);
 	return;
 bad:
 	p->stats.rx_bad++;
 drop:
 	kfree_skb(skb);
+}
+
+/* Under the node lock, from the poll: the held bursts whose wait is over. */
+void edm_fab_node_rx_held(struct edm_fab_node *n)
+{
+	u64 now = edm_fab_now_ns();
+	u32 i;
+
+	lockdep_assert_held(&n->lock);
+	if (!n->nheld)
+		return;
+	for (i = 0; i < n->nports; i++)
+		if (!skb_queue_empty(&n->port[i].held))
+			edm_port_rx_held(&n->port[i], now);
+	if (n->nheld && !hrtimer_active(&n->reorder))
+		hrtimer_start(&n->reorder, ns_to_ktime(EDM_FAB_REORDER_NS), HRTIMER_MODE_REL_SOFT);
 }
 
 /* Under the node lock: turn what the mux holds into bursts on node->txq. */

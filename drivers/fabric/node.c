@@ -75,6 +75,7 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 	}
 
 	spin_lock(&n->lock);
+	edm_fab_node_rx_held(n);
 	if (n->kind == EDM_FAB_HOST)
 		edm_fab_host_poll(n);
 	else
@@ -100,6 +101,14 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 			napi_schedule(napi);
 	}
 	return done;
+}
+
+static enum hrtimer_restart edm_fab_reorder_timer(struct hrtimer *t)
+{
+	struct edm_fab_node *n = container_of(t, struct edm_fab_node, reorder);
+
+	napi_schedule(&n->napi);
+	return HRTIMER_NORESTART;
 }
 
 static void edm_fab_node_release(struct kref *ref)
@@ -238,6 +247,8 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	skb_queue_head_init(&n->inbox);
 	__skb_queue_head_init(&n->txq);
 	__skb_queue_head_init(&n->rxq);
+	hrtimer_init(&n->reorder, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	n->reorder.function = edm_fab_reorder_timer;
 	n->nports = kind == EDM_FAB_HOST ? 1 : n->cfg.nports;
 
 	err = -ENOMEM;
@@ -318,6 +329,7 @@ static void edm_fab_node_destroy(struct edm_dev *dev)
 	edm_fab_node_unlink_all(n);
 	/* 3. The poll is the last user of the ports' queues. */
 	napi_disable(&n->napi);
+	hrtimer_cancel(&n->reorder);	/* after: the poll arms it */
 	netif_napi_del(&n->napi);
 	skb_queue_purge(&n->inbox);
 	if (n->kind == EDM_FAB_HOST) {

@@ -10,6 +10,8 @@
 # stress: both compute hosts, four threads each, random batches to both
 # memory nodes checked against fabric_stress's shadow model: no mismatch,
 # no timeout, and nothing lost on any link.
+# reorder: netem sends some of the frames between cl and the switch ahead
+# of others; the ports put the bursts back in order: no op fails, no gap.
 # lossy: netem drops frames both ways between cl and the switch and
 # between the switch and m1. cl's ops to m1 end with timeouts, never hang;
 # the losses are counted (seq_gaps); once the loss stops, every pair works
@@ -26,7 +28,6 @@ for t in jq tc "$EDMOP" "$STRESS"; do
 done
 
 cleanup() {
-	[ ! -s /tmp/edms_backlog ] || sysctl -qw net.core.netdev_max_backlog="$(cat /tmp/edms_backlog)"
 	ip netns del $C 2>/dev/null
 	ip netns del $S 2>/dev/null
 	ip netns del $M 2>/dev/null
@@ -58,12 +59,6 @@ veth() {
 }
 
 topology() {
-	# A veth delivers through the CPU's backlog, 1000 frames by default: a
-	# few 64 KiB ops from several hosts at once are more frames than that,
-	# and a frame dropped there loses its op (EDM over Ethernet does not
-	# resend), which the lossy case tests on purpose. Room for the workload.
-	sysctl -n net.core.netdev_max_backlog >/tmp/edms_backlog
-	x sysctl -qw net.core.netdev_max_backlog=20000
 	x modprobe veth
 	x ip netns add $C
 	x ip netns add $S
@@ -148,14 +143,45 @@ seq_gaps() {
 		'[.[] | select(.node == $n) | .stats.seq_gaps] | add'
 }
 
-lossy() {
-	local out t0 i dst op
+# netem QDISC...: the qdisc on both ends of cl's veth and of m1's
+netem() {
+	local i ns d
 
-	x modprobe sch_netem
 	for i in "$S es_s5" "$S es_s3" "$C es_cl" "$M es_m1"; do
 		read -r ns d <<<"$i"
-		x ip netns exec "$ns" tc qdisc add dev "$d" root netem loss 10%
+		if [ "$1" = del ]; then
+			x ip netns exec "$ns" tc qdisc del dev "$d" root
+		else
+			x ip netns exec "$ns" tc qdisc add dev "$d" root netem "$@"
+		fi
 	done
+}
+
+reorder() {
+	local out dst op g0 g1 g2
+
+	x modprobe sch_netem
+	g0=$(seq_gaps $C cl) g1=$(seq_gaps $S sw) g2=$(seq_gaps $M m1)
+	# a third of the frames go at once, the rest 2 ms later
+	netem delay 2ms reorder 33%
+	for dst in 3 4; do
+		for op in read write; do
+			out=$(bench $dst $op)
+			note "reordered, cl to $dst, $op: $out"
+			jq -e '.count > 0 and .errors == 0' <<<"$out" >/dev/null
+		done
+	done
+	netem del
+	[ "$(seq_gaps $C cl)" -eq "$g0" ] && [ "$(seq_gaps $S sw)" -eq "$g1" ] &&
+		[ "$(seq_gaps $M m1)" -eq "$g2" ]
+	"$EDMCTL" -n $C -j fabric stats cl | jq -e '.[0].stats.timeouts == 0' >/dev/null
+}
+
+lossy() {
+	local out t0 dst op
+
+	x modprobe sch_netem
+	netem loss 10%
 	t0=$("$EDMCTL" -n $C -j fabric stats cl | jq -er '.[0].stats.timeouts')
 	for op in read write read; do
 		out=$(bench 3 $op)
@@ -171,10 +197,7 @@ lossy() {
 	note "lost bursts seen: cl $(seq_gaps $C cl), sw $(seq_gaps $S sw), m1 $(seq_gaps $M m1);" \
 	     "$("$EDMCTL" -n $C -j fabric stats cl | jq -c '.[0].stats | {timeouts, stray}')," \
 	     "switch $("$EDMCTL" -n $S -j fabric stats sw | jq -c '.[0].stats | {drops}')"
-	for i in "$S es_s5" "$S es_s3" "$C es_cl" "$M es_m1"; do
-		read -r ns d <<<"$i"
-		x ip netns exec "$ns" tc qdisc del dev "$d" root
-	done
+	netem del
 	# nothing is wedged: every pair of cl's works at once, the lossy one too
 	for dst in 3 4; do
 		for op in read write; do
@@ -190,5 +213,6 @@ lossy() {
 run_case topology "three netns: 3 compute and 2 memory hosts, each on its own veth"
 [ -s /tmp/edms_devs ] || { tap_done; exit 1; }
 run_case stress "2 x 2 random batches over veths match the shadow model, nothing lost"
+run_case reorder "frames reordered on the way: bursts put back in order, no op fails"
 run_case lossy "10% frame loss: ops time out and are counted, then every pair works"
 tap_done
