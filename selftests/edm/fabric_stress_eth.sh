@@ -114,7 +114,7 @@ stress_run() {
 }
 
 stress() {
-	stress_run 30
+	stress_run 20
 	"$EDMCTL" -n $S -j fabric stats sw | jq -e '.[0].stats.drops == 0' >/dev/null
 	links_clean $C c1
 	links_clean $C c2
@@ -129,10 +129,11 @@ stress() {
 bench() {
 	local out i
 
-	for i in 1 2 3 4 5 6 7 8; do
+	for i in $(seq 20); do
 		out=$(ip netns exec $C "$EDMOP" -j "$(cat /tmp/edms_lossy)" bench "$1" "$2" 64 \
-			"$(scaled 400)" depth 16 2>/dev/null)
+			"$(scaled 400)" depth 16 2>/tmp/edms_bench_err)
 		[ -z "$out" ] || break
+		echo "bench $*, try $i: $(cat /tmp/edms_bench_err)" >&2
 	done
 	echo "$out"
 }

@@ -35,7 +35,7 @@ GO=$((REGION - 16))		# guest 1 lets guest 0's workload start
 SENTINEL2=$((REGION - 24))	# guest 0's workload ended
 GO_VALUE=$((0x60))
 # each guest's workload works from its own offset of mn and mn2
-STRESS_SECONDS=$(scaled 40)
+STRESS_SECONDS=$(scaled 20)
 STRESS_BASE0=$REGION
 STRESS_BASE1=$((REGION + (MN_REGION - REGION) / 2))
 # guest 0's writes (their lengths) and RMWs, the sentinel included (see
