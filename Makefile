@@ -20,7 +20,9 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KREL ?= $(shell $(TOP)/scripts/krel.sh)
 KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
 BUILD := $(TOP)/build/$(KREL)
-MODULE_SRCS := Kbuild VERSION include kernel drivers net mm
+# The module: Kbuild, VERSION, include/ and every folder with a Kbuild.mk.
+MODULE_DIRS := $(patsubst $(TOP)/%/Kbuild.mk,%,$(wildcard $(TOP)/*/Kbuild.mk))
+MODULE_SRCS := Kbuild VERSION include $(MODULE_DIRS)
 
 FUZZ_SECONDS ?= 60
 # Kbuild runs on every CPU unless the caller's make already has a job count.
@@ -40,7 +42,7 @@ deps:
 # W=1, C=1 or C=2 given on the command line pass through to Kbuild.
 module:
 	@mkdir -p $(BUILD)
-	@cd $(TOP) && find $(MODULE_SRCS) \( -name '*.[ch]' -o -name Kbuild -o -name VERSION \) \
+	@cd $(TOP) && find $(MODULE_SRCS) \( -name '*.[ch]' -o -name Kbuild -o -name Kbuild.mk -o -name VERSION \) \
 		2>/dev/null | while read -r f; do \
 		mkdir -p $(BUILD)/$$(dirname $$f) && ln -sf $(TOP)/$$f $(BUILD)/$$f; done
 	$(MAKE) $(MODULE_JOBS) -C $(KDIR) M=$(BUILD) modules

@@ -2,14 +2,10 @@
 /*
  * The device types, one line each: a new kind of device adds its ops here.
  * The null type carries no traffic; it exists so the registry, the netlink
- * API and the tools can be exercised on their own. NetDIMMs are in net/. Constant: no locking.
+ * API and the tools can be exercised on their own. Each other type is
+ * defined by its subsystem. Constant: no locking.
  */
 #include "edm/dev.h"
-#include "edm/fabric.h"
-#include "edm/ndimm.h"
-#include "edm/nicpool.h"
-#include "edm/pool.h"
-#include "edm/rack.h"
 
 static int edm_null_create(struct edm_dev *dev, const void *cfg, struct netlink_ext_ack *extack)
 {

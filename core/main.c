@@ -7,11 +7,7 @@
  */
 #include <linux/module.h>
 
-#include "edm/cowbird.h"
 #include "edm/edm.h"
-#include "edm/fabric.h"
-#include "edm/ndimm.h"
-#include "edm/nicpool.h"
 
 static const struct edm_subsys edm_subsystems[] = {
 	{ "objects", edm_objects_init, edm_objects_exit },

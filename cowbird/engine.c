@@ -403,7 +403,7 @@ void edm_cowbird_engine_exit(void)
 	mutex_destroy(&cowbird_eng.lock);
 }
 
-/* ---- for netlink (kernel/cowbird_nl.c): parameters, counters, instances ---- */
+/* ---- for netlink (cowbird/nl.c): parameters, counters, instances ---- */
 
 /* The CPU the threads are bound to (kthread_bind() at init), or -1. */
 static int cowbird_bound_cpu(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Netlink commands on Cowbird (drivers/cowbird/): COWBIRD_GET and
+ * Netlink commands on Cowbird (cowbird/): COWBIRD_GET and
  * COWBIRD_SET on the offload engine, COWBIRD_INST_GET (dump) on its
  * instances.
  *

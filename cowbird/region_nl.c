@@ -18,7 +18,7 @@
  * Locking: each handler holds its netns's registry lock around lookup,
  * change and the messages it builds, as the fabric commands do; a region's
  * own fields are read and changed under its host's node->lock
- * (drivers/fabric/host.c) or its own lock (mm/pool_region.c). A change
+ * (fabric/host.c) or its own lock (dfabric/pool_region.c). A change
  * either happens with its reply and event built, or not at all: the
  * messages are allocated first.
  */

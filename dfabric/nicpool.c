@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The NIC pool device type and its members (include/edm/nicpool.h): a NIC
+ * The NIC pool device type and its members (dfabric/nicpool.h): a NIC
  * pool is a node of its rack's pool, published as rack->np so the rack's
  * compute nodes send frames for the outside to it; its members are netdevs
  * with our rx_handler, in promiscuous mode (they receive for every compute
@@ -25,7 +25,7 @@
 #include <linux/rtnetlink.h>
 
 #include "edm/edm.h"
-#include "edm/nicpool.h"
+#include "nicpool.h"
 
 void edm_nicpool_stats(struct edm_nicpool *np, struct edm_np_stats *sum)
 {

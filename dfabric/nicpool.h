@@ -5,7 +5,7 @@
  * rack. It is a node of the rack's pool, like a compute node, so Buffers
  * pass to it and from it by reference.
  *
- * TX (net/nicpool_tx.c): a compute node's frame to a MAC address that is
+ * TX (dfabric/nicpool_tx.c): a compute node's frame to a MAC address that is
  * no CN of the rack, or a broadcast, is written into a Buffer once (by the
  * CN's xmit, as for a CN) and its descriptor goes to the NIC pool's node;
  * the CN's port engine passes the reference to the NIC pool, which wraps
@@ -13,7 +13,7 @@
  * chosen per flowlet (flowlet mode) or per packet (spray mode) by queue
  * depth: qdisc backlog plus BQL bytes in flight.
  *
- * RX (net/nicpool_rx.c): each member has an rx_handler. A frame is copied
+ * RX (dfabric/nicpool_rx.c): each member has an rx_handler. A frame is copied
  * once into a Buffer of the NIC pool's (the NIC's DMA into a pre-posted
  * Buffer), whose reference then passes to the compute node that has the
  * frame's destination IPv4 address (ARP: the target address; other
@@ -44,7 +44,7 @@
 #include <linux/spinlock.h>
 
 #include "edm/pool.h"
-#include "edm/rack.h"
+#include "rack.h"
 
 enum {
 	EDM_NP_MEMBERS_MAX	= 8,
@@ -134,8 +134,6 @@ struct edm_nicpool_cfg {
 	u32 gap_us;
 };
 
-extern const struct edm_dev_type_ops edm_nicpool_dev_type;
-
 static inline struct edm_nicpool *edm_nicpool_of(const struct edm_dev *dev)
 {
 	return dev->type_priv;
@@ -151,9 +149,7 @@ static inline void edm_np_mstat_add(struct edm_np_member *m, int i, u64 v)
 	this_cpu_add(m->ctrs->v[i], v);
 }
 
-/* net/nicpool.c */
-int edm_nicpool_notifier_init(void);
-void edm_nicpool_notifier_exit(void);
+/* dfabric/nicpool.c */
 void edm_nicpool_detach(struct edm_nicpool *np);
 int edm_nicpool_nic_add(struct edm_nicpool *np, struct net_device *dev,
 			struct netlink_ext_ack *extack);
@@ -163,13 +159,13 @@ void edm_nicpool_stats(struct edm_nicpool *np, struct edm_np_stats *sum);
 void edm_np_member_stats(struct edm_np_member *m, struct edm_np_member_stats *sum);
 
 /*
- * net/nicpool_tx.c: the engine of @cn hands descriptor @d to the NIC pool
+ * dfabric/nicpool_tx.c: the engine of @cn hands descriptor @d to the NIC pool
  * (RCU held). 0, or -EACCES if the pool refused the pass (Buffer freed).
  */
 int edm_nicpool_xmit(struct edm_nicpool *np, struct edm_rack_cn *cn,
 		     const struct edm_rack_desc *d);
 
-/* net/nicpool_rx.c */
+/* dfabric/nicpool_rx.c */
 rx_handler_result_t edm_nicpool_handle_frame(struct sk_buff **pskb);
 enum hrtimer_restart edm_nicpool_ro_timer(struct hrtimer *t);
 void edm_nicpool_ro_flush_all(struct edm_nicpool *np);

@@ -15,7 +15,7 @@
 #include "edm/dev.h"
 #include "edm/name.h"
 #include "edm/netlink.h"
-#include "edm/nicpool.h"
+#include "nicpool.h"
 
 #define EDM_NP_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
 #define EDM_NP_MODE_POLICY \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The NIC pool's receive side (include/edm/nicpool.h): each member's
+ * The NIC pool's receive side (dfabric/nicpool.h): each member's
  * rx_handler takes every frame the member receives, copies it once into a
  * Buffer of the NIC pool's node (what the NIC's DMA into a pre-posted
  * Buffer does, counted in COPIES) and passes the Buffer to the compute node
@@ -35,7 +35,7 @@
 #include <linux/jhash.h>
 #include <net/addrconf.h>
 
-#include "edm/nicpool.h"
+#include "nicpool.h"
 
 /* The compute node of @rack that has the IPv4 address @ip; RCU. */
 static struct edm_rack_cn *edm_np_cn_by_ip(struct edm_rack *rack, __be32 ip)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The NIC pool's transmit side (include/edm/nicpool.h): a compute node's
+ * The NIC pool's transmit side (dfabric/nicpool.h): a compute node's
  * port engine passes a Buffer to the NIC pool, which wraps it as a shared
  * skb (no copy) and sends it on a member.
  *
@@ -30,7 +30,7 @@
 #include <linux/jhash.h>
 #include <net/sch_generic.h>
 
-#include "edm/nicpool.h"
+#include "nicpool.h"
 
 /* The bytes waiting in @txq: its qdisc's backlog and, with BQL, the driver's. */
 static u32 edm_np_txq_depth(struct netdev_queue *txq)

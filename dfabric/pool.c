@@ -2,7 +2,7 @@
 /*
  * The DFabric memory pool object (include/edm/pool.h): an edm device of type
  * POOL whose memory is 2 MiB Sections from the page allocator, its LPPU that
- * owns the pool core (mm/pool_core.c) and maps every Section into the FAS at
+ * owns the pool core (dfabric/pool_core.c) and maps every Section into the FAS at
  * creation (the paper's bootstrap, 4.1), the per-compute-node allocators
  * that apply Sections in advance, and the return of Buffers the network
  * stack has let go of.
@@ -10,7 +10,7 @@
  * Memory: each Section is alloc_pages_node(nid, __GFP_THISNODE, order 9)
  * when the user named a NUMA node (a CPU-less node is a CXL expander), else
  * order 9 from any node; then split_page(), so that every page has its own
- * reference count. A Buffer lent to the stack (mm/pool_skb.c) is returned
+ * reference count. A Buffer lent to the stack (dfabric/pool_skb.c) is returned
  * when all its pages are back to the one reference the pool holds: the
  * kernel frees skb memory by page reference, never through a callback
  * that the pool could hook (see pool_skb.c).

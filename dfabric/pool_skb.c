@@ -14,7 +14,7 @@
  * is the copy this pool exists to avoid. So the pool splits its Sections
  * into pages, lends the stack a reference on each page a shared skb uses,
  * and takes the Buffer back when every one of its pages is down to the
- * pool's own reference (mm/pool.c's reclaim, and kfree_shared_skb at once).
+ * pool's own reference (dfabric/pool.c's reclaim, and kfree_shared_skb at once).
  *
  * The layout that makes this exact: a shared skb's Buffer is whole pages
  * (class >= PAGE_SIZE). Its first page is the skb's head: NET_SKB_PAD of
@@ -35,7 +35,7 @@
  * CPU loads the pool directly, so a fill moves no data and the counters
  * say what the card would do.
  *
- * Locking: the pool's lppu.lock inside the calls into mm/pool.c; the DRAM
+ * Locking: the pool's lppu.lock inside the calls into dfabric/pool.c; the DRAM
  * cache under its node's dc_lock, which nests inside lppu.lock.
  */
 #include <linux/mm.h>

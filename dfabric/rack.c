@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rack device type and its compute nodes (include/edm/rack.h): a rack
+ * The rack device type and its compute nodes (dfabric/rack.h): a rack
  * holds its pool; each CN gets a node id and Sections in the pool, a TxQ and
  * an RxQ in pool memory, two NAPI contexts and a netdev.
  *
@@ -14,8 +14,8 @@
 #include <linux/rtnetlink.h>
 
 #include "edm/edm.h"
-#include "edm/nicpool.h"
-#include "edm/rack.h"
+#include "nicpool.h"
+#include "rack.h"
 
 #define EDM_RACK_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
 			   NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)

@@ -96,8 +96,6 @@ struct edm_rack_dc_cfg {
 	u32 region, sets, ways, gran, min_len;
 };
 
-extern const struct edm_dev_type_ops edm_rack_dev_type;
-
 static inline struct edm_rack *edm_rack_of(const struct edm_dev *dev)
 {
 	return dev->type_priv;
@@ -108,7 +106,7 @@ static inline void edm_cn_stat_add(struct edm_rack_cn *cn, int i, u64 v)
 	this_cpu_add(cn->ctrs->v[i], v);
 }
 
-/* net/rack.c */
+/* dfabric/rack.c */
 struct edm_rack_cn *edm_rack_cn_find(struct edm_rack *rack, const char *name);
 struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 				       const struct edm_rack_dc_cfg *dc,
@@ -116,7 +114,7 @@ struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 void edm_rack_cn_destroy(struct edm_rack_cn *cn);
 void edm_rack_cn_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *sum);
 
-/* net/rack_cn.c */
+/* dfabric/rack_cn.c */
 extern const struct net_device_ops edm_rack_cn_netdev_ops;
 int edm_rack_engine_poll(struct napi_struct *napi, int budget);
 int edm_rack_rx_poll(struct napi_struct *napi, int budget);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A rack compute node's data path (include/edm/rack.h): xmit writes a
+ * A rack compute node's data path (dfabric/rack.h): xmit writes a
  * Buffer and a TxQ descriptor, the port engine moves descriptors to the
  * destination's RxQ passing the reference, and the receive NAPI wraps each
  * reference in a shared skb.
@@ -19,8 +19,8 @@
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 
-#include "edm/nicpool.h"
-#include "edm/rack.h"
+#include "nicpool.h"
+#include "rack.h"
 
 static struct edm_rack_desc *edm_rack_slot(struct edm_rack_ring *r, u32 i)
 {

@@ -13,7 +13,7 @@
 #include "edm/dev.h"
 #include "edm/name.h"
 #include "edm/netlink.h"
-#include "edm/rack.h"
+#include "rack.h"
 
 #define EDM_RACK_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
 

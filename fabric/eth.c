@@ -19,8 +19,9 @@
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 
+#include "edm/edm.h"
 #include "edm/fabric.h"
-#include "../drivers/fabric/fab.h"
+#include "fab.h"
 
 struct edm_eth_bind {
 	struct packet_type pt;

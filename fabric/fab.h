@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private to the EDM fabric (drivers/fabric/, net/edm_eth.c): the node, port
+ * Private to the EDM fabric (fabric/, fabric/eth.c): the node, port
  * and link structures behind include/edm/fabric.h, and the calls between
  * node.c, link.c, mux.c, host.c and switch.c.
  *
@@ -113,7 +113,7 @@ struct edm_fab_node {
 	struct sk_buff_head inbox;	/* bursts received, its own lock */
 	struct sk_buff_head txq;	/* bursts built by a poll, sent after it */
 	struct sk_buff_head rxq;	/* host: frames for its netdev, same */
-	struct net_device *ndev;	/* host: its netdev (net/edm_fab_netdev.c) */
+	struct net_device *ndev;	/* host: its netdev (fabric/netdev.c) */
 	struct edm_pcs_block *scratch;	/* EDM_BURST_BLOCKS, one burst in or out */
 	struct net_device *napi_dev;	/* dummy netdev for the NAPI */
 	struct napi_struct napi;
@@ -149,7 +149,7 @@ void edm_fab_node_rx_held(struct edm_fab_node *n);
 void edm_fab_port_flush(struct edm_fab_port *p);
 bool edm_fab_port_up(const struct edm_fab_port *p);
 
-/* net/edm_fab_netdev.c */
+/* fabric/netdev.c */
 int edm_fab_netdev_create(struct edm_fab_node *n);
 void edm_fab_netdev_destroy(struct edm_fab_node *n);
 void edm_fab_netdev_rx(struct edm_fab_node *n, const u8 *frame, u32 len);

@@ -39,7 +39,7 @@
 #include <asm/unaligned.h>
 
 #include "fab.h"
-#include "edm/trace_fab.h"
+#include "trace.h"
 
 enum {
 	EDM_HOST_IDS		= 128,		/* per kind and destination */
@@ -936,10 +936,10 @@ void edm_fab_host_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st)
 }
 
 /*
- * The local region for Cowbird (drivers/cowbird/). A region is named by its
+ * The local region for Cowbird (cowbird/). A region is named by its
  * host's fabric address and proven by its key; the key lives under
  * node->lock, which every access through it takes, so a rekey cuts off
- * every instance at once (kernel/region_nl.c).
+ * every instance at once (cowbird/region_nl.c).
  */
 
 /*

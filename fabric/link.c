@@ -3,7 +3,7 @@
  * Fabric ports and links: the PHY of each port (scrambler, sync-header
  * monitor, bursts on the wire) and the links that join two ports, either an
  * emulated wire with a rate and a propagation delay or a netdev (EDM over
- * Ethernet, net/edm_eth.c).
+ * Ethernet, fabric/eth.c).
  *
  * Locking. A port's state is under its node's lock. port->link is RCU: the
  * link mutex (edm_fab_link_mutex) and the nodes' locks are held to change it,
@@ -20,7 +20,7 @@
 #include "edm/dev.h"
 #include "edm/edm.h"
 #include "fab.h"
-#include "edm/trace_fab.h"
+#include "trace.h"
 
 /* serializes link changes: port->link, binds, link memory */
 DEFINE_MUTEX(edm_fab_link_mutex);

@@ -14,7 +14,7 @@
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 
-#include "../drivers/fabric/fab.h"
+#include "fab.h"
 
 struct edm_fab_ndev {
 	struct edm_fab_node *node;	/* not counted: the node outlives us */

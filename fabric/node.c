@@ -24,7 +24,7 @@
 #include "fab.h"
 
 #define CREATE_TRACE_POINTS
-#include "edm/trace_fab.h"
+#include "trace.h"
 
 u64 edm_fab_now_ns(void)
 {

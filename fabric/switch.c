@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The EDM switch (paper 3.1, 3.2.2): notifications go to the PIM scheduler
- * (drivers/fabric/sched.c), each grant goes out as a /G/ to the port that
+ * (fabric/sched.c), each grant goes out as a /G/ to the port that
  * sends the chunk, and the blocks of granted messages are forwarded whole to
  * their destination port without looking at their data.
  *
@@ -26,7 +26,7 @@
 #include <asm/unaligned.h>
 
 #include "fab.h"
-#include "edm/trace_fab.h"
+#include "trace.h"
 
 enum {
 	EDM_SW_OVERFLOW_MAX	= 4096,

@@ -4,7 +4,7 @@
  * stack (submit, issue, done), every burst a port sends or receives, the
  * switch's grants and what a memory node serves. Together with the net
  * tracepoints they say where an op's time goes, hop by hop; see
- * tools/bench/edm-hops.sh. drivers/fabric/node.c creates them.
+ * tools/bench/edm-hops.sh. fabric/node.c creates them.
  *
  * An op is named by its address (%p, hashed but stable for a boot), a
  * message on the wire by (src, dst, id).
@@ -149,7 +149,7 @@ DEFINE_EVENT(edm_fab_msg, edm_fab_serve,
 #endif /* _EDM_TRACE_FAB_H */
 
 #undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH edm
+#define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE trace_fab
+#define TRACE_INCLUDE_FILE trace
 #include <trace/define_trace.h>

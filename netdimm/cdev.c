@@ -15,7 +15,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 /* The most one mapping may take, a bound on what one caller can pin. */
 #define EDM_NDIMM_MAP_MAX	SZ_64M

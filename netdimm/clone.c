@@ -10,7 +10,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 
-#include "edm/neti.h"
+#include "zone.h"
 
 static void edm_neti_clone_count(struct edm_neti_zone *z, enum edm_neti_clone_mode mode, u32 len)
 {

@@ -13,7 +13,7 @@
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum)
 {

@@ -6,7 +6,7 @@
  */
 #include <linux/ethtool.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 static const struct {
 	char name[ETH_GSTRING_LEN];

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NETi zone geometry (see include/edm/neti_geom.h), a kernel-agnostic core:
+ * NETi zone geometry (see include/edm/netdimm_geom.h), a kernel-agnostic core:
  * maps zone offsets to bank and sub-array, enumerates the pages of one
  * sub-array, and classifies and costs clones. Pure functions, no locking.
  */
-#include "edm/neti_geom.h"
+#include "edm/netdimm_geom.h"
 
 static bool edm_pow2(u64 v)
 {

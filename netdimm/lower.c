@@ -15,7 +15,8 @@
 #include <linux/if_ether.h>
 #include <linux/rtnetlink.h>
 
-#include "edm/ndimm.h"
+#include "edm/edm.h"
+#include "netdimm.h"
 
 #define EDM_NDIMM_WIRE_MAGIC	0xed31
 

@@ -28,7 +28,7 @@
 #include <linux/virtio_net.h>
 
 #include "edm/dev.h"
-#include "edm/neti.h"
+#include "zone.h"
 
 enum {
 	EDM_NDIMM_RING = 256,		/* descriptors per ring */
@@ -122,8 +122,6 @@ struct edm_netdimm_cfg {
 	struct edm_neti_geom geom;
 };
 
-extern const struct edm_dev_type_ops edm_netdimm_dev_type;
-
 static inline struct edm_ndimm *edm_ndimm_of(const struct edm_dev *dev)
 {
 	return dev->type_priv;
@@ -164,8 +162,6 @@ s64 edm_ndimm_next_hint(struct edm_ndimm *nd);
 int edm_ndimm_lower_attach(struct edm_ndimm *nd, struct net_device *lower);
 void edm_ndimm_lower_detach(struct edm_ndimm *nd);
 int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d);
-int edm_ndimm_notifier_init(void);
-void edm_ndimm_notifier_exit(void);
 
 /* ndimm_sock.c */
 int edm_ndimm_socks_init(struct edm_ndimm *nd);

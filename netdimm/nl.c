@@ -11,7 +11,7 @@
 
 #include "edm/dev.h"
 #include "edm/name.h"
-#include "edm/ndimm.h"
+#include "netdimm.h"
 #include "edm/netlink.h"
 
 /* Powers of two, checked when the geometry is built. */

@@ -9,7 +9,7 @@
  */
 #include <linux/mm.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 int edm_ndimm_ring_init(struct edm_ndimm *nd, struct edm_ndimm_ring *r)
 {

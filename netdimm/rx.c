@@ -16,7 +16,7 @@
 #include <linux/etherdevice.h>
 #include <linux/mm.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 /* Bytes [pos, pos + n) of the packet a descriptor or an skb carries. */
 static void edm_ndimm_src_copy(const struct edm_ndimm_desc *d, const struct sk_buff *skb,

@@ -17,7 +17,7 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 struct edm_ndimm_sock {
 	struct rhash_head node;

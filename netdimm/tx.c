@@ -15,7 +15,7 @@
 #include <linux/mm.h>
 #include <net/sock.h>
 
-#include "edm/ndimm.h"
+#include "netdimm.h"
 
 static bool edm_ndimm_tx_fast(const struct edm_ndimm *nd, const struct sk_buff *skb)
 {

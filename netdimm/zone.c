@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NETi zones (include/edm/neti.h): building a zone from 2 MiB page blocks,
+ * NETi zones (netdimm/zone.h): building a zone from 2 MiB page blocks,
  * the sub-array aware allocator over genalloc, the allocCache, and the
  * lending of pages to the stack and to user mappings.
  *
@@ -16,7 +16,7 @@
 #include <linux/vmalloc.h>
 #include <linux/xarray.h>
 
-#include "edm/neti.h"
+#include "zone.h"
 
 static DEFINE_IDA(edm_neti_ida);
 /* Bytes held by all zones: together they may take half of the memory. */

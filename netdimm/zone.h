@@ -22,7 +22,7 @@
 #include <net/netlink.h>
 #include <uapi/linux/edm.h>
 
-#include "edm/neti_geom.h"
+#include "edm/netdimm_geom.h"
 
 enum {
 	EDM_NETI_CHUNK_ORDER = 9,	/* 2 MiB blocks: huge-page sized, easy to find */

@@ -3,7 +3,7 @@
 # Debian's linux-source tarball (extracted once into build/checkpatch).
 # include/edm/core.h is exempt from PREFER_KERNEL_TYPES: it is the one
 # place that defines the kernel types for user-space builds of the cores.
-# Tracepoint headers (include/edm/trace_*.h) are exempt from the two checks
+# Tracepoint headers (*/trace.h) are exempt from the two checks
 # the TRACE_EVENT() layout of the kernel's own trace headers always trips.
 set -euo pipefail
 
@@ -32,10 +32,11 @@ check() {
 		return 1
 	fi
 }
-mapfile -t files < <(git ls-files 'kernel/*.[ch]' 'drivers/*.[ch]' 'net/*.[ch]' 'mm/*.[ch]' \
-		'include/edm/*.h' 'include/uapi/linux/*.h' | grep -v -e '^include/edm/core.h$' \
-		-e '^include/edm/trace_.*\.h$')
-mapfile -t traces < <(git ls-files 'include/edm/trace_*.h')
+# The module's folders are those with a Kbuild.mk.
+mapfile -t dirs < <(git ls-files '*/Kbuild.mk' | xargs -n 1 dirname)
+mapfile -t files < <(git ls-files "${dirs[@]/%//*.[ch]}" 'include/edm/*.h' \
+		'include/uapi/linux/*.h' | grep -v -e '^include/edm/core.h$' -e '/trace\.h$')
+mapfile -t traces < <(git ls-files "${dirs[@]/%//trace.h}")
 # Two halves at once: one per CPU of a typical build machine.
 half=$(((${#files[@]} + 1) / 2))
 check out1 "" "${files[@]:0:half}" &

@@ -115,11 +115,9 @@ void cowbird_rmt_drain(struct cowbird_inst *inst);
 void cowbird_rmt_get_stats(const struct cowbird_inst *inst, struct cowbird_rmt_stats *s);
 
 /* dev.c: the subsystem (misc device, debugfs, engine) */
-int edm_cowbird_init(void);
-void edm_cowbird_exit(void);
 
 /*
- * engine.c, for netlink (kernel/cowbird_nl.c): the engine's parameters and
+ * engine.c, for netlink (cowbird/nl.c): the engine's parameters and
  * counters, and snapshots of instances. The engine is one for the module;
  * instances are shown in the netns they were created in (net_cookie).
  */

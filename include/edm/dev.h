@@ -77,4 +77,12 @@ const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type);
 
 extern const struct edm_backend_ops edm_soft_backend;
 
+/* The device types, each defined by its subsystem, tabled in core/dev_types.c. */
+extern const struct edm_dev_type_ops edm_netdimm_dev_type;	/* netdimm/dev.c */
+extern const struct edm_dev_type_ops edm_fswitch_dev_type;	/* fabric/node.c */
+extern const struct edm_dev_type_ops edm_fhost_dev_type;	/* fabric/node.c */
+extern const struct edm_dev_type_ops edm_pool_dev_type;		/* dfabric/pool.c */
+extern const struct edm_dev_type_ops edm_rack_dev_type;		/* dfabric/rack.c */
+extern const struct edm_dev_type_ops edm_nicpool_dev_type;	/* dfabric/nicpool.c */
+
 #endif /* _EDM_DEV_H */

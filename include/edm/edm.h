@@ -10,7 +10,7 @@
 #include <linux/dcache.h>
 
 /*
- * A part of the module with module-lifetime state. kernel/main.c calls every
+ * A part of the module with module-lifetime state. core/main.c calls every
  * init in table order and unwinds with the exits in reverse.
  */
 struct edm_subsys {
@@ -47,5 +47,17 @@ int edm_registry_init(void);
 void edm_registry_exit(void);
 int edm_genl_init(void);
 void edm_genl_exit(void);
+
+/* The subsystems' module-lifetime entry points, in core/main.c's table. */
+int edm_ndimm_notifier_init(void);		/* netdimm/lower.c */
+void edm_ndimm_notifier_exit(void);
+int edm_fab_init(void);				/* fabric/link.c */
+void edm_fab_exit(void);
+int edm_eth_init(void);				/* fabric/eth.c */
+void edm_eth_exit(void);
+int edm_nicpool_notifier_init(void);		/* dfabric/nicpool.c */
+void edm_nicpool_notifier_exit(void);
+int edm_cowbird_init(void);			/* cowbird/dev.c */
+void edm_cowbird_exit(void);
 
 #endif /* _EDM_EDM_H */

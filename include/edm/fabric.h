@@ -155,20 +155,17 @@ struct edm_fab_node_info {
 	struct edm_fab_node_stats stats;
 };
 
-extern const struct edm_dev_type_ops edm_fswitch_dev_type;
-extern const struct edm_dev_type_ops edm_fhost_dev_type;
-
 void edm_fab_node_info(struct edm_fab_node *n, struct edm_fab_node_info *info);
 int edm_fab_switch_set(struct edm_fab_node *sw, const u32 *policy, const u32 *chunk,
 		       struct netlink_ext_ack *extack);
 
 /*
- * Netlink events (kernel/fabric_nl.c). Called in process context with the
+ * Netlink events (fabric/nl.c). Called in process context with the
  * registry lock not held; a link end that went down says why.
  */
 void edm_fab_nl_link_down(struct net *net, const char *node, u32 port, const char *why);
 
-/* Node lookup and references (drivers/fabric/node.c) */
+/* Node lookup and references (fabric/node.c) */
 struct edm_fab_node *edm_fab_node_of(const struct edm_dev *dev);
 struct edm_fab_node *edm_fab_node_get(struct edm_fab_node *n);
 void edm_fab_node_put(struct edm_fab_node *n);
@@ -176,7 +173,7 @@ const char *edm_fab_node_name(const struct edm_fab_node *n);
 bool edm_fab_node_is_host(const struct edm_fab_node *n);
 u32 edm_fab_node_nports(const struct edm_fab_node *n);
 
-/* Host stack (drivers/fabric/host.c) */
+/* Host stack (fabric/host.c) */
 int edm_fab_host_submit(struct edm_fab_node *host, struct edm_fab_op *op);
 int edm_fab_host_probe(struct edm_fab_node *host, u32 dst, u64 *size);
 int edm_fab_host_sync_op(struct edm_fab_node *host, struct edm_fab_op *op);
@@ -187,7 +184,7 @@ int edm_fab_host_region(struct edm_fab_node *host, u32 addr, u64 *size, u64 *key
 int edm_fab_host_region_io(struct edm_fab_node *host, u64 key, u64 off, void *buf, u32 len,
 			   bool write);
 
-/* What netlink shows of a host's region (kernel/region_nl.c). */
+/* What netlink shows of a host's region (cowbird/region_nl.c). */
 int edm_fab_host_region_info(struct edm_fab_node *host, struct edm_region_info *ri);
 int edm_fab_host_rekey(struct edm_fab_node *host);
 int edm_fab_host_region_check(struct edm_fab_node *host, u64 key);
@@ -197,7 +194,7 @@ void edm_fab_regions_show(struct seq_file *m);
 void edm_fab_host_set_cdev(struct edm_fab_node *host, void *cdev, int minor);
 void *edm_fab_host_cdev(const struct edm_fab_node *host);
 
-/* Links (drivers/fabric/link.c), under the registry lock */
+/* Links (fabric/link.c), under the registry lock */
 int edm_fab_link_emu(struct edm_fab_node *a, u32 pa, struct edm_fab_node *b, u32 pb,
 		     const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack);
 int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
@@ -209,7 +206,7 @@ int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info
 void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg);
 
 /*
- * EDM over Ethernet (net/edm_eth.c): a port bound to a netdev sends bursts
+ * EDM over Ethernet (fabric/eth.c): a port bound to a netdev sends bursts
  * behind an Ethernet header (broadcast destination) and receives them through
  * a packet_type handler registered for that one netdev.
  */
@@ -218,16 +215,12 @@ struct edm_eth_bind *edm_eth_bind(struct edm_fab_port *p, struct net_device *dev
 void edm_eth_unbind(struct edm_eth_bind *b);
 int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *burst);
 int edm_eth_ifindex(const struct edm_eth_bind *b);
-int edm_eth_init(void);
-void edm_eth_exit(void);
-int edm_fab_init(void);
-void edm_fab_exit(void);
 
 /* Delivery of a received burst to a port; any context, takes the skb. */
 void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *burst);
 
 /*
- * /dev/edm<N> (drivers/fabric/cdev.c). add() at host creation, del() at its
+ * /dev/edm<N> (fabric/cdev.c). add() at host creation, del() at its
  * destruction while the node still holds the registry's reference (an open()
  * may take one until del() returns); process context.
  */

@@ -66,7 +66,7 @@ int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 /* Send @skb, a complete message, to the events group of @net. */
 void edm_nl_notify(struct net *net, struct sk_buff *skb);
 
-/* Device commands, in kernel/dev_nl.c. */
+/* Device commands, in core/dev_nl.c. */
 int edm_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info);
@@ -74,7 +74,7 @@ int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy edm_dev_sel_policy[];
 extern const struct nla_policy edm_dev_new_policy[];
 
-/* NetDIMM commands, in kernel/netdimm_nl.c. */
+/* NetDIMM commands, in netdimm/nl.c. */
 int edm_nl_netdimm_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_netdimm_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info);
@@ -82,7 +82,7 @@ int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy edm_netdimm_new_policy[];
 extern const struct nla_policy edm_netdimm_sel_policy[];
 
-/* EDM fabric commands, in kernel/fabric_nl.c. */
+/* EDM fabric commands, in fabric/nl.c. */
 int edm_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info);
@@ -100,7 +100,7 @@ extern const struct nla_policy edm_flink_new_policy[];
 extern const struct nla_policy edm_flink_sel_policy[];
 extern const struct nla_policy edm_flink_set_policy[];
 
-/* DFabric pools, in kernel/pool_nl.c; racks and compute nodes, in kernel/rack_nl.c. */
+/* DFabric pools, in dfabric/pool_nl.c; racks and compute nodes, in dfabric/rack_nl.c. */
 int edm_nl_pool_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_pool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info);
@@ -123,7 +123,7 @@ extern const struct nla_policy edm_rack_sel_policy[];
 extern const struct nla_policy edm_cn_new_policy[];
 extern const struct nla_policy edm_cn_sel_policy[];
 extern const struct nla_policy edm_cn_set_policy[];
-/* DFabric NIC pools, in kernel/nicpool_nl.c. */
+/* DFabric NIC pools, in dfabric/nicpool_nl.c. */
 int edm_nl_nicpool_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_nicpool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info);
@@ -136,7 +136,7 @@ extern const struct nla_policy edm_nicpool_sel_policy[];
 extern const struct nla_policy edm_nicpool_set_policy[];
 extern const struct nla_policy edm_nicpool_nic_policy[];
 
-/* Memory regions, in kernel/region_nl.c. */
+/* Memory regions, in cowbird/region_nl.c. */
 int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info);
@@ -145,7 +145,7 @@ int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy edm_region_sel_policy[];
 extern const struct nla_policy edm_region_new_policy[];
 
-/* The Cowbird engine and its instances, in kernel/cowbird_nl.c. */
+/* The Cowbird engine and its instances, in cowbird/nl.c. */
 int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_cowbird_set_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);

@@ -4,7 +4,7 @@
  * (an edm device of type POOL) with its 2 MiB Sections from a NUMA node, its
  * LPPU owning the kernel-agnostic pool core (include/edm/pool_core.h), the
  * per-compute-node allocators (the paper's daemon, struct edm_pool_node)
- * and the shared skb APIs of Table 2 (mm/pool_skb.c).
+ * and the shared skb APIs of Table 2 (dfabric/pool_skb.c).
  *
  * Node ids: 0 is the LPPU itself (it holds the Buffers of a node that went
  * away while the network stack still had them); compute nodes get 1 ..
@@ -107,8 +107,6 @@ struct edm_mpool_info {
 	u64 buffers, allocs, nlent, skbs, reclaimed;
 };
 
-extern const struct edm_dev_type_ops edm_pool_dev_type;
-
 static inline struct edm_mpool *edm_mpool_of(const struct edm_dev *dev)
 {
 	return dev->type_priv;
@@ -131,7 +129,7 @@ int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 
 void edm_pool_node_dcache_read(struct edm_pool_node *n, u64 ref, u32 span, u32 len);
 void edm_pool_node_dcache_flush(struct edm_pool_node *n, u64 ref, u64 len);
 
-/* Table 2 of the paper, and what a driver needs around it (mm/pool.c, mm/pool_skb.c). */
+/* Table 2 of the paper, and what a driver needs around it (dfabric/pool.c, dfabric/pool_skb.c). */
 int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref, void **va);
 void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref);
 int edm_pass_shared_buffer(struct edm_pool_node *from, struct edm_pool_node *to, u64 ref,
@@ -145,7 +143,7 @@ void edm_kfree_shared_skb(struct sk_buff *skb);
 struct edm_net;
 struct edm_mpool *edm_pool_find_name(struct edm_net *en, const char *name);
 
-/* mm/pool.c, for mm/pool_skb.c */
+/* dfabric/pool.c, for dfabric/pool_skb.c */
 struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *b);
 const struct edm_pool_sec *edm_mpool_sec_of(const struct page *page);
 bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 page);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Memory regions, what a Cowbird instance binds to with a key: a fabric
- * memory host's local region (drivers/fabric/host.c) or a pool region
- * (mm/pool_region.c), both shown and rekeyed by kernel/region_nl.c.
+ * memory host's local region (fabric/host.c) or a pool region
+ * (dfabric/pool_region.c), both shown and rekeyed by cowbird/region_nl.c.
  *
  * A pool region is whole 2 MiB Sections of a pool, held by a node id of its
  * own in the pool (as a compute node holds its Buffers), so every reference
@@ -51,7 +51,7 @@ struct edm_pool_region {
 	u8 **va;			/* [nsec] their kernel addresses */
 };
 
-/* mm/pool_region.c; create, delete and lookups under the registry lock */
+/* dfabric/pool_region.c; create, delete and lookups under the registry lock */
 int edm_pool_region_create(struct edm_mpool *p, u32 id, u64 size,
 			   struct edm_pool_region **out, struct netlink_ext_ack *extack);
 void edm_pool_region_delete(struct edm_pool_region *r);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of Cowbird's congestion control core (drivers/cowbird/cc.c),
+ * Unit tests of Cowbird's congestion control core (cowbird/cc.c),
  * 1RMA's Algorithm 1 in 1/65536-op fixed point. Every expected window is
  * worked by hand, rounding down:
  *   AI at 1 op:    65536 + 16384                       = 81920

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of Cowbird's ring core (drivers/cowbird/ring.c): the mapping's
+ * Unit tests of Cowbird's ring core (cowbird/ring.c): the mapping's
  * layout, the check of hostile entries and books, cutting into 4 KB ops,
  * the read/write range check with per-type order, and batched completions.
  * Expected values are worked by hand from the ABI's rules (uapi/linux/

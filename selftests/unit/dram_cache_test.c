@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the DRAM cache index (mm/pool_dcache.c). The hand cases use
+ * Unit tests of the DRAM cache index (dfabric/pool_dcache.c). The hand cases use
  * a Region at FAS Section 3 (0x600000), 2 KB granules, 4 sets of 2 ways:
  * granule g = (ref - 0x600000) / 2048 lives in set g % 4, slots 2 * set and
  * 2 * set + 1. A randomized test runs it against a plain LRU list per set.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: hostile user space against Cowbird's ring core
- * (drivers/cowbird/ring.c). The input drives a producer that writes sound
+ * (cowbird/ring.c). The input drives a producer that writes sound
  * entries, raw entries with any field values, and any book words, and an
  * engine that fetches, hands out ops, ends them in any order with any status,
  * and publishes. Checked after every step, against a shadow written

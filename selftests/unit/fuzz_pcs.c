@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of the 66-bit block layer (drivers/fabric/pcs.c). Each
+ * libFuzzer target of the 66-bit block layer (fabric/pcs.c). Each
  * input runs four checks; any failure or sanitizer report aborts.
  *
  * 1. Scrambler against a bit-serial reference written after figure 49-8,

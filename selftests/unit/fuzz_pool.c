@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: random alloc / free / pass / check / apply / flush
- * sequences against the memory pool core (mm/pool_core.c), each checked
+ * sequences against the memory pool core (dfabric/pool_core.c), each checked
  * against the reference model in pool_ref.h: every return value, every
  * Section's state, owner, class and free count, and every counter, after
  * every call. The first bytes pick the pool's shape (Sections, Region size,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: random notify / step / time / flush / reconfigure
- * sequences against the switch scheduler (drivers/fabric/sched.c), checked
+ * sequences against the switch scheduler (fabric/sched.c), checked
  * after every call against a shadow model written independently (plain
  * arrays, linear scans, busy times from bytes * 8 / rate):
  *

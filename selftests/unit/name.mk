@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Object name validation (kernel/name.c).
+# Object name validation (core/name.c).
 TESTS += name_test
-name_test_SRCS := name_test.c $(TOP)/kernel/name.c
+name_test_SRCS := name_test.c $(TOP)/core/name.c
 FUZZERS += fuzz_name
-fuzz_name_SRCS := fuzz_name.c $(TOP)/kernel/name.c
+fuzz_name_SRCS := fuzz_name.c $(TOP)/core/name.c

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of edm_name_valid(), the object-name rule (kernel/name.c). */
+/* Unit tests of edm_name_valid(), the object-name rule (core/name.c). */
 #include <string.h>
 
 #include "kselftest_harness.h"

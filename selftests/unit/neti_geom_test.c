@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the NETi zone geometry (mm/neti_geom.c). Expected values
+ * Unit tests of the NETi zone geometry (netdimm/geom.c). Expected values
  * come from the NetDIMM paper's Figure 9 and its text ("pages on a same
  * bank and sub-array are spaced every 128KB", "8K distinct sub-arrays"
  * per rank), or from brute force over a small geometry.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "edm/neti_geom.h"
+#include "edm/netdimm_geom.h"
 
 #define PG 12
 #define KiB 1024ULL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the 66-bit block layer (drivers/fabric/pcs.c). Expected
+ * Unit tests of the 66-bit block layer (fabric/pcs.c). Expected
  * values come from IEEE 802.3 clause 49 (figure 49-7 block formats, figure
  * 49-8 scrambler), from the layouts documented in edm/pcs.h worked out by
  * hand, or from a bit-serial scrambler written here after figure 49-8.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the memory pool core (mm/pool_core.c). Geometry is worked by
+ * Unit tests of the memory pool core (dfabric/pool_core.c). Geometry is worked by
  * hand: a FAS reference is section << 21 | offset, so FAS Section 5 starts
  * at 0xa00000; a 2 KB class has 1024 Buffers per 2 MB Section, 64 KB has 32.
  * The randomized test runs the core against the reference model in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A reference model of the memory pool core (mm/pool_core.c), written apart
+ * A reference model of the memory pool core (dfabric/pool_core.c), written apart
  * from it and as plainly as possible: arrays of ints, a holder per Buffer,
  * linear scans, and FAS arithmetic by division and multiplication instead of
  * shifts and masks. pool_core_test.c and fuzz_pool.c drive the core and this

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the switch scheduler core (drivers/fabric/sched.c). Expected
+ * Unit tests of the switch scheduler core (fabric/sched.c). Expected
  * values come from the paper's rules (3.1.1, 3.1.2) worked by hand: link busy
  * times are bytes * 8 / rate, e.g. 256 B at 25 Gb/s is 81.92 ns.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the hardware timing model (drivers/fabric/timing.c). The
+ * Unit tests of the hardware timing model (fabric/timing.c). The
  * expected rows are typed from the EDM column of the paper's Table 1, in ps.
  */
 #include "kselftest_harness.h"

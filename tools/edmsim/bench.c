@@ -167,7 +167,7 @@ int edmsim_bench_main(int argc, char **argv)
 		edmsim_opts_free(&o);
 		return 1;
 	}
-	printf("maximal matching (drivers/fabric/sched.c, X=3, 256 B chunks, SRPT):\n");
+	printf("maximal matching (fabric/sched.c, X=3, 256 B chunks, SRPT):\n");
 	err = matching_cold(144, g) ?: matching_cold(512, g) ?: matching_steady(144, g) ?:
 	      matching_steady(512, g);
 	printf("simulated events per second (%u nodes):\n", o.cfg.nodes);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * EDM: hosts and a switch whose scheduler is edm.ko's own PIM core
- * (drivers/fabric/sched.c, linked unchanged), with every stage's delay taken
- * from the kernel's timing model (drivers/fabric/timing.c, Table 1).
+ * (fabric/sched.c, linked unchanged), with every stage's delay taken
+ * from the kernel's timing model (fabric/timing.c, Table 1).
  *
  * A read:  requester --RREQ--> switch (queued as the RRES's notification)
  *          --RREQ as the first grant--> memory node --RRES chunk--> switch

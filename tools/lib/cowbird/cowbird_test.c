@@ -2,7 +2,7 @@
 /*
  * End-to-end tests of libcowbird against the user-space stand-in engine,
  * which serves the rings with the kernel engine's own cores
- * (drivers/cowbird/ring.c, cc.c):
+ * (cowbird/ring.c, cc.c):
  *
  *  - data integrity: 8 threads on 4 rings (two producers per ring, so tail
  *    reservations race) write and read random ranges of their own slice of

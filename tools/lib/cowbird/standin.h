@@ -3,7 +3,7 @@
  * A user-space stand-in for edm's Cowbird engine, for native tests and
  * benchmarks: it lays out an instance's mapping exactly as /dev/cowbird does
  * (cowbird_layout_fill), and serves its rings against a local buffer with
- * the engine's own cores, drivers/cowbird/ring.c and cc.c. Not part of
+ * the engine's own cores, cowbird/ring.c and cc.c. Not part of
  * libcowbird; linked only into tests and benchmarks.
  */
 #ifndef _COWBIRD_STANDIN_H

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+# Cowbird (Documentation/cowbird.md): the ring and congestion-control cores,
+# /dev/cowbird and its engine over a local, pool or remote region, and the
+# netlink commands of instances and regions.
+edm-y += cowbird/ring.o cowbird/cc.o cowbird/dev.o cowbird/engine.o cowbird/remote.o \
+	 cowbird/nl.o cowbird/region_nl.o
