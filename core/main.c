@@ -12,7 +12,7 @@
 static const struct edm_subsys edm_subsystems[] = {
 	{ "objects", edm_objects_init, edm_objects_exit },
 	/* before the registry: devices bound to a lower netdev need it while they live */
-	{ "ndimm", edm_ndimm_notifier_init, edm_ndimm_notifier_exit },
+	{ "ndimm", edm_netdimm_notifier_init, edm_netdimm_notifier_exit },
 	{ "fabric", edm_fab_init, edm_fab_exit },
 	{ "edm-eth", edm_eth_init, edm_eth_exit },
 	/* before the registry: NIC pool members leave when their netdev goes */

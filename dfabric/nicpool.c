@@ -27,26 +27,26 @@
 #include "edm/edm.h"
 #include "nicpool.h"
 
-void edm_nicpool_stats(struct edm_nicpool *np, struct edm_np_stats *sum)
+void edm_nicpool_stats(struct edm_nicpool *np, struct edm_nicpool_stats *sum)
 {
 	int cpu, i;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		const struct edm_np_stats *c = per_cpu_ptr(np->ctrs, cpu);
+		const struct edm_nicpool_stats *c = per_cpu_ptr(np->ctrs, cpu);
 
 		for (i = 0; i < ARRAY_SIZE(sum->v); i++)
 			sum->v[i] += READ_ONCE(c->v[i]);
 	}
 }
 
-void edm_np_member_stats(struct edm_np_member *m, struct edm_np_member_stats *sum)
+void edm_nicpool_member_stats(struct edm_nicpool_member *m, struct edm_nicpool_member_stats *sum)
 {
 	int cpu, i;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		const struct edm_np_member_stats *c = per_cpu_ptr(m->ctrs, cpu);
+		const struct edm_nicpool_member_stats *c = per_cpu_ptr(m->ctrs, cpu);
 
 		for (i = 0; i < ARRAY_SIZE(sum->v); i++)
 			sum->v[i] += READ_ONCE(c->v[i]);
@@ -58,7 +58,7 @@ void edm_np_member_stats(struct edm_np_member *m, struct edm_np_member_stats *su
 /* ---- members ---- */
 
 /* The member @dev is, if it is one of any NIC pool; RTNL. */
-static struct edm_np_member *edm_np_member_of(const struct net_device *dev)
+static struct edm_nicpool_member *edm_nicpool_member_of(const struct net_device *dev)
 {
 	if (rtnl_dereference(dev->rx_handler) != edm_nicpool_handle_frame)
 		return NULL;
@@ -66,10 +66,10 @@ static struct edm_np_member *edm_np_member_of(const struct net_device *dev)
 }
 
 /* Can @dev become a member of @np? Changes nothing. */
-static int edm_np_chk_nic(struct edm_nicpool *np, struct net_device *dev,
-			  struct netlink_ext_ack *extack)
+static int edm_nicpool_chk_nic(struct edm_nicpool *np, struct net_device *dev,
+			       struct netlink_ext_ack *extack)
 {
-	struct edm_np_member *m = edm_np_member_of(dev);
+	struct edm_nicpool_member *m = edm_nicpool_member_of(dev);
 
 	if (!np->rack) {
 		NL_SET_ERR_MSG(extack, "the NIC pool's rack is gone");
@@ -104,18 +104,18 @@ static int edm_np_chk_nic(struct edm_nicpool *np, struct net_device *dev,
 		NL_SET_ERR_MSG(extack, "the netdev is down");
 		return -ENETDOWN;
 	}
-	if (np->nmembers >= EDM_NP_MEMBERS_MAX) {
+	if (np->nmembers >= EDM_NICPOOL_MEMBERS_MAX) {
 		NL_SET_ERR_MSG(extack, "the NIC pool has 8 members, the most it takes");
 		return -ENOSPC;
 	}
 	return 0;
 }
 
-static int edm_np_free_slot(struct edm_nicpool *np)
+static int edm_nicpool_free_slot(struct edm_nicpool *np)
 {
 	int i;
 
-	for (i = 0; i < EDM_NP_MEMBERS_MAX; i++)
+	for (i = 0; i < EDM_NICPOOL_MEMBERS_MAX; i++)
 		if (!rtnl_dereference(np->members[i]))
 			return i;
 	return -ENOSPC;
@@ -124,20 +124,20 @@ static int edm_np_free_slot(struct edm_nicpool *np)
 int edm_nicpool_nic_add(struct edm_nicpool *np, struct net_device *dev,
 			struct netlink_ext_ack *extack)
 {
-	struct edm_np_member *m;
+	struct edm_nicpool_member *m;
 	int slot, err;
 
 	ASSERT_RTNL();
-	err = edm_np_chk_nic(np, dev, extack);
+	err = edm_nicpool_chk_nic(np, dev, extack);
 	if (err)
 		return err;
-	slot = edm_np_free_slot(np);
+	slot = edm_nicpool_free_slot(np);
 	if (WARN_ON_ONCE(slot < 0))
 		return slot;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	m->ctrs = alloc_percpu(struct edm_np_member_stats);
+	m->ctrs = alloc_percpu(struct edm_nicpool_member_stats);
 	if (!m->ctrs) {
 		err = -ENOMEM;
 		goto err_free;
@@ -170,12 +170,12 @@ err_free:
 }
 
 /* @m leaves: see the header for the order. RTNL held. */
-static void edm_np_member_remove(struct edm_nicpool *np, struct edm_np_member *m)
+static void edm_nicpool_member_remove(struct edm_nicpool *np, struct edm_nicpool_member *m)
 {
 	struct net_device *dev = m->dev;
 
 	ASSERT_RTNL();
-	RCU_INIT_POINTER(np->members[m->id & EDM_NP_SLOT_MASK], NULL);
+	RCU_INIT_POINTER(np->members[m->id & EDM_NICPOOL_SLOT_MASK], NULL);
 	WRITE_ONCE(np->nmembers, np->nmembers - 1);
 	netdev_rx_handler_unregister(dev);	/* ends with synchronize_net() */
 	dev_set_promiscuity(dev, -1);
@@ -188,42 +188,42 @@ static void edm_np_member_remove(struct edm_nicpool *np, struct edm_np_member *m
 int edm_nicpool_nic_del(struct edm_nicpool *np, struct net_device *dev,
 			struct netlink_ext_ack *extack)
 {
-	struct edm_np_member *m = edm_np_member_of(dev);
+	struct edm_nicpool_member *m = edm_nicpool_member_of(dev);
 
 	ASSERT_RTNL();
 	if (!m || m->np != np) {
 		NL_SET_ERR_MSG(extack, "the netdev is not a member of this NIC pool");
 		return -ENOENT;
 	}
-	edm_np_member_remove(np, m);
+	edm_nicpool_member_remove(np, m);
 	return 0;
 }
 
-static int edm_np_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+static int edm_nicpool_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct edm_np_member *m;
+	struct edm_nicpool_member *m;
 
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
-	m = edm_np_member_of(dev);
+	m = edm_nicpool_member_of(dev);
 	if (m)
-		edm_np_member_remove(m->np, m);
+		edm_nicpool_member_remove(m->np, m);
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block edm_np_notifier = {
-	.notifier_call = edm_np_netdev_event,
+static struct notifier_block edm_nicpool_notifier = {
+	.notifier_call = edm_nicpool_netdev_event,
 };
 
 int edm_nicpool_notifier_init(void)
 {
-	return register_netdevice_notifier(&edm_np_notifier);
+	return register_netdevice_notifier(&edm_nicpool_notifier);
 }
 
 void edm_nicpool_notifier_exit(void)
 {
-	unregister_netdevice_notifier(&edm_np_notifier);
+	unregister_netdevice_notifier(&edm_nicpool_notifier);
 }
 
 /* ---- the device type ---- */
@@ -232,16 +232,16 @@ void edm_nicpool_notifier_exit(void)
 void edm_nicpool_detach(struct edm_nicpool *np)
 {
 	struct edm_rack *rack = np->rack;
-	struct edm_np_member *m;
+	struct edm_nicpool_member *m;
 	int i;
 
 	if (!rack)
 		return;
 	rtnl_lock();
-	for (i = 0; i < EDM_NP_MEMBERS_MAX; i++) {
+	for (i = 0; i < EDM_NICPOOL_MEMBERS_MAX; i++) {
 		m = rtnl_dereference(np->members[i]);
 		if (m)
-			edm_np_member_remove(np, m);
+			edm_nicpool_member_remove(np, m);
 	}
 	RCU_INIT_POINTER(rack->np, NULL);
 	rtnl_unlock();
@@ -275,9 +275,9 @@ static int edm_nicpool_create(struct edm_dev *edev, const void *arg,
 	np = kzalloc(sizeof(*np), GFP_KERNEL);
 	if (!np)
 		return -ENOMEM;
-	np->ctrs = alloc_percpu(struct edm_np_stats);
-	np->flows = kvcalloc(EDM_NP_FLOWS, sizeof(*np->flows), GFP_KERNEL);
-	np->ro = kvcalloc(EDM_NP_RO_CTX, sizeof(*np->ro), GFP_KERNEL);
+	np->ctrs = alloc_percpu(struct edm_nicpool_stats);
+	np->flows = kvcalloc(EDM_NICPOOL_FLOWS, sizeof(*np->flows), GFP_KERNEL);
+	np->ro = kvcalloc(EDM_NICPOOL_RO_CTX, sizeof(*np->ro), GFP_KERNEL);
 	if (!np->ctrs || !np->flows || !np->ro) {
 		err = -ENOMEM;
 		goto err_free;

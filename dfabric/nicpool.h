@@ -47,66 +47,66 @@
 #include "rack.h"
 
 enum {
-	EDM_NP_MEMBERS_MAX	= 8,
-	EDM_NP_FLOWS		= 4096,		/* flowlet table slots, a power of two */
-	EDM_NP_GAP_US_DEFAULT	= 500,
-	EDM_NP_GAP_US_MAX	= 1000000,
-	EDM_NP_ETH_P_SPRAY	= 0x88B5,	/* IEEE local experimental ethertype 1 */
-	EDM_NP_BUCKETS		= 16,		/* sequence spaces per sender, by dst MAC */
-	EDM_NP_WINDOW		= 128,		/* reorder window, a power of two */
-	EDM_NP_RO_CTX		= 16,		/* reorder contexts: (sender, space) pairs */
-	EDM_NP_RO_TIMEOUT_US	= 2000,		/* a hole is waited for this long */
-	EDM_NP_DEPTH_QUEUES	= 16,		/* TX queues looked at for a depth */
-	EDM_NP_SLOT_MASK	= 0xff,		/* a member id's slot bits */
+	EDM_NICPOOL_MEMBERS_MAX	= 8,
+	EDM_NICPOOL_FLOWS		= 4096,		/* flowlet table slots, a power of two */
+	EDM_NICPOOL_GAP_US_DEFAULT	= 500,
+	EDM_NICPOOL_GAP_US_MAX	= 1000000,
+	EDM_NICPOOL_ETH_P_SPRAY	= 0x88B5,	/* IEEE local experimental ethertype 1 */
+	EDM_NICPOOL_BUCKETS		= 16,		/* sequence spaces per sender, by dst MAC */
+	EDM_NICPOOL_WINDOW		= 128,		/* reorder window, a power of two */
+	EDM_NICPOOL_RO_CTX		= 16,		/* reorder contexts: (sender, space) */
+	EDM_NICPOOL_RO_TIMEOUT_US	= 2000,		/* a hole is waited for this long */
+	EDM_NICPOOL_DEPTH_QUEUES	= 16,		/* TX queues looked at for a depth */
+	EDM_NICPOOL_SLOT_MASK	= 0xff,		/* a member id's slot bits */
 };
 
 /* What a spray frame carries between the MAC addresses and the payload. */
-struct edm_np_hdr {
+struct edm_nicpool_hdr {
 	__be32 seq;
 	__be32 tag;		/* the sending NIC pool's rack tag */
 	__be16 space;		/* its sequence space (a hash of the dst MAC) */
 	__be16 proto;		/* the frame's own ethertype */
 } __packed;
 
-struct edm_np_stats {
+struct edm_nicpool_stats {
 	u64 v[__EDM_A_NPSTAT_CNT];
 };
 
-struct edm_np_member_stats {
+struct edm_nicpool_member_stats {
 	u64 v[__EDM_A_NPMEMBER_CNT];
 };
 
 struct edm_nicpool;
 
-struct edm_np_member {
+struct edm_nicpool_member {
 	struct edm_nicpool *np;
 	struct net_device *dev;		/* held while a member */
 	netdevice_tracker tracker;
 	u32 id;				/* slot | generation << 8: what flowlets name */
 	u32 depth, depth_max;		/* queue bytes when last chosen, and the most */
-	struct edm_np_member_stats __percpu *ctrs;
+	struct edm_nicpool_member_stats __percpu *ctrs;
 };
 
 /* A flowlet: the member a flow (hash) is on, and when it was last seen. */
-struct edm_np_flow {
+struct edm_nicpool_flow {
 	u32 owner;			/* a member's id, 0: none */
 	u64 last_ns;
 };
 
 /* A held spray packet: its Buffer's descriptor, ready for the CN. */
-struct edm_np_held {
+struct edm_nicpool_held {
 	struct edm_rack_desc d;
 	bool valid;
 };
 
 /* The packets of one (sender tag, sequence space), in sequence order. */
-struct edm_np_reorder {
+struct edm_nicpool_reorder {
 	u32 tag;
 	u16 space;
 	bool used;
 	u32 next;			/* the sequence number delivered next */
 	u32 nheld;
-	struct edm_np_held win[EDM_NP_WINDOW];
+	struct edm_nicpool_held win[EDM_NICPOOL_WINDOW];
 };
 
 struct edm_nicpool {
@@ -116,16 +116,16 @@ struct edm_nicpool {
 	u32 tag;			/* random: names this rack in spray headers */
 	u32 mode;			/* enum edm_nicpool_mode */
 	u64 gap_ns;
-	struct edm_np_member __rcu *members[EDM_NP_MEMBERS_MAX];
+	struct edm_nicpool_member __rcu *members[EDM_NICPOOL_MEMBERS_MAX];
 	u32 nmembers;			/* RTNL */
 	u32 gen;			/* RTNL: member generations */
 	atomic_t rr;			/* rotates ties between members */
-	atomic_t seq[EDM_NP_BUCKETS];	/* spray sequence numbers, per space */
-	struct edm_np_flow *flows;	/* [EDM_NP_FLOWS] */
+	atomic_t seq[EDM_NICPOOL_BUCKETS];	/* spray sequence numbers, per space */
+	struct edm_nicpool_flow *flows;	/* [EDM_NICPOOL_FLOWS] */
 	spinlock_t ro_lock;		/* BH; protects ro[] and the timer's arming */
-	struct edm_np_reorder *ro;	/* [EDM_NP_RO_CTX] */
+	struct edm_nicpool_reorder *ro;	/* [EDM_NICPOOL_RO_CTX] */
 	struct hrtimer ro_timer;	/* flushes holes that take too long */
-	struct edm_np_stats __percpu *ctrs;
+	struct edm_nicpool_stats __percpu *ctrs;
 };
 
 struct edm_nicpool_cfg {
@@ -139,12 +139,12 @@ static inline struct edm_nicpool *edm_nicpool_of(const struct edm_dev *dev)
 	return dev->type_priv;
 }
 
-static inline void edm_np_stat_add(struct edm_nicpool *np, int i, u64 v)
+static inline void edm_nicpool_stat_add(struct edm_nicpool *np, int i, u64 v)
 {
 	this_cpu_add(np->ctrs->v[i], v);
 }
 
-static inline void edm_np_mstat_add(struct edm_np_member *m, int i, u64 v)
+static inline void edm_nicpool_mstat_add(struct edm_nicpool_member *m, int i, u64 v)
 {
 	this_cpu_add(m->ctrs->v[i], v);
 }
@@ -155,8 +155,8 @@ int edm_nicpool_nic_add(struct edm_nicpool *np, struct net_device *dev,
 			struct netlink_ext_ack *extack);
 int edm_nicpool_nic_del(struct edm_nicpool *np, struct net_device *dev,
 			struct netlink_ext_ack *extack);
-void edm_nicpool_stats(struct edm_nicpool *np, struct edm_np_stats *sum);
-void edm_np_member_stats(struct edm_np_member *m, struct edm_np_member_stats *sum);
+void edm_nicpool_stats(struct edm_nicpool *np, struct edm_nicpool_stats *sum);
+void edm_nicpool_member_stats(struct edm_nicpool_member *m, struct edm_nicpool_member_stats *sum);
 
 /*
  * dfabric/nicpool_tx.c: the engine of @cn hands descriptor @d to the NIC pool

@@ -17,24 +17,24 @@
 #include "edm/netlink.h"
 #include "nicpool.h"
 
-#define EDM_NP_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
-#define EDM_NP_MODE_POLICY \
+#define EDM_NICPOOL_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
+#define EDM_NICPOOL_MODE_POLICY \
 	NLA_POLICY_RANGE(NLA_U32, EDM_NICPOOL_MODE_FLOWLET, EDM_NICPOOL_MODE_MAX)
-#define EDM_NP_REJECT(attr, msg) \
+#define EDM_NICPOOL_REJECT(attr, msg) \
 	[attr] = { .type = NLA_REJECT, .reject_message = msg }
 
-static struct netlink_range_validation edm_np_gap_range = {
+static struct netlink_range_validation edm_nicpool_gap_range = {
 	.min = 1,
-	.max = EDM_NP_GAP_US_MAX,
+	.max = EDM_NICPOOL_GAP_US_MAX,
 };
 
 const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
-	EDM_NP_REJECT(EDM_A_NICPOOL_ID, "device IDs are assigned by the kernel"),
-	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
-	[EDM_A_NICPOOL_RACK] = EDM_NP_NAME_POLICY,
-	[EDM_A_NICPOOL_MODE] = EDM_NP_MODE_POLICY,
-	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_np_gap_range),
-	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "add members with NICPOOL_NIC_ADD"),
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_ID, "device IDs are assigned by the kernel"),
+	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
+	[EDM_A_NICPOOL_RACK] = EDM_NICPOOL_NAME_POLICY,
+	[EDM_A_NICPOOL_MODE] = EDM_NICPOOL_MODE_POLICY,
+	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_nicpool_gap_range),
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_NIC, "add members with NICPOOL_NIC_ADD"),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
@@ -45,11 +45,11 @@ const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
 /* NICPOOL_GET and NICPOOL_DEL select a NIC pool by ID or by name. */
 const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
+	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_RACK),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_MODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_FLOWLET_GAP_US),
-	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "name members with NICPOOL_NIC_ADD or _DEL"),
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_NIC, "name members with NICPOOL_NIC_ADD or _DEL"),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
@@ -59,11 +59,12 @@ const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
 
 const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
-	EDM_NP_REJECT(EDM_A_NICPOOL_RACK, "fixed when the NIC pool was created"),
-	[EDM_A_NICPOOL_MODE] = EDM_NP_MODE_POLICY,
-	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_np_gap_range),
-	EDM_NP_REJECT(EDM_A_NICPOOL_NIC, "add and remove members with NICPOOL_NIC_ADD and _DEL"),
+	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_RACK, "fixed when the NIC pool was created"),
+	[EDM_A_NICPOOL_MODE] = EDM_NICPOOL_MODE_POLICY,
+	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_nicpool_gap_range),
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_NIC,
+			   "add and remove members with NICPOOL_NIC_ADD and _DEL"),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_MEMBERS),
@@ -74,10 +75,10 @@ const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
 /* NICPOOL_NIC_ADD and _DEL: a NIC pool by ID or name, and a netdev. */
 const struct nla_policy edm_nicpool_nic_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NICPOOL_NAME] = EDM_NP_NAME_POLICY,
+	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_RACK),
-	EDM_NP_REJECT(EDM_A_NICPOOL_MODE, "change the mode with NICPOOL_SET"),
-	EDM_NP_REJECT(EDM_A_NICPOOL_FLOWLET_GAP_US, "change the gap with NICPOOL_SET"),
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_MODE, "change the mode with NICPOOL_SET"),
+	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_FLOWLET_GAP_US, "change the gap with NICPOOL_SET"),
 	[EDM_A_NICPOOL_NIC] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_NODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_TAG),
@@ -86,7 +87,7 @@ const struct nla_policy edm_nicpool_nic_policy[EDM_A_NICPOOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
 };
 
-static int edm_np_put_stats(struct sk_buff *msg, int attr, const u64 *v, int cnt, int pad)
+static int edm_nicpool_put_stats(struct sk_buff *msg, int attr, const u64 *v, int cnt, int pad)
 {
 	struct nlattr *nest = nla_nest_start(msg, attr);
 	int i;
@@ -100,15 +101,15 @@ static int edm_np_put_stats(struct sk_buff *msg, int attr, const u64 *v, int cnt
 	return 0;
 }
 
-static int edm_np_put_member(struct sk_buff *msg, struct edm_np_member *m)
+static int edm_nicpool_put_member(struct sk_buff *msg, struct edm_nicpool_member *m)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_NICPOOL_MEMBER);
-	struct edm_np_member_stats s;
+	struct edm_nicpool_member_stats s;
 	int i;
 
 	if (!nest)
 		return -EMSGSIZE;
-	edm_np_member_stats(m, &s);
+	edm_nicpool_member_stats(m, &s);
 	if (nla_put_u32(msg, EDM_A_NPMEMBER_IFINDEX, READ_ONCE(m->dev->ifindex)) ||
 	    nla_put_string(msg, EDM_A_NPMEMBER_NAME, m->dev->name))
 		return -EMSGSIZE;
@@ -119,25 +120,25 @@ static int edm_np_put_member(struct sk_buff *msg, struct edm_np_member *m)
 	return 0;
 }
 
-static int edm_np_put_members(struct sk_buff *msg, struct edm_nicpool *np)
+static int edm_nicpool_put_members(struct sk_buff *msg, struct edm_nicpool *np)
 {
-	struct edm_np_member *m;
+	struct edm_nicpool_member *m;
 	int i, err = 0;
 
 	rcu_read_lock();
-	for (i = 0; i < EDM_NP_MEMBERS_MAX && !err; i++) {
+	for (i = 0; i < EDM_NICPOOL_MEMBERS_MAX && !err; i++) {
 		m = rcu_dereference(np->members[i]);
 		if (m)
-			err = edm_np_put_member(msg, m);
+			err = edm_nicpool_put_member(msg, m);
 	}
 	rcu_read_unlock();
 	return err;
 }
 
-static int edm_np_fill(struct sk_buff *msg, const struct edm_dev *dev)
+static int edm_nicpool_fill(struct sk_buff *msg, const struct edm_dev *dev)
 {
 	struct edm_nicpool *np = edm_nicpool_of(dev);
-	struct edm_np_stats s;
+	struct edm_nicpool_stats s;
 
 	edm_nicpool_stats(np, &s);
 	if (nla_put_u32(msg, EDM_A_NICPOOL_ID, dev->id) ||
@@ -149,15 +150,15 @@ static int edm_np_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	    (np->rack && nla_put_u32(msg, EDM_A_NICPOOL_NODE, np->pn.id)) ||
 	    nla_put_u32(msg, EDM_A_NICPOOL_TAG, np->tag) ||
 	    nla_put_u32(msg, EDM_A_NICPOOL_MEMBERS, READ_ONCE(np->nmembers)) ||
-	    edm_np_put_members(msg, np) ||
-	    edm_np_put_stats(msg, EDM_A_NICPOOL_STATS, s.v, __EDM_A_NPSTAT_CNT,
-			     EDM_A_NPSTAT_PAD))
+	    edm_nicpool_put_members(msg, np) ||
+	    edm_nicpool_put_stats(msg, EDM_A_NICPOOL_STATS, s.v, __EDM_A_NPSTAT_CNT,
+				  EDM_A_NPSTAT_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
 
 /* A NIC pool by ID or name: any other device is "not a NIC pool". */
-static struct edm_dev *edm_np_find(struct edm_net *en, struct genl_info *info)
+static struct edm_dev *edm_nicpool_find(struct edm_net *en, struct genl_info *info)
 {
 	struct nlattr *id = info->attrs[EDM_A_NICPOOL_ID], *name = info->attrs[EDM_A_NICPOOL_NAME];
 	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
@@ -171,10 +172,10 @@ static struct edm_dev *edm_np_find(struct edm_net *en, struct genl_info *info)
 
 int edm_nl_nicpool_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return edm_nl_dev_get_reply(info, EDM_CMD_NICPOOL_GET, edm_np_find, edm_np_fill);
+	return edm_nl_dev_get_reply(info, EDM_CMD_NICPOOL_GET, edm_nicpool_find, edm_nicpool_fill);
 }
 
-static bool edm_np_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
+static bool edm_nicpool_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
 {
 	if (dev->type != EDM_DEV_TYPE_NICPOOL)
 		return false;
@@ -187,11 +188,12 @@ static bool edm_np_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
 
 int edm_nl_nicpool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return edm_nl_dev_dump(skb, cb, EDM_CMD_NICPOOL_GET, edm_np_dump_match, edm_np_fill);
+	return edm_nl_dev_dump(skb, cb, EDM_CMD_NICPOOL_GET, edm_nicpool_dump_match,
+			       edm_nicpool_fill);
 }
 
 /* The rack RACK names, which must have no NIC pool yet; registry lock held. */
-static struct edm_rack *edm_np_rack(struct edm_net *en, struct genl_info *info)
+static struct edm_rack *edm_nicpool_rack(struct edm_net *en, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[EDM_A_NICPOOL_RACK];
 	struct edm_dev *dev = edm_dev_find(en, NULL, name, info->extack);
@@ -211,7 +213,7 @@ static struct edm_rack *edm_np_rack(struct edm_net *en, struct genl_info *info)
 	return rack;
 }
 
-static int edm_np_chk_new(struct genl_info *info, struct edm_nicpool_cfg *cfg)
+static int edm_nicpool_chk_new(struct genl_info *info, struct edm_nicpool_cfg *cfg)
 {
 	struct nlattr **a = info->attrs;
 	const char *name;
@@ -229,7 +231,7 @@ static int edm_np_chk_new(struct genl_info *info, struct edm_nicpool_cfg *cfg)
 	cfg->mode = a[EDM_A_NICPOOL_MODE] ? nla_get_u32(a[EDM_A_NICPOOL_MODE]) :
 					    EDM_NICPOOL_MODE_FLOWLET;
 	cfg->gap_us = a[EDM_A_NICPOOL_FLOWLET_GAP_US] ?
-		      nla_get_u32(a[EDM_A_NICPOOL_FLOWLET_GAP_US]) : EDM_NP_GAP_US_DEFAULT;
+		      nla_get_u32(a[EDM_A_NICPOOL_FLOWLET_GAP_US]) : EDM_NICPOOL_GAP_US_DEFAULT;
 	return 0;
 }
 
@@ -241,11 +243,11 @@ int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct edm_dev *dev;
 	int err;
 
-	err = edm_np_chk_new(info, &cfg);
+	err = edm_nicpool_chk_new(info, &cfg);
 	if (err)
 		return err;
 	mutex_lock(&en->lock);
-	cfg.rack = edm_np_rack(en, info);
+	cfg.rack = edm_nicpool_rack(en, info);
 	if (IS_ERR(cfg.rack)) {
 		mutex_unlock(&en->lock);
 		return PTR_ERR(cfg.rack);
@@ -256,13 +258,13 @@ int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info)
 		mutex_unlock(&en->lock);
 		return PTR_ERR(dev);
 	}
-	reply = edm_nl_dev_msg(dev, info, EDM_CMD_NICPOOL_NEW, edm_np_fill);
+	reply = edm_nl_dev_msg(dev, info, EDM_CMD_NICPOOL_NEW, edm_nicpool_fill);
 	if (!reply) {
 		edm_dev_destroy(en, dev);
 		mutex_unlock(&en->lock);
 		return -ENOMEM;
 	}
-	edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_NEW, edm_np_fill);
+	edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_NEW, edm_nicpool_fill);
 	mutex_unlock(&en->lock);
 	return genlmsg_reply(reply, info);
 }
@@ -274,12 +276,12 @@ int edm_nl_nicpool_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct edm_dev *dev;
 
 	mutex_lock(&en->lock);
-	dev = edm_np_find(en, info);
+	dev = edm_nicpool_find(en, info);
 	if (IS_ERR(dev)) {
 		mutex_unlock(&en->lock);
 		return PTR_ERR(dev);
 	}
-	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_NICPOOL_DEL, edm_np_fill);
+	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_NICPOOL_DEL, edm_nicpool_fill);
 	edm_dev_destroy(en, dev);
 	mutex_unlock(&en->lock);
 	if (event)
@@ -298,7 +300,7 @@ int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 mode;
 
 	mutex_lock(&en->lock);
-	dev = edm_np_find(en, info);
+	dev = edm_nicpool_find(en, info);
 	if (IS_ERR(dev)) {
 		mutex_unlock(&en->lock);
 		return PTR_ERR(dev);
@@ -316,15 +318,15 @@ int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info)
 		mod = true;
 	}
 	if (mod)
-		edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_SET, edm_np_fill);
+		edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_SET, edm_nicpool_fill);
 	mutex_unlock(&en->lock);
 	return 0;
 }
 
 /* NIC_ADD and NIC_DEL: @op on the NIC pool and the netdev NIC names. */
-static int edm_np_nic_cmd(struct genl_info *info, u8 cmd,
-			  int (*op)(struct edm_nicpool *np, struct net_device *nd,
-				    struct netlink_ext_ack *extack))
+static int edm_nicpool_nic_cmd(struct genl_info *info, u8 cmd,
+			       int (*op)(struct edm_nicpool *np, struct net_device *nd,
+					 struct netlink_ext_ack *extack))
 {
 	struct edm_net *en = edm_net(genl_info_net(info));
 	struct nlattr *nic = info->attrs[EDM_A_NICPOOL_NIC];
@@ -336,7 +338,7 @@ static int edm_np_nic_cmd(struct genl_info *info, u8 cmd,
 	if (err)
 		return err;
 	mutex_lock(&en->lock);
-	dev = edm_np_find(en, info);
+	dev = edm_nicpool_find(en, info);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;
@@ -351,7 +353,7 @@ static int edm_np_nic_cmd(struct genl_info *info, u8 cmd,
 	}
 	rtnl_unlock();
 	if (!err)
-		edm_nl_dev_notify(dev, cmd, edm_np_fill);
+		edm_nl_dev_notify(dev, cmd, edm_nicpool_fill);
 out:
 	mutex_unlock(&en->lock);
 	return err;
@@ -359,10 +361,10 @@ out:
 
 int edm_nl_nicpool_nic_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return edm_np_nic_cmd(info, EDM_CMD_NICPOOL_NIC_ADD, edm_nicpool_nic_add);
+	return edm_nicpool_nic_cmd(info, EDM_CMD_NICPOOL_NIC_ADD, edm_nicpool_nic_add);
 }
 
 int edm_nl_nicpool_nic_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return edm_np_nic_cmd(info, EDM_CMD_NICPOOL_NIC_DEL, edm_nicpool_nic_del);
+	return edm_nicpool_nic_cmd(info, EDM_CMD_NICPOOL_NIC_DEL, edm_nicpool_nic_del);
 }

@@ -16,10 +16,10 @@
  * frame gets the node's MAC as its destination, as the one big NIC of the
  * rack would deliver it.
  *
- * Spray frames (ethertype 0x88B5) lose their edm_np_hdr and go through a
+ * Spray frames (ethertype 0x88B5) lose their edm_nicpool_hdr and go through a
  * reorder context per (sending rack tag, sequence space): a window of
- * EDM_NP_WINDOW held descriptors, whose Buffers stay the NIC pool's until
- * they are delivered in sequence. A hole is waited for EDM_NP_RO_TIMEOUT_US
+ * EDM_NICPOOL_WINDOW held descriptors, whose Buffers stay the NIC pool's until
+ * they are delivered in sequence. A hole is waited for EDM_NICPOOL_RO_TIMEOUT_US
  * (an hrtimer in softirq flushes every context then), a packet beyond the
  * window flushes its context, a packet behind it is delivered at once
  * (late), one already held is dropped (dup).
@@ -38,7 +38,7 @@
 #include "nicpool.h"
 
 /* The compute node of @rack that has the IPv4 address @ip; RCU. */
-static struct edm_rack_cn *edm_np_cn_by_ip(struct edm_rack *rack, __be32 ip)
+static struct edm_rack_cn *edm_nicpool_cn_by_ip(struct edm_rack *rack, __be32 ip)
 {
 	const struct in_ifaddr *ifa;
 	struct in_device *in_dev;
@@ -58,7 +58,7 @@ static struct edm_rack_cn *edm_np_cn_by_ip(struct edm_rack *rack, __be32 ip)
 }
 
 /* The compute node of @rack that has the IPv6 address @ip; RCU. */
-static struct edm_rack_cn *edm_np_cn_by_ip6(struct edm_rack *rack, const struct in6_addr *ip)
+static struct edm_rack_cn *edm_nicpool_cn_by_ip6(struct edm_rack *rack, const struct in6_addr *ip)
 {
 	struct edm_rack_cn *cn;
 	int i;
@@ -74,7 +74,7 @@ static struct edm_rack_cn *edm_np_cn_by_ip6(struct edm_rack *rack, const struct 
 }
 
 /* The compute node a unicast frame is for (data at its MAC header). */
-static struct edm_rack_cn *edm_np_dest(struct edm_rack *rack, const struct sk_buff *skb)
+static struct edm_rack_cn *edm_nicpool_dest(struct edm_rack *rack, const struct sk_buff *skb)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
 	const struct in6_addr *ip6;
@@ -99,17 +99,17 @@ static struct edm_rack_cn *edm_np_dest(struct edm_rack *rack, const struct sk_bu
 	case ETH_P_IPV6:
 		ip6 = skb_header_pointer(skb, ETH_HLEN + offsetof(struct ipv6hdr, daddr),
 					 sizeof(_ip6), &_ip6);
-		return ip6 ? edm_np_cn_by_ip6(rack, ip6) : NULL;
+		return ip6 ? edm_nicpool_cn_by_ip6(rack, ip6) : NULL;
 	default:
 		return edm_rack_by_mac(rack, eth->h_dest, NULL);
 	}
 	ip = skb_header_pointer(skb, off, sizeof(_ip), &_ip);
-	return ip ? edm_np_cn_by_ip(rack, *ip) : NULL;
+	return ip ? edm_nicpool_cn_by_ip(rack, *ip) : NULL;
 }
 
 /* The NIC's DMA: @skb's frame into a new Buffer of the NIC pool's, for @cn. */
-static int edm_np_copy(struct edm_nicpool *np, const struct sk_buff *skb,
-		       struct edm_rack_cn *cn, struct edm_rack_desc *d)
+static int edm_nicpool_copy(struct edm_nicpool *np, const struct sk_buff *skb,
+			    struct edm_rack_cn *cn, struct edm_rack_desc *d)
 {
 	u32 span = edm_shared_skb_span(skb->len);
 	void *buf;
@@ -117,17 +117,17 @@ static int edm_np_copy(struct edm_nicpool *np, const struct sk_buff *skb,
 	memset(d, 0, sizeof(*d));
 	/* has_data_valid: a checked (or GRO'd) frame stays checked */
 	if (!span || virtio_net_hdr_from_skb(skb, &d->vh, true, true, 0)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return -EINVAL;
 	}
 	if (edm_alloc_shared_buffer(&np->pn, span, EDM_POOL_LOC_MEM, &d->ref, &buf)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_ENOMEM, 1);
-		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_ENOMEM, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return -ENOMEM;
 	}
 	edm_shared_skb_fill(buf, skb);
-	edm_np_stat_add(np, EDM_A_NPSTAT_COPIES, 1);
-	edm_np_stat_add(np, EDM_A_NPSTAT_COPY_BYTES, skb->len);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_COPIES, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_COPY_BYTES, skb->len);
 	d->len = skb->len;
 	d->src = np->pn.id;
 	d->dst = cn->pn.id;
@@ -135,25 +135,25 @@ static int edm_np_copy(struct edm_nicpool *np, const struct sk_buff *skb,
 }
 
 /* Pass a copied frame's Buffer to its compute node; RCU held. */
-static void edm_np_deliver(struct edm_nicpool *np, const struct edm_rack_desc *d)
+static void edm_nicpool_deliver(struct edm_nicpool *np, const struct edm_rack_desc *d)
 {
 	struct edm_rack_cn *cn = rcu_dereference(np->rack->cn[d->dst]);
 
 	if (!cn) {
 		edm_free_shared_buffer(&np->pn, d->ref);
-		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return;
 	}
 	if (edm_rack_post(&np->pn, cn, d)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return;
 	}
-	edm_np_stat_add(np, EDM_A_NPSTAT_RX_PACKETS, 1);
-	edm_np_stat_add(np, EDM_A_NPSTAT_RX_BYTES, d->len);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_PACKETS, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_BYTES, d->len);
 }
 
 /* A broadcast or multicast frame: a Buffer for every compute node. */
-static void edm_np_flood(struct edm_nicpool *np, const struct sk_buff *skb)
+static void edm_nicpool_flood(struct edm_nicpool *np, const struct sk_buff *skb)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
 	struct edm_rack *rack = np->rack;
@@ -163,38 +163,38 @@ static void edm_np_flood(struct edm_nicpool *np, const struct sk_buff *skb)
 
 	/* our own broadcast, come back through another member: a loop */
 	if (edm_rack_by_mac(rack, eth->h_source, NULL)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return;
 	}
-	edm_np_stat_add(np, EDM_A_NPSTAT_RX_FLOODS, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_FLOODS, 1);
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
 		cn = rcu_dereference(rack->cn[i]);
 		/* a node that is down gets no copy (edm_rack_post() checks again) */
-		if (cn && READ_ONCE(cn->up) && !edm_np_copy(np, skb, cn, &d))
-			edm_np_deliver(np, &d);
+		if (cn && READ_ONCE(cn->up) && !edm_nicpool_copy(np, skb, cn, &d))
+			edm_nicpool_deliver(np, &d);
 	}
 }
 
 /* ---- reordering of spray frames ---- */
 
-static void edm_np_ro_give(struct edm_nicpool *np, struct edm_np_held *h)
+static void edm_nicpool_ro_give(struct edm_nicpool *np, struct edm_nicpool_held *h)
 {
-	edm_np_deliver(np, &h->d);
+	edm_nicpool_deliver(np, &h->d);
 	h->valid = false;
 }
 
 /* Deliver what @c holds, in sequence, skipping holes; ro_lock held. */
-static void edm_np_ro_flush(struct edm_nicpool *np, struct edm_np_reorder *c)
+static void edm_nicpool_ro_flush(struct edm_nicpool *np, struct edm_nicpool_reorder *c)
 {
-	struct edm_np_held *h;
+	struct edm_nicpool_held *h;
 	u32 i, last = 0;
 
 	lockdep_assert_held(&np->ro_lock);
-	for (i = 0; c->nheld && i < EDM_NP_WINDOW; i++) {
-		h = &c->win[(c->next + i) & (EDM_NP_WINDOW - 1)];
+	for (i = 0; c->nheld && i < EDM_NICPOOL_WINDOW; i++) {
+		h = &c->win[(c->next + i) & (EDM_NICPOOL_WINDOW - 1)];
 		if (!h->valid)
 			continue;
-		edm_np_ro_give(np, h);
+		edm_nicpool_ro_give(np, h);
 		c->nheld--;
 		last = i + 1;
 	}
@@ -202,29 +202,29 @@ static void edm_np_ro_flush(struct edm_nicpool *np, struct edm_np_reorder *c)
 }
 
 /* Deliver what @c holds from its next sequence number on, up to a hole. */
-static void edm_np_ro_drain(struct edm_nicpool *np, struct edm_np_reorder *c)
+static void edm_nicpool_ro_drain(struct edm_nicpool *np, struct edm_nicpool_reorder *c)
 {
-	struct edm_np_held *h;
+	struct edm_nicpool_held *h;
 
 	while (c->nheld) {
-		h = &c->win[c->next & (EDM_NP_WINDOW - 1)];
+		h = &c->win[c->next & (EDM_NICPOOL_WINDOW - 1)];
 		if (!h->valid)
 			break;
-		edm_np_ro_give(np, h);
+		edm_nicpool_ro_give(np, h);
 		c->nheld--;
 		c->next++;
 	}
 }
 
 /* The context of (@tag, @space), taken over from another pair if need be. */
-static struct edm_np_reorder *edm_np_ro_ctx(struct edm_nicpool *np, u32 tag, u16 space,
-					    u32 seq)
+static struct edm_nicpool_reorder *edm_nicpool_ro_ctx(struct edm_nicpool *np, u32 tag, u16 space,
+						      u32 seq)
 {
-	struct edm_np_reorder *c = &np->ro[jhash_2words(tag, space, 0) % EDM_NP_RO_CTX];
+	struct edm_nicpool_reorder *c = &np->ro[jhash_2words(tag, space, 0) % EDM_NICPOOL_RO_CTX];
 
 	if (c->used && c->tag == tag && c->space == space)
 		return c;
-	edm_np_ro_flush(np, c);
+	edm_nicpool_ro_flush(np, c);
 	c->used = true;
 	c->tag = tag;
 	c->space = space;
@@ -232,66 +232,66 @@ static struct edm_np_reorder *edm_np_ro_ctx(struct edm_nicpool *np, u32 tag, u16
 	return c;
 }
 
-static void edm_np_ro_hold(struct edm_nicpool *np, struct edm_np_reorder *c, u32 seq,
-			   const struct edm_rack_desc *d)
+static void edm_nicpool_ro_hold(struct edm_nicpool *np, struct edm_nicpool_reorder *c, u32 seq,
+				const struct edm_rack_desc *d)
 {
-	struct edm_np_held *h = &c->win[seq & (EDM_NP_WINDOW - 1)];
+	struct edm_nicpool_held *h = &c->win[seq & (EDM_NICPOOL_WINDOW - 1)];
 
 	if (h->valid) {
 		edm_free_shared_buffer(&np->pn, d->ref);
-		edm_np_stat_add(np, EDM_A_NPSTAT_DUPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_DUPS, 1);
 		return;
 	}
 	h->d = *d;
 	h->valid = true;
 	c->nheld++;
-	edm_np_stat_add(np, EDM_A_NPSTAT_REORDERED, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_REORDERED, 1);
 	if (!hrtimer_active(&np->ro_timer))
-		hrtimer_start(&np->ro_timer, ns_to_ktime(EDM_NP_RO_TIMEOUT_US * NSEC_PER_USEC),
+		hrtimer_start(&np->ro_timer, ns_to_ktime(EDM_NICPOOL_RO_TIMEOUT_US * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_SOFT);
 }
 
-static void edm_np_reorder(struct edm_nicpool *np, const struct edm_np_hdr *hdr,
-			   const struct edm_rack_desc *d)
+static void edm_nicpool_reorder(struct edm_nicpool *np, const struct edm_nicpool_hdr *hdr,
+				const struct edm_rack_desc *d)
 {
 	u32 seq = ntohl(hdr->seq);
-	struct edm_np_reorder *c;
+	struct edm_nicpool_reorder *c;
 	s32 ahead;
 
 	spin_lock(&np->ro_lock);
-	c = edm_np_ro_ctx(np, ntohl(hdr->tag), ntohs(hdr->space), seq);
+	c = edm_nicpool_ro_ctx(np, ntohl(hdr->tag), ntohs(hdr->space), seq);
 	ahead = (s32)(seq - c->next);
 	if (ahead < 0) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_LATE, 1);
-		edm_np_deliver(np, d);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_LATE, 1);
+		edm_nicpool_deliver(np, d);
 	} else if (ahead == 0) {
-		edm_np_deliver(np, d);
+		edm_nicpool_deliver(np, d);
 		c->next++;
-		edm_np_ro_drain(np, c);
-	} else if (ahead < EDM_NP_WINDOW) {
-		edm_np_ro_hold(np, c, seq, d);
+		edm_nicpool_ro_drain(np, c);
+	} else if (ahead < EDM_NICPOOL_WINDOW) {
+		edm_nicpool_ro_hold(np, c, seq, d);
 	} else {
-		edm_np_stat_add(np, EDM_A_NPSTAT_WINDOW_FLUSHES, 1);
-		edm_np_ro_flush(np, c);
-		edm_np_deliver(np, d);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_WINDOW_FLUSHES, 1);
+		edm_nicpool_ro_flush(np, c);
+		edm_nicpool_deliver(np, d);
 		c->next = seq + 1;
 	}
 	spin_unlock(&np->ro_lock);
 }
 
 /* Every context's holes are given up; BH off or in softirq. */
-static void edm_np_ro_flush_locked(struct edm_nicpool *np, bool count)
+static void edm_nicpool_ro_flush_locked(struct edm_nicpool *np, bool count)
 {
-	struct edm_np_reorder *c;
+	struct edm_nicpool_reorder *c;
 	int i;
 
-	for (i = 0; i < EDM_NP_RO_CTX; i++) {
+	for (i = 0; i < EDM_NICPOOL_RO_CTX; i++) {
 		c = &np->ro[i];
 		if (!c->nheld)
 			continue;
 		if (count)
-			edm_np_stat_add(np, EDM_A_NPSTAT_TIMEOUT_FLUSHES, 1);
-		edm_np_ro_flush(np, c);
+			edm_nicpool_stat_add(np, EDM_A_NPSTAT_TIMEOUT_FLUSHES, 1);
+		edm_nicpool_ro_flush(np, c);
 	}
 }
 
@@ -301,7 +301,7 @@ enum hrtimer_restart edm_nicpool_ro_timer(struct hrtimer *t)
 
 	rcu_read_lock();
 	spin_lock(&np->ro_lock);
-	edm_np_ro_flush_locked(np, true);
+	edm_nicpool_ro_flush_locked(np, true);
 	spin_unlock(&np->ro_lock);
 	rcu_read_unlock();
 	return HRTIMER_NORESTART;
@@ -312,7 +312,7 @@ void edm_nicpool_ro_flush_all(struct edm_nicpool *np)
 {
 	rcu_read_lock();
 	spin_lock_bh(&np->ro_lock);
-	edm_np_ro_flush_locked(np, false);
+	edm_nicpool_ro_flush_locked(np, false);
 	spin_unlock_bh(&np->ro_lock);
 	rcu_read_unlock();
 }
@@ -320,7 +320,7 @@ void edm_nicpool_ro_flush_all(struct edm_nicpool *np)
 /* ---- the rx_handler ---- */
 
 /* Take the spray header out of @skb (data at its MAC header) into @h. */
-static int edm_np_decap(struct sk_buff *skb, struct edm_np_hdr *h)
+static int edm_nicpool_decap(struct sk_buff *skb, struct edm_nicpool_hdr *h)
 {
 	if (skb_ensure_writable(skb, ETH_HLEN + sizeof(*h)))
 		return -EINVAL;
@@ -332,47 +332,47 @@ static int edm_np_decap(struct sk_buff *skb, struct edm_np_hdr *h)
 	return 0;
 }
 
-static void edm_np_rx(struct edm_nicpool *np, struct sk_buff *skb)
+static void edm_nicpool_rx(struct edm_nicpool *np, struct sk_buff *skb)
 {
-	struct edm_np_hdr hdr;
+	struct edm_nicpool_hdr hdr;
 	struct edm_rack_desc d;
 	struct edm_rack_cn *cn;
 	bool spray = false;
 
 	if (skb->len < ETH_HLEN)
 		goto bad;
-	if (eth_hdr(skb)->h_proto == htons(EDM_NP_ETH_P_SPRAY)) {
-		if (edm_np_decap(skb, &hdr))
+	if (eth_hdr(skb)->h_proto == htons(EDM_NICPOOL_ETH_P_SPRAY)) {
+		if (edm_nicpool_decap(skb, &hdr))
 			goto bad;
 		spray = true;
 	}
 	if (is_multicast_ether_addr(eth_hdr(skb)->h_dest)) {
-		edm_np_flood(np, skb);
+		edm_nicpool_flood(np, skb);
 		return;
 	}
-	cn = edm_np_dest(np->rack, skb);
+	cn = edm_nicpool_dest(np->rack, skb);
 	if (!cn) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_RX_NO_DEST, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_NO_DEST, 1);
 		return;
 	}
 	if (skb_ensure_writable(skb, ETH_HLEN))
 		goto bad;
 	ether_addr_copy(eth_hdr(skb)->h_dest, cn->netdev->dev_addr);
-	if (edm_np_copy(np, skb, cn, &d))
+	if (edm_nicpool_copy(np, skb, cn, &d))
 		return;
 	if (spray)
-		edm_np_reorder(np, &hdr, &d);
+		edm_nicpool_reorder(np, &hdr, &d);
 	else
-		edm_np_deliver(np, &d);
+		edm_nicpool_deliver(np, &d);
 	return;
 bad:
-	edm_np_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 }
 
 rx_handler_result_t edm_nicpool_handle_frame(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
-	struct edm_np_member *m;
+	struct edm_nicpool_member *m;
 
 	if (unlikely(skb->pkt_type == PACKET_LOOPBACK))
 		return RX_HANDLER_PASS;
@@ -382,9 +382,9 @@ rx_handler_result_t edm_nicpool_handle_frame(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 	/* the whole frame, from its MAC header */
 	skb_push(skb, skb->mac_len);
-	edm_np_mstat_add(m, EDM_A_NPMEMBER_RX_PACKETS, 1);
-	edm_np_mstat_add(m, EDM_A_NPMEMBER_RX_BYTES, skb->len);
-	edm_np_rx(m->np, skb);
+	edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_RX_PACKETS, 1);
+	edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_RX_BYTES, skb->len);
+	edm_nicpool_rx(m->np, skb);
 	consume_skb(skb);
 	return RX_HANDLER_CONSUMED;
 }

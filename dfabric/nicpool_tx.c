@@ -17,7 +17,7 @@
  * down moves at once.
  *
  * Spray mode sends every unicast packet to the least loaded member with an
- * edm_np_hdr after the MAC addresses (ethertype 0x88B5): a sequence number
+ * edm_nicpool_hdr after the MAC addresses (ethertype 0x88B5): a sequence number
  * per destination MAC hash (space), the rack's tag and the frame's own
  * ethertype. GSO packets are cut into wire-sized ones first (in software:
  * a header copy per segment), since no NIC segments an unknown ethertype.
@@ -33,7 +33,7 @@
 #include "nicpool.h"
 
 /* The bytes waiting in @txq: its qdisc's backlog and, with BQL, the driver's. */
-static u32 edm_np_txq_depth(struct netdev_queue *txq)
+static u32 edm_nicpool_txq_depth(struct netdev_queue *txq)
 {
 	/* the queue's root qdisc */
 	typeof(*txq->qdisc) *q = rcu_dereference_bh(txq->qdisc);
@@ -52,45 +52,46 @@ static u32 edm_np_txq_depth(struct netdev_queue *txq)
 	return depth;
 }
 
-static u32 edm_np_depth(struct edm_np_member *m)
+static u32 edm_nicpool_depth(struct edm_nicpool_member *m)
 {
 	struct net_device *dev = m->dev;
-	u32 i, n = min_t(u32, dev->real_num_tx_queues, EDM_NP_DEPTH_QUEUES);
+	u32 i, n = min_t(u32, dev->real_num_tx_queues, EDM_NICPOOL_DEPTH_QUEUES);
 	u32 depth = 0;
 
 	for (i = 0; i < n; i++)
-		depth += edm_np_txq_depth(netdev_get_tx_queue(dev, i));
+		depth += edm_nicpool_txq_depth(netdev_get_tx_queue(dev, i));
 	return depth;
 }
 
-static bool edm_np_usable(const struct edm_np_member *m)
+static bool edm_nicpool_usable(const struct edm_nicpool_member *m)
 {
 	return netif_running(m->dev) && netif_carrier_ok(m->dev);
 }
 
-static struct edm_np_member *edm_np_member_by_id(struct edm_nicpool *np, u32 id)
+static struct edm_nicpool_member *edm_nicpool_member_by_id(struct edm_nicpool *np, u32 id)
 {
-	struct edm_np_member *m;
+	struct edm_nicpool_member *m;
 
 	if (!id)
 		return NULL;
-	m = rcu_dereference(np->members[(id & EDM_NP_SLOT_MASK) % EDM_NP_MEMBERS_MAX]);
+	m = rcu_dereference(np->members[(id & EDM_NICPOOL_SLOT_MASK) % EDM_NICPOOL_MEMBERS_MAX]);
 	return m && m->id == id ? m : NULL;
 }
 
 /* The usable member with the least queue depth, @stay (if usable) on a tie,
  * else the next in turn; NULL if none is usable. Records the depth it saw.
  */
-static struct edm_np_member *edm_np_pick(struct edm_nicpool *np, struct edm_np_member *stay)
+static struct edm_nicpool_member *edm_nicpool_pick(struct edm_nicpool *np,
+						   struct edm_nicpool_member *stay)
 {
-	struct edm_np_member *up[EDM_NP_MEMBERS_MAX], *m, *best = NULL;
-	u32 depth[EDM_NP_MEMBERS_MAX], bestd = U32_MAX;
+	struct edm_nicpool_member *up[EDM_NICPOOL_MEMBERS_MAX], *m, *best = NULL;
+	u32 depth[EDM_NICPOOL_MEMBERS_MAX], bestd = U32_MAX;
 	u32 i, j, n = 0, start;
 
-	for (i = 0; i < EDM_NP_MEMBERS_MAX; i++) {
+	for (i = 0; i < EDM_NICPOOL_MEMBERS_MAX; i++) {
 		m = rcu_dereference(np->members[i]);
-		if (m && edm_np_usable(m)) {
-			depth[n] = edm_np_depth(m);
+		if (m && edm_nicpool_usable(m)) {
+			depth[n] = edm_nicpool_depth(m);
 			up[n++] = m;
 		}
 	}
@@ -111,13 +112,13 @@ static struct edm_np_member *edm_np_pick(struct edm_nicpool *np, struct edm_np_m
 }
 
 /* Flowlet mode: the member @skb's flow is on, or moves to. */
-static struct edm_np_member *edm_np_flowlet(struct edm_nicpool *np, struct sk_buff *skb)
+static struct edm_nicpool_member *edm_nicpool_flowlet(struct edm_nicpool *np, struct sk_buff *skb)
 {
-	struct edm_np_flow *f = &np->flows[skb_get_hash(skb) & (EDM_NP_FLOWS - 1)];
+	struct edm_nicpool_flow *f = &np->flows[skb_get_hash(skb) & (EDM_NICPOOL_FLOWS - 1)];
 	u64 now = ktime_get_mono_fast_ns(), last = READ_ONCE(f->last_ns);
 	u32 owner = READ_ONCE(f->owner);
-	struct edm_np_member *cur = edm_np_member_by_id(np, owner), *m;
-	bool up = cur && edm_np_usable(cur);
+	struct edm_nicpool_member *cur = edm_nicpool_member_by_id(np, owner), *m;
+	bool up = cur && edm_nicpool_usable(cur);
 
 	WRITE_ONCE(f->last_ns, now);
 	if (up && now - last < READ_ONCE(np->gap_ns))
@@ -126,33 +127,34 @@ static struct edm_np_member *edm_np_flowlet(struct edm_nicpool *np, struct sk_bu
 	 * member's queue (a shaped or slow member): moving now would let this
 	 * one pass them
 	 */
-	if (up && edm_np_depth(cur)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_FLOWLET_HOLDS, 1);
+	if (up && edm_nicpool_depth(cur)) {
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_FLOWLET_HOLDS, 1);
 		return cur;
 	}
-	m = edm_np_pick(np, up ? cur : NULL);
+	m = edm_nicpool_pick(np, up ? cur : NULL);
 	if (!m || m == cur)
 		return m;
 	WRITE_ONCE(f->owner, m->id);
-	edm_np_mstat_add(m, EDM_A_NPMEMBER_FLOWS, 1);
+	edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_FLOWS, 1);
 	if (!owner) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_FLOWS_NEW, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_FLOWS_NEW, 1);
 	} else if (!up) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_FLOWS_REHOMED, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_FLOWS_REHOMED, 1);
 	} else {
-		edm_np_stat_add(np, EDM_A_NPSTAT_FLOWLET_MOVES, 1);
-		edm_np_mstat_add(cur, EDM_A_NPMEMBER_FLOWS_MOVED, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_FLOWLET_MOVES, 1);
+		edm_nicpool_mstat_add(cur, EDM_A_NPMEMBER_FLOWS_MOVED, 1);
 	}
 	return m;
 }
 
-static void edm_np_send(struct edm_nicpool *np, struct sk_buff *skb, struct edm_np_member *m)
+static void edm_nicpool_send(struct edm_nicpool *np, struct sk_buff *skb,
+			     struct edm_nicpool_member *m)
 {
 	u32 len = skb->len;
 	int rc;
 
 	if (!m) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		kfree_skb(skb);
 		return;
 	}
@@ -163,20 +165,20 @@ static void edm_np_send(struct edm_nicpool *np, struct sk_buff *skb, struct edm_
 	rc = dev_queue_xmit(skb);
 	if (net_xmit_eval(rc)) {
 		/* the member's, and the pool's: a frame the rack lost */
-		edm_np_mstat_add(m, EDM_A_NPMEMBER_TX_DROPS, 1);
-		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
+		edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_TX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		return;
 	}
-	edm_np_mstat_add(m, EDM_A_NPMEMBER_TX_PACKETS, 1);
-	edm_np_mstat_add(m, EDM_A_NPMEMBER_TX_BYTES, len);
-	edm_np_stat_add(np, EDM_A_NPSTAT_TX_PACKETS, 1);
-	edm_np_stat_add(np, EDM_A_NPSTAT_TX_BYTES, len);
+	edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_TX_PACKETS, 1);
+	edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_TX_BYTES, len);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_PACKETS, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_BYTES, len);
 }
 
 /* The spray header after the MAC addresses of @skb (data at its MAC header). */
-static int edm_np_encap(struct edm_nicpool *np, struct sk_buff *skb, u16 space)
+static int edm_nicpool_encap(struct edm_nicpool *np, struct sk_buff *skb, u16 space)
 {
-	struct edm_np_hdr *h;
+	struct edm_nicpool_hdr *h;
 	struct ethhdr *eth;
 	__be16 proto;
 
@@ -185,55 +187,55 @@ static int edm_np_encap(struct edm_nicpool *np, struct sk_buff *skb, u16 space)
 	proto = ((struct ethhdr *)skb->data)->h_proto;
 	eth = skb_push(skb, sizeof(*h));
 	memmove(eth, (u8 *)eth + sizeof(*h), 2 * ETH_ALEN);
-	eth->h_proto = htons(EDM_NP_ETH_P_SPRAY);
-	h = (struct edm_np_hdr *)(eth + 1);
+	eth->h_proto = htons(EDM_NICPOOL_ETH_P_SPRAY);
+	h = (struct edm_nicpool_hdr *)(eth + 1);
 	h->seq = htonl(atomic_inc_return(&np->seq[space]));
 	h->tag = htonl(np->tag);
 	h->space = htons(space);
 	h->proto = proto;
 	skb_reset_mac_header(skb);
 	/* not IP to the driver: a NIC that only checksums IP falls back to software */
-	skb->protocol = htons(EDM_NP_ETH_P_SPRAY);
+	skb->protocol = htons(EDM_NICPOOL_ETH_P_SPRAY);
 	return 0;
 }
 
-static void edm_np_spray_one(struct edm_nicpool *np, struct sk_buff *skb, u16 space)
+static void edm_nicpool_spray_one(struct edm_nicpool *np, struct sk_buff *skb, u16 space)
 {
-	if (edm_np_encap(np, skb, space)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
+	if (edm_nicpool_encap(np, skb, space)) {
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		kfree_skb(skb);
 		return;
 	}
-	edm_np_stat_add(np, EDM_A_NPSTAT_SPRAYED, 1);
-	edm_np_send(np, skb, edm_np_pick(np, NULL));
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_SPRAYED, 1);
+	edm_nicpool_send(np, skb, edm_nicpool_pick(np, NULL));
 }
 
 /* Spray mode: every wire-sized packet on the least loaded member. */
-static void edm_np_spray(struct edm_nicpool *np, struct sk_buff *skb)
+static void edm_nicpool_spray(struct edm_nicpool *np, struct sk_buff *skb)
 {
-	u16 space = jhash(eth_hdr(skb)->h_dest, ETH_ALEN, 0) & (EDM_NP_BUCKETS - 1);
+	u16 space = jhash(eth_hdr(skb)->h_dest, ETH_ALEN, 0) & (EDM_NICPOOL_BUCKETS - 1);
 	struct sk_buff *segs, *next;
 
 	if (!skb_is_gso(skb)) {
-		edm_np_spray_one(np, skb, space);
+		edm_nicpool_spray_one(np, skb, space);
 		return;
 	}
 	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
 	if (IS_ERR_OR_NULL(segs)) {
-		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		kfree_skb(skb);
 		return;
 	}
-	edm_np_stat_add(np, EDM_A_NPSTAT_SEGMENTED, 1);
+	edm_nicpool_stat_add(np, EDM_A_NPSTAT_SEGMENTED, 1);
 	consume_skb(skb);
 	skb_list_walk_safe(segs, skb, next) {
 		skb_mark_not_on_list(skb);
-		edm_np_spray_one(np, skb, space);
+		edm_nicpool_spray_one(np, skb, space);
 	}
 }
 
 /* The shared skb as a frame to send: headers where the stack wants them. */
-static int edm_np_tx_prepare(struct sk_buff *skb, const struct virtio_net_hdr *vh)
+static int edm_nicpool_tx_prepare(struct sk_buff *skb, const struct virtio_net_hdr *vh)
 {
 	if (skb->len < ETH_HLEN)
 		return -EINVAL;
@@ -257,18 +259,18 @@ int edm_nicpool_xmit(struct edm_nicpool *np, struct edm_rack_cn *cn,
 	skb = edm_build_shared_skb(&np->pn, NULL, d->ref, d->len);
 	if (!skb) {
 		edm_free_shared_buffer(&np->pn, d->ref);
-		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		return 0;
 	}
-	if (edm_np_tx_prepare(skb, &d->vh)) {
+	if (edm_nicpool_tx_prepare(skb, &d->vh)) {
 		edm_kfree_shared_skb(skb);
-		edm_np_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
+		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		return 0;
 	}
 	if (READ_ONCE(np->mode) == EDM_NICPOOL_MODE_SPRAY &&
 	    !is_multicast_ether_addr(eth_hdr(skb)->h_dest))
-		edm_np_spray(np, skb);
+		edm_nicpool_spray(np, skb);
 	else
-		edm_np_send(np, skb, edm_np_flowlet(np, skb));
+		edm_nicpool_send(np, skb, edm_nicpool_flowlet(np, skb));
 	return 0;
 }

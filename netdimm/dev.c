@@ -15,7 +15,7 @@
 
 #include "netdimm.h"
 
-void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum)
+void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_ndstats *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	edm_ndstats_sum(nd->ctrs, sum);
@@ -25,9 +25,9 @@ void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum)
 		div_u64(sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS], 1000);	/* ps to ns */
 }
 
-static void edm_ndimm_carrier(struct edm_ndimm *nd)
+static void edm_netdimm_carrier(struct edm_netdimm *nd)
 {
-	struct edm_ndimm *peer = rtnl_dereference(nd->peer);
+	struct edm_netdimm *peer = rtnl_dereference(nd->peer);
 
 	if (peer && netif_running(nd->netdev) && netif_running(peer->netdev)) {
 		netif_carrier_on(nd->netdev);
@@ -37,24 +37,24 @@ static void edm_ndimm_carrier(struct edm_ndimm *nd)
 	}
 }
 
-static int edm_ndimm_open(struct net_device *dev)
+static int edm_netdimm_open(struct net_device *dev)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_netdimm *nd = netdev_priv(dev);
 
 	napi_enable(&nd->napi);
 	if (nd->poll_us)
 		hrtimer_start(&nd->poll_timer, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL);
 	netif_start_queue(dev);
-	edm_ndimm_carrier(nd);
+	edm_netdimm_carrier(nd);
 	napi_schedule(&nd->napi);	/* what arrived while we were down */
 	return 0;
 }
 
-static int edm_ndimm_stop(struct net_device *dev)
+static int edm_netdimm_stop(struct net_device *dev)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
-	struct edm_ndimm *peer = rtnl_dereference(nd->peer);
+	struct edm_netdimm *nd = netdev_priv(dev);
+	struct edm_netdimm *peer = rtnl_dereference(nd->peer);
 
 	netif_carrier_off(dev);
 	if (peer)
@@ -63,13 +63,13 @@ static int edm_ndimm_stop(struct net_device *dev)
 	napi_disable(&nd->napi);	/* first: a poll may arm wire_timer */
 	hrtimer_cancel(&nd->poll_timer);
 	hrtimer_cancel(&nd->wire_timer);
-	edm_ndimm_tx_clean(nd);
+	edm_netdimm_tx_clean(nd);
 	return 0;
 }
 
-static void edm_ndimm_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
+static void edm_netdimm_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_ndstats sum = {};
 
 	edm_ndstats_sum(nd->ctrs, &sum);
@@ -81,71 +81,71 @@ static void edm_ndimm_get_stats64(struct net_device *dev, struct rtnl_link_stats
 	s->rx_dropped = sum.v[EDM_A_NDSTAT_RX_DROPS];
 }
 
-static const struct net_device_ops edm_ndimm_netdev_ops = {
-	.ndo_open = edm_ndimm_open,
-	.ndo_stop = edm_ndimm_stop,
-	.ndo_start_xmit = edm_ndimm_xmit,
-	.ndo_features_check = edm_ndimm_features_check,
-	.ndo_get_stats64 = edm_ndimm_get_stats64,
+static const struct net_device_ops edm_netdimm_netdev_ops = {
+	.ndo_open = edm_netdimm_open,
+	.ndo_stop = edm_netdimm_stop,
+	.ndo_start_xmit = edm_netdimm_xmit,
+	.ndo_features_check = edm_netdimm_features_check,
+	.ndo_get_stats64 = edm_netdimm_get_stats64,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
 };
 
-#define EDM_NDIMM_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
+#define EDM_NETDIMM_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
 			    NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
 
-static void edm_ndimm_setup(struct net_device *dev)
+static void edm_netdimm_setup(struct net_device *dev)
 {
 	ether_setup(dev);
-	dev->netdev_ops = &edm_ndimm_netdev_ops;
-	dev->ethtool_ops = &edm_ndimm_ethtool_ops;
-	dev->features |= EDM_NDIMM_FEATURES;
-	dev->hw_features |= EDM_NDIMM_FEATURES;
-	dev->vlan_features |= EDM_NDIMM_FEATURES;
-	dev->max_mtu = EDM_NDIMM_MTU_MAX;
+	dev->netdev_ops = &edm_netdimm_netdev_ops;
+	dev->ethtool_ops = &edm_netdimm_ethtool_ops;
+	dev->features |= EDM_NETDIMM_FEATURES;
+	dev->hw_features |= EDM_NETDIMM_FEATURES;
+	dev->vlan_features |= EDM_NETDIMM_FEATURES;
+	dev->max_mtu = EDM_NETDIMM_MTU_MAX;
 	eth_hw_addr_random(dev);
 }
 
-static void edm_ndimm_free_parts(struct edm_ndimm *nd)
+static void edm_netdimm_free_parts(struct edm_netdimm *nd)
 {
-	edm_ndimm_ring_fini(nd, &nd->rx);
-	edm_ndimm_ring_fini(nd, &nd->tx);
+	edm_netdimm_ring_fini(nd, &nd->rx);
+	edm_netdimm_ring_fini(nd, &nd->tx);
 	free_percpu(nd->ctrs);
 	if (!IS_ERR_OR_NULL(nd->zone))
-		edm_neti_zone_destroy(nd->zone);
+		edm_netdimm_zone_destroy(nd->zone);
 }
 
-static int edm_ndimm_init_parts(struct edm_ndimm *nd, const struct edm_netdimm_cfg *cfg,
-				struct netlink_ext_ack *extack)
+static int edm_netdimm_init_parts(struct edm_netdimm *nd, const struct edm_netdimm_cfg *cfg,
+				  struct netlink_ext_ack *extack)
 {
 	int err;
 
-	nd->zone = edm_neti_zone_create(cfg->size, cfg->nid, &cfg->geom, extack);
+	nd->zone = edm_netdimm_zone_create(cfg->size, cfg->nid, &cfg->geom, extack);
 	if (IS_ERR(nd->zone))
 		return PTR_ERR(nd->zone);
 	nd->ctrs = alloc_percpu(struct edm_ndstats);
 	if (!nd->ctrs)
 		return -ENOMEM;
-	err = edm_ndimm_ring_init(nd, &nd->tx);
+	err = edm_netdimm_ring_init(nd, &nd->tx);
 	if (!err)
-		err = edm_ndimm_ring_init(nd, &nd->rx);
+		err = edm_netdimm_ring_init(nd, &nd->rx);
 	if (err)
 		NL_SET_ERR_MSG(extack, "zone too small for the descriptor rings");
 	return err;
 }
 
-static int edm_ndimm_create(struct edm_dev *edev, const void *arg, struct netlink_ext_ack *extack)
+static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netlink_ext_ack *extack)
 {
 	const struct edm_netdimm_cfg *cfg = arg;
 	struct net_device *netdev;
-	struct edm_ndimm *nd;
+	struct edm_netdimm *nd;
 	int err;
 
 	if (!cfg) {
 		NL_SET_ERR_MSG(extack, "create NetDIMMs with NETDIMM_NEW (edmctl netdimm add)");
 		return -EOPNOTSUPP;
 	}
-	netdev = alloc_netdev(sizeof(*nd), edev->name, NET_NAME_USER, edm_ndimm_setup);
+	netdev = alloc_netdev(sizeof(*nd), edev->name, NET_NAME_USER, edm_netdimm_setup);
 	if (!netdev)
 		return -ENOMEM;
 	dev_net_set(netdev, edev->net);
@@ -158,18 +158,18 @@ static int edm_ndimm_create(struct edm_dev *edev, const void *arg, struct netlin
 	nd->rx_mode = cfg->rx_mode;
 	INIT_LIST_HEAD(&nd->lower_node);
 	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	nd->poll_timer.function = edm_ndimm_poll_timer;
+	nd->poll_timer.function = edm_netdimm_poll_timer;
 	hrtimer_init(&nd->wire_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	nd->wire_timer.function = edm_ndimm_wire_timer;
-	netif_napi_add(netdev, &nd->napi, edm_ndimm_poll);
+	nd->wire_timer.function = edm_netdimm_wire_timer;
+	netif_napi_add(netdev, &nd->napi, edm_netdimm_poll);
 
-	err = edm_ndimm_init_parts(nd, cfg, extack);
+	err = edm_netdimm_init_parts(nd, cfg, extack);
 	if (err)
 		goto err_parts;
-	err = edm_ndimm_socks_init(nd);
+	err = edm_netdimm_socks_init(nd);
 	if (err)
 		goto err_parts;
-	err = edm_ndimm_cdev_create(nd);
+	err = edm_netdimm_cdev_create(nd);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "cannot register /dev/ndimm<i>");
 		goto err_socks;
@@ -183,7 +183,7 @@ static int edm_ndimm_create(struct edm_dev *edev, const void *arg, struct netlin
 	}
 	netif_carrier_off(netdev);
 	if (cfg->lower) {
-		err = edm_ndimm_lower_attach(nd, cfg->lower);
+		err = edm_netdimm_lower_attach(nd, cfg->lower);
 		if (err) {
 			unregister_netdevice(netdev);
 			rtnl_unlock();
@@ -198,25 +198,25 @@ static int edm_ndimm_create(struct edm_dev *edev, const void *arg, struct netlin
 	return 0;
 
 err_cdev:
-	edm_ndimm_cdev_destroy(nd);
+	edm_netdimm_cdev_destroy(nd);
 err_socks:
-	edm_ndimm_socks_fini(nd);
+	edm_netdimm_socks_fini(nd);
 err_parts:
-	edm_ndimm_free_parts(nd);
+	edm_netdimm_free_parts(nd);
 	netif_napi_del(&nd->napi);
 	free_netdev(netdev);
 	return err;
 }
 
 /* Join two ndimms with a wire: each one's xmit posts on the other's RX ring. */
-void edm_ndimm_pair(struct edm_dev *a, struct edm_dev *b)
+void edm_netdimm_pair(struct edm_dev *a, struct edm_dev *b)
 {
-	struct edm_ndimm *na = edm_ndimm_of(a), *nb = edm_ndimm_of(b);
+	struct edm_netdimm *na = edm_netdimm_of(a), *nb = edm_netdimm_of(b);
 
 	rtnl_lock();
 	rcu_assign_pointer(na->peer, nb);
 	rcu_assign_pointer(nb->peer, na);
-	edm_ndimm_carrier(na);
+	edm_netdimm_carrier(na);
 	rtnl_unlock();
 	a->peer = b;
 	b->peer = a;
@@ -228,11 +228,11 @@ void edm_ndimm_pair(struct edm_dev *a, struct edm_dev *b)
  * reference); then the misc device, whose open files keep only a stub;
  * then the rings, the zone and the memory.
  */
-static void edm_ndimm_destroy(struct edm_dev *edev)
+static void edm_netdimm_destroy(struct edm_dev *edev)
 {
-	struct edm_ndimm *nd = edm_ndimm_of(edev);
+	struct edm_netdimm *nd = edm_netdimm_of(edev);
 	struct net_device *netdev = nd->netdev;
-	struct edm_ndimm *peer;
+	struct edm_netdimm *peer;
 
 	rtnl_lock();
 	peer = rtnl_dereference(nd->peer);
@@ -242,13 +242,13 @@ static void edm_ndimm_destroy(struct edm_dev *edev)
 		netif_carrier_off(peer->netdev);
 	}
 	synchronize_net();
-	edm_ndimm_lower_detach(nd);
+	edm_netdimm_lower_detach(nd);
 	unregister_netdevice(netdev);
 	rtnl_unlock();
 
-	edm_ndimm_cdev_destroy(nd);
-	edm_ndimm_socks_fini(nd);
-	edm_ndimm_free_parts(nd);
+	edm_netdimm_cdev_destroy(nd);
+	edm_netdimm_socks_fini(nd);
+	edm_netdimm_free_parts(nd);
 	netif_napi_del(&nd->napi);
 	netdev_dbg(netdev, "destroyed\n");
 	free_netdev(netdev);
@@ -256,6 +256,6 @@ static void edm_ndimm_destroy(struct edm_dev *edev)
 
 const struct edm_dev_type_ops edm_netdimm_dev_type = {
 	.name = "netdimm",
-	.create = edm_ndimm_create,
-	.destroy = edm_ndimm_destroy,
+	.create = edm_netdimm_create,
+	.destroy = edm_netdimm_destroy,
 };

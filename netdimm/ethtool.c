@@ -11,7 +11,7 @@
 static const struct {
 	char name[ETH_GSTRING_LEN];
 	int attr;
-} edm_ndimm_stat_names[] = {
+} edm_netdimm_stat_names[] = {
 	{ "tx0_packets", EDM_A_NDSTAT_TX_PACKETS },
 	{ "tx0_bytes", EDM_A_NDSTAT_TX_BYTES },
 	{ "tx0_fast_path", EDM_A_NDSTAT_TX_FAST_PATH },
@@ -43,47 +43,47 @@ static const struct {
 	{ "clone_modeled_ns", EDM_A_NDSTAT_CLONE_MODELED_NS },
 };
 
-static void edm_ndimm_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
+static void edm_netdimm_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_netdimm *nd = netdev_priv(dev);
 
 	strscpy(info->driver, "edm-ndimm", sizeof(info->driver));
 	strscpy(info->version, EDM_VERSION, sizeof(info->version));
 	strscpy(info->bus_info, nd->zone->name, sizeof(info->bus_info));
-	info->n_stats = ARRAY_SIZE(edm_ndimm_stat_names);
+	info->n_stats = ARRAY_SIZE(edm_netdimm_stat_names);
 }
 
-static int edm_ndimm_get_sset_count(struct net_device *dev, int sset)
+static int edm_netdimm_get_sset_count(struct net_device *dev, int sset)
 {
-	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_ndimm_stat_names) : -EOPNOTSUPP;
+	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_netdimm_stat_names) : -EOPNOTSUPP;
 }
 
-static void edm_ndimm_get_strings(struct net_device *dev, u32 sset, u8 *buf)
+static void edm_netdimm_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 {
 	int i;
 
 	if (sset != ETH_SS_STATS)
 		return;
-	for (i = 0; i < ARRAY_SIZE(edm_ndimm_stat_names); i++)
-		memcpy(buf + i * ETH_GSTRING_LEN, edm_ndimm_stat_names[i].name, ETH_GSTRING_LEN);
+	for (i = 0; i < ARRAY_SIZE(edm_netdimm_stat_names); i++)
+		memcpy(buf + i * ETH_GSTRING_LEN, edm_netdimm_stat_names[i].name, ETH_GSTRING_LEN);
 }
 
-static void edm_ndimm_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats,
-					u64 *data)
+static void edm_netdimm_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats,
+					  u64 *data)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_ndstats sum;
 	int i;
 
-	edm_ndimm_fill_stats(nd, &sum);
-	for (i = 0; i < ARRAY_SIZE(edm_ndimm_stat_names); i++)
-		data[i] = sum.v[edm_ndimm_stat_names[i].attr];
+	edm_netdimm_fill_stats(nd, &sum);
+	for (i = 0; i < ARRAY_SIZE(edm_netdimm_stat_names); i++)
+		data[i] = sum.v[edm_netdimm_stat_names[i].attr];
 }
 
-const struct ethtool_ops edm_ndimm_ethtool_ops = {
-	.get_drvinfo = edm_ndimm_get_drvinfo,
+const struct ethtool_ops edm_netdimm_ethtool_ops = {
+	.get_drvinfo = edm_netdimm_get_drvinfo,
 	.get_link = ethtool_op_get_link,
-	.get_sset_count = edm_ndimm_get_sset_count,
-	.get_strings = edm_ndimm_get_strings,
-	.get_ethtool_stats = edm_ndimm_get_ethtool_stats,
+	.get_sset_count = edm_netdimm_get_sset_count,
+	.get_strings = edm_netdimm_get_strings,
+	.get_ethtool_stats = edm_netdimm_get_ethtool_stats,
 };

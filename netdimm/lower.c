@@ -2,7 +2,7 @@
 /*
  * ndimm lower mode: the wire is a real netdev, so NetDIMMs on two machines
  * (or two namespaces joined by veth) can talk. Each packet travels in one
- * frame of ethertype EDM_NDIMM_ETHERTYPE, IEEE's second local experimental
+ * frame of ethertype EDM_NETDIMM_ETHERTYPE, IEEE's second local experimental
  * type, to the broadcast address: a small header (magic, length, the
  * virtio-style offload state) and the packet. A packet_type handler bound
  * to the lower device receives them into the ndimm's zone.
@@ -18,31 +18,31 @@
 #include "edm/edm.h"
 #include "netdimm.h"
 
-#define EDM_NDIMM_WIRE_MAGIC	0xed31
+#define EDM_NETDIMM_WIRE_MAGIC	0xed31
 
 /* ndimms bound to a lower device; under RTNL. */
-static LIST_HEAD(edm_ndimm_lowers);
+static LIST_HEAD(edm_netdimm_lowers);
 
-struct edm_ndimm_wirehdr {
+struct edm_netdimm_wirehdr {
 	__be16 magic;
 	__be16 len;
 	struct virtio_net_hdr vh;	/* little endian, as virtio 1.0 */
 } __packed;
 
-static int edm_ndimm_lower_rcv(struct sk_buff *skb, struct net_device *dev,
-			       struct packet_type *pt, struct net_device *orig_dev)
+static int edm_netdimm_lower_rcv(struct sk_buff *skb, struct net_device *dev,
+				 struct packet_type *pt, struct net_device *orig_dev)
 {
-	struct edm_ndimm *nd = container_of(pt, struct edm_ndimm, ptype);
-	struct edm_ndimm_wirehdr h;
+	struct edm_netdimm *nd = container_of(pt, struct edm_netdimm, ptype);
+	struct edm_netdimm_wirehdr h;
 	u32 len;
 
-	if (skb_copy_bits(skb, 0, &h, sizeof(h)) || h.magic != htons(EDM_NDIMM_WIRE_MAGIC))
+	if (skb_copy_bits(skb, 0, &h, sizeof(h)) || h.magic != htons(EDM_NETDIMM_WIRE_MAGIC))
 		goto drop;
 	len = ntohs(h.len);
 	if (len < ETH_HLEN || len > skb->len - sizeof(h))
 		goto drop;
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
-	edm_ndimm_wire_deliver(nd, NULL, skb, sizeof(h), len, &h.vh, 0);
+	edm_netdimm_wire_deliver(nd, NULL, skb, sizeof(h), len, &h.vh, 0);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 
@@ -53,10 +53,10 @@ drop:
 }
 
 /* The NIC's DMA onto the wire: the packet into one frame for the lower device. */
-int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+int edm_netdimm_lower_xmit(struct edm_netdimm *nd, struct edm_netdimm_desc *d)
 {
 	struct net_device *lower = READ_ONCE(nd->lower);
-	struct edm_ndimm_wirehdr *h;
+	struct edm_netdimm_wirehdr *h;
 	struct sk_buff *skb;
 	u16 i;
 
@@ -69,7 +69,7 @@ int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 		return -ENOMEM;
 	skb_reserve(skb, LL_RESERVED_SPACE(lower));
 	h = skb_put(skb, sizeof(*h));
-	h->magic = htons(EDM_NDIMM_WIRE_MAGIC);
+	h->magic = htons(EDM_NETDIMM_WIRE_MAGIC);
 	h->len = htons(d->len);
 	h->vh = d->vh;
 	skb_put_data(skb, d->hdr, d->inline_len);
@@ -77,8 +77,8 @@ int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 		memcpy_from_page(skb_put(skb, d->seg[i].len), d->seg[i].page, d->seg[i].off,
 				 d->seg[i].len);
 	skb->dev = lower;
-	skb->protocol = htons(EDM_NDIMM_ETHERTYPE);
-	if (dev_hard_header(skb, lower, EDM_NDIMM_ETHERTYPE, lower->broadcast,
+	skb->protocol = htons(EDM_NETDIMM_ETHERTYPE);
+	if (dev_hard_header(skb, lower, EDM_NETDIMM_ETHERTYPE, lower->broadcast,
 			    lower->dev_addr, skb->len) < 0) {
 		kfree_skb(skb);
 		return -EINVAL;
@@ -86,28 +86,28 @@ int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -ENOBUFS;
 }
 
-int edm_ndimm_lower_attach(struct edm_ndimm *nd, struct net_device *lower)
+int edm_netdimm_lower_attach(struct edm_netdimm *nd, struct net_device *lower)
 {
 	ASSERT_RTNL();
 	if (lower->type != ARPHRD_ETHER || lower->mtu < ETH_MIN_MTU + ETH_HLEN +
-	    sizeof(struct edm_ndimm_wirehdr))
+	    sizeof(struct edm_netdimm_wirehdr))
 		return -EINVAL;
 	netdev_hold(lower, &nd->lower_tracker, GFP_KERNEL);
-	nd->ptype.type = htons(EDM_NDIMM_ETHERTYPE);
+	nd->ptype.type = htons(EDM_NETDIMM_ETHERTYPE);
 	nd->ptype.dev = lower;
-	nd->ptype.func = edm_ndimm_lower_rcv;
+	nd->ptype.func = edm_netdimm_lower_rcv;
 	dev_add_pack(&nd->ptype);
-	nd->netdev->max_mtu = min_t(unsigned int, EDM_NDIMM_MTU_MAX,
-				    lower->mtu - ETH_HLEN - sizeof(struct edm_ndimm_wirehdr));
+	nd->netdev->max_mtu = min_t(unsigned int, EDM_NETDIMM_MTU_MAX,
+				    lower->mtu - ETH_HLEN - sizeof(struct edm_netdimm_wirehdr));
 	if (nd->netdev->mtu > nd->netdev->max_mtu)
 		dev_set_mtu(nd->netdev, nd->netdev->max_mtu);
 	WRITE_ONCE(nd->lower, lower);
 	WRITE_ONCE(nd->lower_ifindex, lower->ifindex);
-	list_add(&nd->lower_node, &edm_ndimm_lowers);
+	list_add(&nd->lower_node, &edm_netdimm_lowers);
 	return 0;
 }
 
-void edm_ndimm_lower_detach(struct edm_ndimm *nd)
+void edm_netdimm_lower_detach(struct edm_netdimm *nd)
 {
 	ASSERT_RTNL();
 	if (!nd->lower)
@@ -121,31 +121,31 @@ void edm_ndimm_lower_detach(struct edm_ndimm *nd)
 	list_del_init(&nd->lower_node);
 }
 
-static int edm_ndimm_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+static int edm_netdimm_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct edm_ndimm *nd, *tmp;
+	struct edm_netdimm *nd, *tmp;
 
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
-	list_for_each_entry_safe(nd, tmp, &edm_ndimm_lowers, lower_node)
+	list_for_each_entry_safe(nd, tmp, &edm_netdimm_lowers, lower_node)
 		if (nd->lower == dev) {
 			netdev_info(nd->netdev, "lower device %s is going away\n", dev->name);
-			edm_ndimm_lower_detach(nd);
+			edm_netdimm_lower_detach(nd);
 		}
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block edm_ndimm_notifier = {
-	.notifier_call = edm_ndimm_netdev_event,
+static struct notifier_block edm_netdimm_notifier = {
+	.notifier_call = edm_netdimm_netdev_event,
 };
 
-int edm_ndimm_notifier_init(void)
+int edm_netdimm_notifier_init(void)
 {
-	return register_netdevice_notifier(&edm_ndimm_notifier);
+	return register_netdevice_notifier(&edm_netdimm_notifier);
 }
 
-void edm_ndimm_notifier_exit(void)
+void edm_netdimm_notifier_exit(void)
 {
-	unregister_netdevice_notifier(&edm_ndimm_notifier);
+	unregister_netdevice_notifier(&edm_netdimm_notifier);
 }

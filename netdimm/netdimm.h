@@ -17,8 +17,8 @@
  * consumer (NAPI). Indices are published with release/acquire. The peer
  * pointer is RCU, changed under RTNL; the lower device is set under RTNL.
  */
-#ifndef _EDM_NDIMM_H
-#define _EDM_NDIMM_H
+#ifndef _EDM_NETDIMM_H
+#define _EDM_NETDIMM_H
 
 #include <linux/hrtimer.h>
 #include <linux/miscdevice.h>
@@ -31,14 +31,14 @@
 #include "zone.h"
 
 enum {
-	EDM_NDIMM_RING = 256,		/* descriptors per ring */
-	EDM_NDIMM_SEGS = MAX_SKB_FRAGS + 2,	/* buffers per descriptor */
-	EDM_NDIMM_INLINE = 128,		/* bytes a descriptor holds inline */
-	EDM_NDIMM_HDR_LINE = 64,	/* RX bytes copied to the skb head (nCache) */
-	EDM_NDIMM_MTU_MAX = 9000,
-	EDM_NDIMM_ETHERTYPE = 0x88B6,	/* IEEE local experimental 2 */
-	EDM_NDIMM_SOCKS_MAX = 4096,	/* sockets remembered per device */
-	EDM_NDIMM_SOCK_AGE_MS = 10000,
+	EDM_NETDIMM_RING = 256,		/* descriptors per ring */
+	EDM_NETDIMM_SEGS = MAX_SKB_FRAGS + 2,	/* buffers per descriptor */
+	EDM_NETDIMM_INLINE = 128,		/* bytes a descriptor holds inline */
+	EDM_NETDIMM_HDR_LINE = 64,	/* RX bytes copied to the skb head (nCache) */
+	EDM_NETDIMM_MTU_MAX = 9000,
+	EDM_NETDIMM_ETHERTYPE = 0x88B6,	/* IEEE local experimental 2 */
+	EDM_NETDIMM_SOCKS_MAX = 4096,	/* sockets remembered per device */
+	EDM_NETDIMM_SOCK_AGE_MS = 10000,
 };
 
 #define EDM_NETDIMM_SIZE_MIN		SZ_4M
@@ -49,31 +49,31 @@ enum {
 #define EDM_NETDIMM_NODE_MAX		1023
 
 /* A buffer of a descriptor. */
-struct edm_ndimm_seg {
+struct edm_netdimm_seg {
 	struct page *page;
 	u32 off, len;
 };
 
 enum {
-	EDM_NDIMM_D_FOREIGN = BIT(0),	/* segments hold outside references */
+	EDM_NETDIMM_D_FOREIGN = BIT(0),	/* segments hold outside references */
 };
 
 /*
  * A descriptor, in zone memory. The emulation keeps struct page pointers
  * where hardware would keep bus addresses.
  */
-struct edm_ndimm_desc {
+struct edm_netdimm_desc {
 	u64 due_ns;			/* RX: when the wire delivers it */
 	u32 len;
 	u16 nseg, flags;
 	struct virtio_net_hdr vh;	/* GSO and checksum state, as virtio */
 	u8 inline_len;
-	u8 hdr[EDM_NDIMM_INLINE];	/* TX fast path: the headers */
-	struct edm_ndimm_seg seg[EDM_NDIMM_SEGS];
+	u8 hdr[EDM_NETDIMM_INLINE];	/* TX fast path: the headers */
+	struct edm_netdimm_seg seg[EDM_NETDIMM_SEGS];
 };
 
-struct edm_ndimm_ring {
-	struct edm_ndimm_desc *desc;	/* EDM_NDIMM_RING entries in the zone */
+struct edm_netdimm_ring {
+	struct edm_netdimm_desc *desc;	/* EDM_NETDIMM_RING entries in the zone */
 	struct page *pages;
 	unsigned int order;
 	u32 prod;			/* next to fill; written by producers */
@@ -81,13 +81,13 @@ struct edm_ndimm_ring {
 	spinlock_t lock;		/* serializes RX producers */
 };
 
-struct edm_ndimm_cdev;
+struct edm_netdimm_cdev;
 
-struct edm_ndimm {
+struct edm_netdimm {
 	struct edm_dev *edev;
 	struct net_device *netdev;
-	struct edm_neti_zone *zone;
-	struct edm_ndimm __rcu *peer;
+	struct edm_netdimm_zone *zone;
+	struct edm_netdimm __rcu *peer;
 	struct net_device *lower;	/* RTNL; holds a reference */
 	struct packet_type ptype;	/* lower mode receive */
 	netdevice_tracker lower_tracker;
@@ -99,7 +99,7 @@ struct edm_ndimm {
 	u64 wire_free_ns;		/* next time the wire is idle; under rx.lock of the peer */
 	atomic64_t cursor;		/* spreads buffers over sub-arrays */
 
-	struct edm_ndimm_ring tx, rx;
+	struct edm_netdimm_ring tx, rx;
 	struct napi_struct napi;
 	struct hrtimer poll_timer;	/* the polling agent */
 	struct hrtimer wire_timer;	/* interrupt mode: a delayed delivery */
@@ -108,7 +108,7 @@ struct edm_ndimm {
 	atomic_t nsocks;
 	struct delayed_work sock_gc;
 
-	struct edm_ndimm_cdev *cdev;	/* /dev/ndimm<i> */
+	struct edm_netdimm_cdev *cdev;	/* /dev/ndimm<i> */
 	struct edm_ndstats __percpu *ctrs;
 };
 
@@ -119,61 +119,61 @@ struct edm_netdimm_cfg {
 	u32 poll_us, wire_mbps, wire_delay_ns;
 	enum edm_netdimm_rx_mode rx_mode;
 	int nid;
-	struct edm_neti_geom geom;
+	struct edm_netdimm_geom geom;
 };
 
-static inline struct edm_ndimm *edm_ndimm_of(const struct edm_dev *dev)
+static inline struct edm_netdimm *edm_netdimm_of(const struct edm_dev *dev)
 {
 	return dev->type_priv;
 }
 
 /* ndimm_dev.c */
-void edm_ndimm_fill_stats(struct edm_ndimm *nd, struct edm_ndstats *sum);
-void edm_ndimm_pair(struct edm_dev *a, struct edm_dev *b);
+void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_ndstats *sum);
+void edm_netdimm_pair(struct edm_dev *a, struct edm_dev *b);
 
 /* ndimm_ring.c */
-int edm_ndimm_ring_init(struct edm_ndimm *nd, struct edm_ndimm_ring *r);
-void edm_ndimm_ring_fini(struct edm_ndimm *nd, struct edm_ndimm_ring *r);
-void edm_ndimm_desc_release(struct edm_ndimm *nd, struct edm_ndimm_desc *d);
+int edm_netdimm_ring_init(struct edm_netdimm *nd, struct edm_netdimm_ring *r);
+void edm_netdimm_ring_fini(struct edm_netdimm *nd, struct edm_netdimm_ring *r);
+void edm_netdimm_desc_release(struct edm_netdimm *nd, struct edm_netdimm_desc *d);
 
-static inline struct edm_ndimm_desc *edm_ndimm_slot(struct edm_ndimm_ring *r, u32 i)
+static inline struct edm_netdimm_desc *edm_netdimm_slot(struct edm_netdimm_ring *r, u32 i)
 {
-	return &r->desc[i & (EDM_NDIMM_RING - 1)];
+	return &r->desc[i & (EDM_NETDIMM_RING - 1)];
 }
 
 /* ndimm_tx.c */
-netdev_tx_t edm_ndimm_xmit(struct sk_buff *skb, struct net_device *dev);
-int edm_ndimm_tx_clean(struct edm_ndimm *nd);
-bool edm_ndimm_can_send(struct edm_ndimm *nd);
-netdev_features_t edm_ndimm_features_check(struct sk_buff *skb, struct net_device *dev,
-					   netdev_features_t features);
+netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev);
+int edm_netdimm_tx_clean(struct edm_netdimm *nd);
+bool edm_netdimm_can_send(struct edm_netdimm *nd);
+netdev_features_t edm_netdimm_features_check(struct sk_buff *skb, struct net_device *dev,
+					     netdev_features_t features);
 
 /* ndimm_rx.c */
-int edm_ndimm_poll(struct napi_struct *napi, int budget);
-enum hrtimer_restart edm_ndimm_poll_timer(struct hrtimer *t);
-enum hrtimer_restart edm_ndimm_wire_timer(struct hrtimer *t);
-int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *src,
-			   const struct sk_buff *skb, u32 skb_off, u32 len,
+int edm_netdimm_poll(struct napi_struct *napi, int budget);
+enum hrtimer_restart edm_netdimm_poll_timer(struct hrtimer *t);
+enum hrtimer_restart edm_netdimm_wire_timer(struct hrtimer *t);
+int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_desc *src,
+			     const struct sk_buff *skb, u32 skb_off, u32 len,
 			   const struct virtio_net_hdr *vh, u64 due_ns);
-void edm_ndimm_kick(struct edm_ndimm *nd);
-s64 edm_ndimm_next_hint(struct edm_ndimm *nd);
+void edm_netdimm_kick(struct edm_netdimm *nd);
+s64 edm_netdimm_next_hint(struct edm_netdimm *nd);
 
 /* ndimm_lower.c */
-int edm_ndimm_lower_attach(struct edm_ndimm *nd, struct net_device *lower);
-void edm_ndimm_lower_detach(struct edm_ndimm *nd);
-int edm_ndimm_lower_xmit(struct edm_ndimm *nd, struct edm_ndimm_desc *d);
+int edm_netdimm_lower_attach(struct edm_netdimm *nd, struct net_device *lower);
+void edm_netdimm_lower_detach(struct edm_netdimm *nd);
+int edm_netdimm_lower_xmit(struct edm_netdimm *nd, struct edm_netdimm_desc *d);
 
 /* ndimm_sock.c */
-int edm_ndimm_socks_init(struct edm_ndimm *nd);
-void edm_ndimm_socks_fini(struct edm_ndimm *nd);
-s64 edm_ndimm_sock_hint(struct edm_ndimm *nd, struct sock *sk);
-void edm_ndimm_sock_remember(struct edm_ndimm *nd, struct sock *sk, s64 off);
+int edm_netdimm_socks_init(struct edm_netdimm *nd);
+void edm_netdimm_socks_fini(struct edm_netdimm *nd);
+s64 edm_netdimm_sock_hint(struct edm_netdimm *nd, struct sock *sk);
+void edm_netdimm_sock_remember(struct edm_netdimm *nd, struct sock *sk, s64 off);
 
 /* ndimm_cdev.c */
-int edm_ndimm_cdev_create(struct edm_ndimm *nd);
-void edm_ndimm_cdev_destroy(struct edm_ndimm *nd);
+int edm_netdimm_cdev_create(struct edm_netdimm *nd);
+void edm_netdimm_cdev_destroy(struct edm_netdimm *nd);
 
 /* ndimm_ethtool.c */
-extern const struct ethtool_ops edm_ndimm_ethtool_ops;
+extern const struct ethtool_ops edm_netdimm_ethtool_ops;
 
-#endif /* _EDM_NDIMM_H */
+#endif /* _EDM_NETDIMM_H */

@@ -80,7 +80,7 @@ const struct nla_policy edm_netdimm_sel_policy[EDM_A_NETDIMM_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_NETDIMM_NUMA_NODE),
 };
 
-static int edm_netdimm_put_geom(struct sk_buff *msg, int attr, const struct edm_neti_geom *g)
+static int edm_netdimm_put_geom(struct sk_buff *msg, int attr, const struct edm_netdimm_geom *g)
 {
 	struct nlattr *nest = nla_nest_start(msg, attr);
 
@@ -95,7 +95,7 @@ static int edm_netdimm_put_geom(struct sk_buff *msg, int attr, const struct edm_
 	return 0;
 }
 
-static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_neti_zone *z)
+static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_netdimm_zone *z)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_NETDIMM_ZONE);
 	u64 lent, cached, avail;
@@ -121,7 +121,7 @@ static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_neti_zone *z)
 	return 0;
 }
 
-static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_ndimm *nd)
+static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_netdimm *nd)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_NETDIMM_STATS);
 	struct edm_ndstats sum;
@@ -129,7 +129,7 @@ static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_ndimm *nd)
 
 	if (!nest)
 		return -EMSGSIZE;
-	edm_ndimm_fill_stats(nd, &sum);
+	edm_netdimm_fill_stats(nd, &sum);
 	for (i = EDM_A_NDSTAT_PAD + 1; i < __EDM_A_NDSTAT_CNT; i++)
 		if (nla_put_u64_64bit(msg, i, sum.v[i], EDM_A_NDSTAT_PAD))
 			return -EMSGSIZE;
@@ -139,7 +139,7 @@ static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_ndimm *nd)
 
 static int edm_netdimm_fill(struct sk_buff *msg, const struct edm_dev *dev)
 {
-	struct edm_ndimm *nd = edm_ndimm_of(dev);
+	struct edm_netdimm *nd = edm_netdimm_of(dev);
 	u32 lower = READ_ONCE(nd->lower_ifindex);
 
 	if (nla_put_u32(msg, EDM_A_NETDIMM_ID, dev->id) ||
@@ -220,11 +220,11 @@ static int edm_netdimm_chk_name(struct genl_info *info, int attr)
 static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg *cfg)
 {
 	u32 v[EDM_A_GEOM_MAX + 1] = {
-		[EDM_A_GEOM_ROW_BYTES] = EDM_NETI_ROW_BYTES,
-		[EDM_A_GEOM_DEVICES] = EDM_NETI_DEVICES,
-		[EDM_A_GEOM_BANKS] = EDM_NETI_BANKS,
-		[EDM_A_GEOM_SUBARRAYS] = EDM_NETI_SUBARRAYS,
-		[EDM_A_GEOM_ROWS] = EDM_NETI_ROWS,
+		[EDM_A_GEOM_ROW_BYTES] = EDM_NETDIMM_ROW_BYTES,
+		[EDM_A_GEOM_DEVICES] = EDM_NETDIMM_DEVICES,
+		[EDM_A_GEOM_BANKS] = EDM_NETDIMM_BANKS,
+		[EDM_A_GEOM_SUBARRAYS] = EDM_NETDIMM_SUBARRAYS,
+		[EDM_A_GEOM_ROWS] = EDM_NETDIMM_ROWS,
 	};
 	struct nlattr *tb[EDM_A_GEOM_MAX + 1], *nest = info->attrs[EDM_A_NETDIMM_GEOM];
 	int i, err;
@@ -243,9 +243,9 @@ static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg
 			}
 		}
 	}
-	err = edm_neti_geom_init(&cfg->geom, v[EDM_A_GEOM_ROW_BYTES], v[EDM_A_GEOM_DEVICES],
-				 v[EDM_A_GEOM_BANKS], v[EDM_A_GEOM_SUBARRAYS], v[EDM_A_GEOM_ROWS],
-				 PAGE_SHIFT);
+	err = edm_netdimm_geom_init(&cfg->geom, v[EDM_A_GEOM_ROW_BYTES],
+				    v[EDM_A_GEOM_DEVICES], v[EDM_A_GEOM_BANKS],
+				    v[EDM_A_GEOM_SUBARRAYS], v[EDM_A_GEOM_ROWS], PAGE_SHIFT);
 	if (err)
 		NL_SET_ERR_MSG_ATTR(info->extack, nest,
 				    "a rank row (row bytes x devices) must hold a whole page");
@@ -264,7 +264,7 @@ static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *c
 	if (err)
 		return err;
 	cfg->size = nla_get_u64(a[EDM_A_NETDIMM_SIZE]);
-	if (!IS_ALIGNED(cfg->size, 1UL << EDM_NETI_CHUNK_SHIFT)) {
+	if (!IS_ALIGNED(cfg->size, 1UL << EDM_NETDIMM_CHUNK_SHIFT)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_SIZE],
 				    "zone size must be a multiple of 2 MiB");
 		return -EINVAL;
@@ -346,7 +346,7 @@ int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
 			edm_dev_destroy(en, dev);
 			goto out;
 		}
-		edm_ndimm_pair(dev, peer);
+		edm_netdimm_pair(dev, peer);
 	}
 	reply = edm_netdimm_msg(dev, info, EDM_CMD_NETDIMM_NEW);
 	if (!reply) {

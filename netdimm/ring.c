@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ndimm descriptor rings: EDM_NDIMM_RING descriptors in zone memory (the
+ * ndimm descriptor rings: EDM_NETDIMM_RING descriptors in zone memory (the
  * paper allocates them with __alloc_netdimm_pages(zone, -1)), and the
  * release of a descriptor's buffers. Each segment holds one page reference:
  * a zone page goes back to the zone, a page the descriptor borrowed (the
@@ -11,12 +11,12 @@
 
 #include "netdimm.h"
 
-int edm_ndimm_ring_init(struct edm_ndimm *nd, struct edm_ndimm_ring *r)
+int edm_netdimm_ring_init(struct edm_netdimm *nd, struct edm_netdimm_ring *r)
 {
-	size_t bytes = EDM_NDIMM_RING * sizeof(struct edm_ndimm_desc);
+	size_t bytes = EDM_NETDIMM_RING * sizeof(struct edm_netdimm_desc);
 
 	r->order = get_order(bytes);
-	r->pages = edm_alloc_neti_pages(nd->zone, -1, r->order);
+	r->pages = edm_netdimm_alloc_pages(nd->zone, -1, r->order);
 	if (!r->pages)
 		return -ENOMEM;
 	r->desc = page_address(r->pages);
@@ -27,7 +27,7 @@ int edm_ndimm_ring_init(struct edm_ndimm *nd, struct edm_ndimm_ring *r)
 	return 0;
 }
 
-void edm_ndimm_desc_release(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+void edm_netdimm_desc_release(struct edm_netdimm *nd, struct edm_netdimm_desc *d)
 {
 	u16 i;
 
@@ -36,8 +36,8 @@ void edm_ndimm_desc_release(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 
 		if (!page)		/* handed to an skb */
 			continue;
-		if (!(d->flags & EDM_NDIMM_D_FOREIGN) && edm_neti_owns(nd->zone, page))
-			edm_free_neti_pages(nd->zone, page, 0);
+		if (!(d->flags & EDM_NETDIMM_D_FOREIGN) && edm_netdimm_owns(nd->zone, page))
+			edm_netdimm_free_pages(nd->zone, page, 0);
 		else
 			put_page(page);
 	}
@@ -45,13 +45,13 @@ void edm_ndimm_desc_release(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 }
 
 /* The ring's users are stopped: release what is still posted. */
-void edm_ndimm_ring_fini(struct edm_ndimm *nd, struct edm_ndimm_ring *r)
+void edm_netdimm_ring_fini(struct edm_netdimm *nd, struct edm_netdimm_ring *r)
 {
 	if (!r->pages)
 		return;
 	for (; r->cons != r->prod; r->cons++)
-		edm_ndimm_desc_release(nd, edm_ndimm_slot(r, r->cons));
-	edm_free_neti_pages(nd->zone, r->pages, r->order);
+		edm_netdimm_desc_release(nd, edm_netdimm_slot(r, r->cons));
+	edm_netdimm_free_pages(nd->zone, r->pages, r->order);
 	r->pages = NULL;
 	r->desc = NULL;
 }

@@ -19,8 +19,8 @@
 #include "netdimm.h"
 
 /* Bytes [pos, pos + n) of the packet a descriptor or an skb carries. */
-static void edm_ndimm_src_copy(const struct edm_ndimm_desc *d, const struct sk_buff *skb,
-			       u32 skb_off, u32 pos, u8 *to, u32 n)
+static void edm_netdimm_src_copy(const struct edm_netdimm_desc *d, const struct sk_buff *skb,
+				 u32 skb_off, u32 pos, u8 *to, u32 n)
 {
 	u16 i;
 
@@ -39,7 +39,7 @@ static void edm_ndimm_src_copy(const struct edm_ndimm_desc *d, const struct sk_b
 		pos -= d->inline_len;
 	}
 	for (i = 0; i < d->nseg && n; i++) {
-		const struct edm_ndimm_seg *s = &d->seg[i];
+		const struct edm_netdimm_seg *s = &d->seg[i];
 		u32 k;
 
 		if (pos >= s->len) {
@@ -55,12 +55,12 @@ static void edm_ndimm_src_copy(const struct edm_ndimm_desc *d, const struct sk_b
 }
 
 /* An RX buffer page: the next sub-array's allocCache entry, else any page. */
-static struct page *edm_ndimm_rx_page(struct edm_ndimm *to, bool *fallback)
+static struct page *edm_netdimm_rx_page(struct edm_netdimm *to, bool *fallback)
 {
 	struct page *page = NULL;
 
 	if (!*fallback)
-		page = edm_alloc_neti_pages(to->zone, edm_ndimm_next_hint(to), 0);
+		page = edm_netdimm_alloc_pages(to->zone, edm_netdimm_next_hint(to), 0);
 	if (!page) {
 		*fallback = true;
 		page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
@@ -69,15 +69,15 @@ static struct page *edm_ndimm_rx_page(struct edm_ndimm *to, bool *fallback)
 }
 
 /* A hint on the next sub-array in turn: spreads buffers over the allocCache. */
-s64 edm_ndimm_next_hint(struct edm_ndimm *nd)
+s64 edm_netdimm_next_hint(struct edm_netdimm *nd)
 {
-	struct edm_neti_zone *z = nd->zone;
+	struct edm_netdimm_zone *z = nd->zone;
 	u64 id = (u64)atomic64_inc_return(&nd->cursor) % z->nslots;
 
-	return edm_neti_subarray_page(&z->geom, id, 0, PAGE_SHIFT);
+	return edm_netdimm_subarray_page(&z->geom, id, 0, PAGE_SHIFT);
 }
 
-void edm_ndimm_kick(struct edm_ndimm *nd)
+void edm_netdimm_kick(struct edm_netdimm *nd)
 {
 	if (!nd->poll_us)
 		napi_schedule(&nd->napi);
@@ -87,49 +87,49 @@ void edm_ndimm_kick(struct edm_ndimm *nd)
  * packet into the descriptor itself. -ENOBUFS when @to has no free
  * descriptor or no memory at all.
  */
-int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *src,
-			   const struct sk_buff *skb, u32 skb_off, u32 len,
+int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_desc *src,
+			     const struct sk_buff *skb, u32 skb_off, u32 len,
 			   const struct virtio_net_hdr *vh, u64 due_ns)
 {
-	struct edm_ndimm_ring *r = &to->rx;
+	struct edm_netdimm_ring *r = &to->rx;
 	bool fallback = false;
-	struct edm_ndimm_desc *d;
+	struct edm_netdimm_desc *d;
 	u32 pos = 0;
 	int err = 0;
 
-	if (DIV_ROUND_UP(len, PAGE_SIZE) > EDM_NDIMM_SEGS)
+	if (DIV_ROUND_UP(len, PAGE_SIZE) > EDM_NETDIMM_SEGS)
 		return -EMSGSIZE;
 	spin_lock(&r->lock);
 	/* acquire: the consumer is done with the slot before we reuse it */
-	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NDIMM_RING) {
+	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NETDIMM_RING) {
 		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 		err = -ENOBUFS;
 		goto out;
 	}
-	d = edm_ndimm_slot(r, r->prod);
+	d = edm_netdimm_slot(r, r->prod);
 	d->nseg = 0;
 	d->flags = 0;
 	d->inline_len = 0;
 	d->len = len;
 	d->vh = *vh;
 	d->due_ns = due_ns;
-	if (len <= EDM_NDIMM_INLINE) {
-		edm_ndimm_src_copy(src, skb, skb_off, 0, d->hdr, len);
+	if (len <= EDM_NETDIMM_INLINE) {
+		edm_netdimm_src_copy(src, skb, skb_off, 0, d->hdr, len);
 		d->inline_len = len;
 		pos = len;
 	}
 	while (pos < len) {
 		u32 n = min_t(u32, len - pos, PAGE_SIZE);
-		struct page *page = edm_ndimm_rx_page(to, &fallback);
+		struct page *page = edm_netdimm_rx_page(to, &fallback);
 
 		if (!page) {
-			edm_ndimm_desc_release(to, d);
+			edm_netdimm_desc_release(to, d);
 			edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 			err = -ENOBUFS;
 			goto out;
 		}
-		d->seg[d->nseg++] = (struct edm_ndimm_seg){ .page = page, .len = n };
-		edm_ndimm_src_copy(src, skb, skb_off, pos, page_address(page), n);
+		d->seg[d->nseg++] = (struct edm_netdimm_seg){ .page = page, .len = n };
+		edm_netdimm_src_copy(src, skb, skb_off, pos, page_address(page), n);
 		pos += n;
 	}
 	if (fallback)
@@ -139,48 +139,48 @@ int edm_ndimm_wire_deliver(struct edm_ndimm *to, const struct edm_ndimm_desc *sr
 out:
 	spin_unlock(&r->lock);
 	if (!err)
-		edm_ndimm_kick(to);
+		edm_netdimm_kick(to);
 	return err;
 }
 
 /* Clone mode: the payload into a page on the receive buffer's sub-array. */
-static struct page *edm_ndimm_rx_clone(struct edm_ndimm *nd, struct edm_ndimm_seg *s)
+static struct page *edm_netdimm_rx_clone(struct edm_netdimm *nd, struct edm_netdimm_seg *s)
 {
-	s64 off = edm_neti_page_off(nd->zone, s->page);
+	s64 off = edm_netdimm_page_off(nd->zone, s->page);
 	struct page *page;
 
 	if (off < 0)
 		return NULL;	/* an ordinary fallback page: hand it over as is */
-	page = edm_alloc_neti_pages(nd->zone, off, 0);
+	page = edm_netdimm_alloc_pages(nd->zone, off, 0);
 	if (!page)
 		return NULL;
-	edm_neti_clone(nd->zone, page, s->off, s->page, s->off, s->len);
+	edm_netdimm_clone(nd->zone, page, s->off, s->page, s->off, s->len);
 	return page;
 }
 
 enum {
-	EDM_NDIMM_RX_LENT = BIT(0),	/* a zone page went up as it arrived */
-	EDM_NDIMM_RX_CLONED = BIT(1),	/* a zone page went up as a clone */
+	EDM_NETDIMM_RX_LENT = BIT(0),	/* a zone page went up as it arrived */
+	EDM_NETDIMM_RX_CLONED = BIT(1),	/* a zone page went up as a clone */
 };
 
 /* Give a segment's page to @skb as a fragment; the descriptor lets go of it. */
-static unsigned int edm_ndimm_rx_frag(struct edm_ndimm *nd, struct sk_buff *skb,
-				      struct edm_ndimm_seg *s, u32 skip)
+static unsigned int edm_netdimm_rx_frag(struct edm_netdimm *nd, struct sk_buff *skb,
+					struct edm_netdimm_seg *s, u32 skip)
 {
 	struct page *page = s->page, *clone = NULL;
 	unsigned int how = 0;
 
 	if (nd->rx_mode == EDM_NETDIMM_RX_CLONE) {
-		clone = edm_ndimm_rx_clone(nd, s);
+		clone = edm_netdimm_rx_clone(nd, s);
 		if (clone) {
-			edm_free_neti_pages(nd->zone, page, 0);
+			edm_netdimm_free_pages(nd->zone, page, 0);
 			page = clone;
 		}
 	}
-	if (edm_neti_owns(nd->zone, page)) {
+	if (edm_netdimm_owns(nd->zone, page)) {
 		get_page(page);		/* the skb's; the zone keeps its own */
-		edm_neti_lend(nd->zone, page);
-		how = clone ? EDM_NDIMM_RX_CLONED : EDM_NDIMM_RX_LENT;
+		edm_netdimm_lend(nd->zone, page);
+		how = clone ? EDM_NETDIMM_RX_CLONED : EDM_NETDIMM_RX_LENT;
 	}
 	/* an ordinary page: its only reference moves to the skb */
 	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, s->off + skip, s->len - skip,
@@ -190,7 +190,7 @@ static unsigned int edm_ndimm_rx_frag(struct edm_ndimm *nd, struct sk_buff *skb,
 }
 
 /* virtio_net_hdr_to_skb() wants the checksum field in the skb's head. */
-static int edm_ndimm_rx_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh)
+static int edm_netdimm_rx_offloads(struct sk_buff *skb, const struct virtio_net_hdr *vh)
 {
 	if (vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM &&
 	    !pskb_may_pull(skb, __virtio16_to_cpu(true, vh->csum_start) +
@@ -200,10 +200,10 @@ static int edm_ndimm_rx_offloads(struct sk_buff *skb, const struct virtio_net_hd
 }
 
 /* The skb for a descriptor: its head line, and the payload as fragments. */
-static struct sk_buff *edm_ndimm_rx_build(struct edm_ndimm *nd, struct edm_ndimm_desc *d,
-					  unsigned int *how)
+static struct sk_buff *edm_netdimm_rx_build(struct edm_netdimm *nd, struct edm_netdimm_desc *d,
+					    unsigned int *how)
 {
-	u32 line = min_t(u32, d->len, EDM_NDIMM_HDR_LINE);
+	u32 line = min_t(u32, d->len, EDM_NETDIMM_HDR_LINE);
 	struct sk_buff *skb;
 	u16 i;
 
@@ -214,7 +214,7 @@ static struct sk_buff *edm_ndimm_rx_build(struct edm_ndimm *nd, struct edm_ndimm
 		d->inline_len = 0;
 		return skb;
 	}
-	skb = napi_alloc_skb(&nd->napi, EDM_NDIMM_HDR_LINE);
+	skb = napi_alloc_skb(&nd->napi, EDM_NETDIMM_HDR_LINE);
 	if (!skb)
 		return NULL;
 	memcpy_from_page(skb_put(skb, line), d->seg[0].page, d->seg[0].off, line);
@@ -222,29 +222,29 @@ static struct sk_buff *edm_ndimm_rx_build(struct edm_ndimm *nd, struct edm_ndimm
 		u32 skip = i ? 0 : line;
 
 		if (d->seg[i].len > skip)
-			*how |= edm_ndimm_rx_frag(nd, skb, &d->seg[i], skip);
+			*how |= edm_netdimm_rx_frag(nd, skb, &d->seg[i], skip);
 	}
 	return skb;
 }
 
-static void edm_ndimm_rx_one(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+static void edm_netdimm_rx_one(struct edm_netdimm *nd, struct edm_netdimm_desc *d)
 {
 	unsigned int how = 0;
 	struct sk_buff *skb;
 
-	skb = edm_ndimm_rx_build(nd, d, &how);
+	skb = edm_netdimm_rx_build(nd, d, &how);
 	if (!skb)
 		goto drop;
-	edm_ndimm_desc_release(nd, d);	/* what the skb did not take */
-	if (edm_ndimm_rx_offloads(skb, &d->vh)) {
+	edm_netdimm_desc_release(nd, d);	/* what the skb did not take */
+	if (edm_netdimm_rx_offloads(skb, &d->vh)) {
 		kfree_skb(skb);
 		goto count_drop;
 	}
 	if (!skb_shinfo(skb)->nr_frags)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_INLINE);
-	else if (how & EDM_NDIMM_RX_CLONED)
+	else if (how & EDM_NETDIMM_RX_CLONED)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
-	else if (how & EDM_NDIMM_RX_LENT)
+	else if (how & EDM_NETDIMM_RX_LENT)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
 	skb->protocol = eth_type_trans(skb, nd->netdev);
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_PACKETS);
@@ -253,37 +253,37 @@ static void edm_ndimm_rx_one(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 	return;
 
 drop:
-	edm_ndimm_desc_release(nd, d);
+	edm_netdimm_desc_release(nd, d);
 count_drop:
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
 }
 
 /* Let the peer send again once our ring has room. */
-static void edm_ndimm_wake_peer(struct edm_ndimm *nd)
+static void edm_netdimm_wake_peer(struct edm_netdimm *nd)
 {
-	struct edm_ndimm *peer;
+	struct edm_netdimm *peer;
 
 	rcu_read_lock();
 	peer = rcu_dereference(nd->peer);
 	if (peer) {
 		struct netdev_queue *txq = netdev_get_tx_queue(peer->netdev, 0);
 
-		smp_mb();	/* pairs with edm_ndimm_maybe_stop() */
-		if (netif_tx_queue_stopped(txq) && edm_ndimm_can_send(peer))
+		smp_mb();	/* pairs with edm_netdimm_maybe_stop() */
+		if (netif_tx_queue_stopped(txq) && edm_netdimm_can_send(peer))
 			netif_tx_wake_queue(txq);
 	}
 	rcu_read_unlock();
 }
 
-static int edm_ndimm_rx(struct edm_ndimm *nd, int budget, u64 *next_due)
+static int edm_netdimm_rx(struct edm_netdimm *nd, int budget, u64 *next_due)
 {
-	struct edm_ndimm_ring *r = &nd->rx;
+	struct edm_netdimm_ring *r = &nd->rx;
 	u32 prod = smp_load_acquire(&r->prod);	/* pairs with the wire's release */
 	u64 now = 0;
 	int done = 0;
 
 	while (done < budget && r->cons != prod) {
-		struct edm_ndimm_desc *d = edm_ndimm_slot(r, r->cons);
+		struct edm_netdimm_desc *d = edm_netdimm_slot(r, r->cons);
 
 		if (d->due_ns) {
 			if (!now)
@@ -293,25 +293,25 @@ static int edm_ndimm_rx(struct edm_ndimm *nd, int budget, u64 *next_due)
 				break;
 			}
 		}
-		edm_ndimm_rx_one(nd, d);
+		edm_netdimm_rx_one(nd, d);
 		/* release: we are done with the slot; producers may reuse it */
 		smp_store_release(&r->cons, r->cons + 1);
 		done++;
 	}
 	if (done)
-		edm_ndimm_wake_peer(nd);
+		edm_netdimm_wake_peer(nd);
 	return done;
 }
 
-int edm_ndimm_poll(struct napi_struct *napi, int budget)
+int edm_netdimm_poll(struct napi_struct *napi, int budget)
 {
-	struct edm_ndimm *nd = container_of(napi, struct edm_ndimm, napi);
+	struct edm_netdimm *nd = container_of(napi, struct edm_netdimm, napi);
 	u64 next_due = 0;
 	int done;
 
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_POLLS);
-	edm_ndimm_tx_clean(nd);
-	done = edm_ndimm_rx(nd, budget, &next_due);
+	edm_netdimm_tx_clean(nd);
+	done = edm_netdimm_rx(nd, budget, &next_due);
 	if (done < budget && napi_complete_done(napi, done)) {
 		/* interrupt mode: what we left must still be seen */
 		if (!nd->poll_us) {
@@ -327,18 +327,18 @@ int edm_ndimm_poll(struct napi_struct *napi, int budget)
 }
 
 /* The polling agent: look at the rings every poll_us. */
-enum hrtimer_restart edm_ndimm_poll_timer(struct hrtimer *t)
+enum hrtimer_restart edm_netdimm_poll_timer(struct hrtimer *t)
 {
-	struct edm_ndimm *nd = container_of(t, struct edm_ndimm, poll_timer);
+	struct edm_netdimm *nd = container_of(t, struct edm_netdimm, poll_timer);
 
 	napi_schedule(&nd->napi);
 	hrtimer_forward_now(t, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
 
-enum hrtimer_restart edm_ndimm_wire_timer(struct hrtimer *t)
+enum hrtimer_restart edm_netdimm_wire_timer(struct hrtimer *t)
 {
-	struct edm_ndimm *nd = container_of(t, struct edm_ndimm, wire_timer);
+	struct edm_netdimm *nd = container_of(t, struct edm_netdimm, wire_timer);
 
 	napi_schedule(&nd->napi);
 	return HRTIMER_NORESTART;

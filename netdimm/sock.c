@@ -7,8 +7,8 @@
  * a key only, never dereferenced: a socket that reuses a freed one's
  * address inherits its hint, which costs nothing but a placement choice.
  * TX then asks the allocator for the same sub-array, and the allocCache
- * answers. Bounded by EDM_NDIMM_SOCKS_MAX;
- * entries idle for EDM_NDIMM_SOCK_AGE_MS are dropped by a periodic sweep.
+ * answers. Bounded by EDM_NETDIMM_SOCKS_MAX;
+ * entries idle for EDM_NETDIMM_SOCK_AGE_MS are dropped by a periodic sweep.
  *
  * Lookups run under RCU in xmit; inserts race benignly (the first wins);
  * entries are freed after a grace period.
@@ -19,7 +19,7 @@
 
 #include "netdimm.h"
 
-struct edm_ndimm_sock {
+struct edm_netdimm_sock {
 	struct rhash_head node;
 	unsigned long key;		/* the socket's address */
 	s64 off;			/* zone offset of its last TX buffer */
@@ -27,21 +27,21 @@ struct edm_ndimm_sock {
 	struct rcu_head rcu;
 };
 
-static const struct rhashtable_params edm_ndimm_sock_params = {
+static const struct rhashtable_params edm_netdimm_sock_params = {
 	.key_len = sizeof(unsigned long),
-	.key_offset = offsetof(struct edm_ndimm_sock, key),
-	.head_offset = offsetof(struct edm_ndimm_sock, node),
+	.key_offset = offsetof(struct edm_netdimm_sock, key),
+	.head_offset = offsetof(struct edm_netdimm_sock, node),
 	.automatic_shrinking = true,
 };
 
-s64 edm_ndimm_sock_hint(struct edm_ndimm *nd, struct sock *sk)
+s64 edm_netdimm_sock_hint(struct edm_netdimm *nd, struct sock *sk)
 {
 	unsigned long key = (unsigned long)sk;
-	struct edm_ndimm_sock *e;
+	struct edm_netdimm_sock *e;
 	s64 off = -1;
 
 	rcu_read_lock();
-	e = rhashtable_lookup(&nd->socks, &key, edm_ndimm_sock_params);
+	e = rhashtable_lookup(&nd->socks, &key, edm_netdimm_sock_params);
 	if (e) {
 		off = READ_ONCE(e->off);
 		WRITE_ONCE(e->used, jiffies);
@@ -50,17 +50,17 @@ s64 edm_ndimm_sock_hint(struct edm_ndimm *nd, struct sock *sk)
 	return off;
 }
 
-void edm_ndimm_sock_remember(struct edm_ndimm *nd, struct sock *sk, s64 off)
+void edm_netdimm_sock_remember(struct edm_netdimm *nd, struct sock *sk, s64 off)
 {
 	unsigned long key = (unsigned long)sk;
-	struct edm_ndimm_sock *e;
+	struct edm_netdimm_sock *e;
 
 	rcu_read_lock();
-	e = rhashtable_lookup(&nd->socks, &key, edm_ndimm_sock_params);
+	e = rhashtable_lookup(&nd->socks, &key, edm_netdimm_sock_params);
 	if (e)
 		WRITE_ONCE(e->off, off);
 	rcu_read_unlock();
-	if (e || atomic_read(&nd->nsocks) >= EDM_NDIMM_SOCKS_MAX)
+	if (e || atomic_read(&nd->nsocks) >= EDM_NETDIMM_SOCKS_MAX)
 		return;
 	e = kzalloc(sizeof(*e), GFP_ATOMIC | __GFP_NOWARN);
 	if (!e)
@@ -68,18 +68,18 @@ void edm_ndimm_sock_remember(struct edm_ndimm *nd, struct sock *sk, s64 off)
 	e->key = key;
 	e->off = off;
 	e->used = jiffies;
-	if (rhashtable_lookup_insert_fast(&nd->socks, &e->node, edm_ndimm_sock_params))
+	if (rhashtable_lookup_insert_fast(&nd->socks, &e->node, edm_netdimm_sock_params))
 		kfree(e);
 	else
 		atomic_inc(&nd->nsocks);
 }
 
-static void edm_ndimm_sock_sweep(struct work_struct *work)
+static void edm_netdimm_sock_sweep(struct work_struct *work)
 {
-	struct edm_ndimm *nd = container_of(to_delayed_work(work), struct edm_ndimm, sock_gc);
-	unsigned long age = msecs_to_jiffies(EDM_NDIMM_SOCK_AGE_MS);
+	struct edm_netdimm *nd = container_of(to_delayed_work(work), struct edm_netdimm, sock_gc);
+	unsigned long age = msecs_to_jiffies(EDM_NETDIMM_SOCK_AGE_MS);
 	struct rhashtable_iter iter;
-	struct edm_ndimm_sock *e;
+	struct edm_netdimm_sock *e;
 
 	rhashtable_walk_enter(&nd->socks, &iter);
 	rhashtable_walk_start(&iter);
@@ -88,7 +88,7 @@ static void edm_ndimm_sock_sweep(struct work_struct *work)
 			continue;	/* -EAGAIN: a resize; keep walking */
 		if (time_before(jiffies, READ_ONCE(e->used) + age))
 			continue;
-		if (!rhashtable_remove_fast(&nd->socks, &e->node, edm_ndimm_sock_params)) {
+		if (!rhashtable_remove_fast(&nd->socks, &e->node, edm_netdimm_sock_params)) {
 			atomic_dec(&nd->nsocks);
 			kfree_rcu(e, rcu);
 		}
@@ -98,25 +98,25 @@ static void edm_ndimm_sock_sweep(struct work_struct *work)
 	schedule_delayed_work(&nd->sock_gc, age);
 }
 
-int edm_ndimm_socks_init(struct edm_ndimm *nd)
+int edm_netdimm_socks_init(struct edm_netdimm *nd)
 {
-	int err = rhashtable_init(&nd->socks, &edm_ndimm_sock_params);
+	int err = rhashtable_init(&nd->socks, &edm_netdimm_sock_params);
 
 	if (err)
 		return err;
-	INIT_DELAYED_WORK(&nd->sock_gc, edm_ndimm_sock_sweep);
-	schedule_delayed_work(&nd->sock_gc, msecs_to_jiffies(EDM_NDIMM_SOCK_AGE_MS));
+	INIT_DELAYED_WORK(&nd->sock_gc, edm_netdimm_sock_sweep);
+	schedule_delayed_work(&nd->sock_gc, msecs_to_jiffies(EDM_NETDIMM_SOCK_AGE_MS));
 	return 0;
 }
 
-static void edm_ndimm_sock_free(void *ptr, void *arg)
+static void edm_netdimm_sock_free(void *ptr, void *arg)
 {
 	kfree(ptr);
 }
 
 /* After the netdev is gone: no xmit can look up or insert. */
-void edm_ndimm_socks_fini(struct edm_ndimm *nd)
+void edm_netdimm_socks_fini(struct edm_netdimm *nd)
 {
 	cancel_delayed_work_sync(&nd->sock_gc);
-	rhashtable_free_and_destroy(&nd->socks, edm_ndimm_sock_free, NULL);
+	rhashtable_free_and_destroy(&nd->socks, edm_netdimm_sock_free, NULL);
 }

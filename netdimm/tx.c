@@ -17,21 +17,21 @@
 
 #include "netdimm.h"
 
-static bool edm_ndimm_tx_fast(const struct edm_ndimm *nd, const struct sk_buff *skb)
+static bool edm_netdimm_tx_fast(const struct edm_netdimm *nd, const struct sk_buff *skb)
 {
 	const struct skb_shared_info *si = skb_shinfo(skb);
 	int i;
 
-	if (skb_headlen(skb) > EDM_NDIMM_INLINE || !si->nr_frags || skb_has_frag_list(skb))
+	if (skb_headlen(skb) > EDM_NETDIMM_INLINE || !si->nr_frags || skb_has_frag_list(skb))
 		return false;
 	for (i = 0; i < si->nr_frags; i++)
-		if (!edm_neti_owns(nd->zone, skb_frag_page(&si->frags[i])) ||
+		if (!edm_netdimm_owns(nd->zone, skb_frag_page(&si->frags[i])) ||
 		    skb_frag_off(&si->frags[i]) + skb_frag_size(&si->frags[i]) > PAGE_SIZE)
 			return false;
 	return true;
 }
 
-static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *skb)
+static void edm_netdimm_tx_borrow(struct edm_netdimm_desc *d, const struct sk_buff *skb)
 {
 	const struct skb_shared_info *si = skb_shinfo(skb);
 	int i;
@@ -47,7 +47,7 @@ static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *
 		get_page(d->seg[i].page);
 	}
 	d->nseg = si->nr_frags;
-	d->flags = EDM_NDIMM_D_FOREIGN;
+	d->flags = EDM_NETDIMM_D_FOREIGN;
 }
 
 /* COPY_NEEDED for a small packet (an ACK, a ping-pong message): into the
@@ -55,10 +55,10 @@ static void edm_ndimm_tx_borrow(struct edm_ndimm_desc *d, const struct sk_buff *
  * the allocCache and give back: for packets this small that bookkeeping,
  * not the copy, is what costs.
  */
-static bool edm_ndimm_tx_inline(struct edm_ndimm *nd, struct edm_ndimm_desc *d,
-				const struct sk_buff *skb)
+static bool edm_netdimm_tx_inline(struct edm_netdimm *nd, struct edm_netdimm_desc *d,
+				  const struct sk_buff *skb)
 {
-	if (skb->len > EDM_NDIMM_INLINE || skb_copy_bits(skb, 0, d->hdr, skb->len))
+	if (skb->len > EDM_NETDIMM_INLINE || skb_copy_bits(skb, 0, d->hdr, skb->len))
 		return false;
 	d->inline_len = skb->len;
 	d->nseg = 0;
@@ -74,15 +74,16 @@ static bool edm_ndimm_tx_inline(struct edm_ndimm *nd, struct edm_ndimm_desc *d,
  * so a 64 KiB packet never empties one sub-array's two cached pages and
  * falls back to a search. False if no memory at all.
  */
-static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, struct sk_buff *skb)
+static bool edm_netdimm_tx_copy(struct edm_netdimm *nd, struct edm_netdimm_desc *d,
+				struct sk_buff *skb)
 {
 	bool fallback = false;
 	u32 pos = 0;
 	s64 hint;
 
-	if (edm_ndimm_tx_inline(nd, d, skb))
+	if (edm_netdimm_tx_inline(nd, d, skb))
 		return true;
-	hint = skb->sk ? edm_ndimm_sock_hint(nd, skb->sk) : -1;
+	hint = skb->sk ? edm_netdimm_sock_hint(nd, skb->sk) : -1;
 	if (hint >= 0)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_SOCK_HINTS);
 	d->inline_len = 0;
@@ -93,15 +94,15 @@ static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, st
 		struct page *page = NULL;
 
 		if (!fallback)
-			page = edm_alloc_neti_pages(nd->zone,
-						    pos ? edm_ndimm_next_hint(nd) : hint, 0);
+			page = edm_netdimm_alloc_pages(nd->zone,
+						       pos ? edm_netdimm_next_hint(nd) : hint, 0);
 		if (!page) {
 			fallback = true;
 			page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
 			if (!page)
 				goto err;
 		} else if (!pos) {
-			hint = edm_neti_page_off(nd->zone, page);
+			hint = edm_netdimm_page_off(nd->zone, page);
 		}
 		d->seg[d->nseg].page = page;
 		d->seg[d->nseg].off = 0;
@@ -114,13 +115,13 @@ static bool edm_ndimm_tx_copy(struct edm_ndimm *nd, struct edm_ndimm_desc *d, st
 	if (fallback)
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_ZONE_FALLBACK);
 	if (skb->sk && hint >= 0)
-		edm_ndimm_sock_remember(nd, skb->sk, hint);
+		edm_netdimm_sock_remember(nd, skb->sk, hint);
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
 	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
 	return true;
 
 err:
-	edm_ndimm_desc_release(nd, d);
+	edm_netdimm_desc_release(nd, d);
 	return false;
 }
 
@@ -128,7 +129,7 @@ err:
  * before them and their own serialization at wire_mbps, plus the wire's
  * latency. 0 (at once) on an ideal wire.
  */
-static u64 edm_ndimm_wire_due(struct edm_ndimm *nd, u32 len)
+static u64 edm_netdimm_wire_due(struct edm_netdimm *nd, u32 len)
 {
 	u64 now, start, ser = 0;
 
@@ -143,9 +144,9 @@ static u64 edm_ndimm_wire_due(struct edm_ndimm *nd, u32 len)
 }
 
 /* The emulated NIC: put the posted descriptor on the wire. */
-static int edm_ndimm_wire_tx(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
+static int edm_netdimm_wire_tx(struct edm_netdimm *nd, struct edm_netdimm_desc *d)
 {
-	struct edm_ndimm *peer;
+	struct edm_netdimm *peer;
 	int err = -ENOTCONN;
 
 	rcu_read_lock();
@@ -153,69 +154,69 @@ static int edm_ndimm_wire_tx(struct edm_ndimm *nd, struct edm_ndimm_desc *d)
 	if (peer && !netif_running(peer->netdev))
 		err = -ENETDOWN;
 	else if (peer)
-		err = edm_ndimm_wire_deliver(peer, d, NULL, 0, d->len, &d->vh,
-					     edm_ndimm_wire_due(nd, d->len));
+		err = edm_netdimm_wire_deliver(peer, d, NULL, 0, d->len, &d->vh,
+					       edm_netdimm_wire_due(nd, d->len));
 	else if (READ_ONCE(nd->lower))
-		err = edm_ndimm_lower_xmit(nd, d);
+		err = edm_netdimm_lower_xmit(nd, d);
 	rcu_read_unlock();
 	return err;
 }
 
-static u32 edm_ndimm_ring_free(const struct edm_ndimm_ring *r)
+static u32 edm_netdimm_ring_free(const struct edm_netdimm_ring *r)
 {
 	/* acquire: pairs with the consumer's release of cons */
-	return EDM_NDIMM_RING - (READ_ONCE(r->prod) - smp_load_acquire(&r->cons));
+	return EDM_NETDIMM_RING - (READ_ONCE(r->prod) - smp_load_acquire(&r->cons));
 }
 
 /* Room for one more packet: in our TX ring and in the peer's RX ring. */
-bool edm_ndimm_can_send(struct edm_ndimm *nd)
+bool edm_netdimm_can_send(struct edm_netdimm *nd)
 {
-	struct edm_ndimm *peer;
+	struct edm_netdimm *peer;
 	bool ok;
 
-	if (edm_ndimm_ring_free(&nd->tx) < 2)
+	if (edm_netdimm_ring_free(&nd->tx) < 2)
 		return false;
 	rcu_read_lock();
 	peer = rcu_dereference(nd->peer);
-	ok = !peer || edm_ndimm_ring_free(&peer->rx) >= 2;
+	ok = !peer || edm_netdimm_ring_free(&peer->rx) >= 2;
 	rcu_read_unlock();
 	return ok;
 }
 
 /* Stop the queue when the next packet may not fit; recheck against a racing wake. */
-static void edm_ndimm_maybe_stop(struct edm_ndimm *nd, struct netdev_queue *txq)
+static void edm_netdimm_maybe_stop(struct edm_netdimm *nd, struct netdev_queue *txq)
 {
-	if (edm_ndimm_can_send(nd))
+	if (edm_netdimm_can_send(nd))
 		return;
 	netif_tx_stop_queue(txq);
 	smp_mb();	/* pairs with the consumers' wake check */
-	if (edm_ndimm_can_send(nd))
+	if (edm_netdimm_can_send(nd))
 		netif_tx_start_queue(txq);
 }
 
-netdev_tx_t edm_ndimm_xmit(struct sk_buff *skb, struct net_device *dev)
+netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_netdimm *nd = netdev_priv(dev);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
-	struct edm_ndimm_desc *d;
+	struct edm_netdimm_desc *d;
 	u32 len = skb->len;
 	int err;
 
-	if (unlikely(!edm_ndimm_ring_free(&nd->tx))) {
+	if (unlikely(!edm_netdimm_ring_free(&nd->tx))) {
 		netif_tx_stop_queue(txq);	/* the polling agent wakes it */
 		return NETDEV_TX_BUSY;
 	}
-	d = edm_ndimm_slot(&nd->tx, nd->tx.prod);
+	d = edm_netdimm_slot(&nd->tx, nd->tx.prod);
 	d->len = len;
 	if (virtio_net_hdr_from_skb(skb, &d->vh, true, false, 0))
 		goto drop;
-	if (edm_ndimm_tx_fast(nd, skb)) {
-		edm_ndimm_tx_borrow(d, skb);
+	if (edm_netdimm_tx_fast(nd, skb)) {
+		edm_netdimm_tx_borrow(d, skb);
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_FAST_PATH);
-	} else if (!edm_ndimm_tx_copy(nd, d, skb)) {
+	} else if (!edm_netdimm_tx_copy(nd, d, skb)) {
 		goto drop;
 	}
-	err = edm_ndimm_wire_tx(nd, d);
+	err = edm_netdimm_wire_tx(nd, d);
 	if (err)	/* no wire, or the receiver had no room: lost on the wire */
 		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
 	else
@@ -225,7 +226,7 @@ netdev_tx_t edm_ndimm_xmit(struct sk_buff *skb, struct net_device *dev)
 	netdev_tx_sent_queue(txq, len);
 	/* release: the descriptor is complete before the cleaner sees it */
 	smp_store_release(&nd->tx.prod, nd->tx.prod + 1);
-	edm_ndimm_maybe_stop(nd, txq);
+	edm_netdimm_maybe_stop(nd, txq);
 	dev_consume_skb_any(skb);
 	if (!nd->poll_us)
 		napi_schedule(&nd->napi);
@@ -238,7 +239,7 @@ drop:
 }
 
 /* Polling agent: clean transmitted descriptors, complete them for BQL. */
-int edm_ndimm_tx_clean(struct edm_ndimm *nd)
+int edm_netdimm_tx_clean(struct edm_netdimm *nd)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(nd->netdev, 0);
 	u32 prod = smp_load_acquire(&nd->tx.prod);	/* pairs with xmit's release */
@@ -246,27 +247,27 @@ int edm_ndimm_tx_clean(struct edm_ndimm *nd)
 	u32 cons = nd->tx.cons;
 
 	for (; cons != prod; cons++) {
-		struct edm_ndimm_desc *d = edm_ndimm_slot(&nd->tx, cons);
+		struct edm_netdimm_desc *d = edm_netdimm_slot(&nd->tx, cons);
 
 		bytes += d->len;
 		pkts++;
-		edm_ndimm_desc_release(nd, d);
+		edm_netdimm_desc_release(nd, d);
 	}
 	/* release: the slots are free again for xmit */
 	smp_store_release(&nd->tx.cons, cons);
 	if (pkts)
 		netdev_tx_completed_queue(txq, pkts, bytes);
-	smp_mb();	/* pairs with edm_ndimm_maybe_stop() */
-	if (netif_tx_queue_stopped(txq) && edm_ndimm_can_send(nd))
+	smp_mb();	/* pairs with edm_netdimm_maybe_stop() */
+	if (netif_tx_queue_stopped(txq) && edm_netdimm_can_send(nd))
 		netif_tx_wake_queue(txq);
 	return pkts;
 }
 
 /* Lower mode carries no GSO: frames must fit the lower device's MTU. */
-netdev_features_t edm_ndimm_features_check(struct sk_buff *skb, struct net_device *dev,
-					   netdev_features_t features)
+netdev_features_t edm_netdimm_features_check(struct sk_buff *skb, struct net_device *dev,
+					     netdev_features_t features)
 {
-	struct edm_ndimm *nd = netdev_priv(dev);
+	struct edm_netdimm *nd = netdev_priv(dev);
 
 	if (READ_ONCE(nd->lower))
 		features &= ~NETIF_F_GSO_MASK;

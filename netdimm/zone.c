@@ -18,11 +18,11 @@
 
 #include "zone.h"
 
-static DEFINE_IDA(edm_neti_ida);
+static DEFINE_IDA(edm_netdimm_ida);
 /* Bytes held by all zones: together they may take half of the memory. */
-static atomic64_t edm_neti_bytes = ATOMIC64_INIT(0);
-/* pfn >> EDM_NETI_CHUNK_ORDER -> struct edm_neti_chunk, for every zone. */
-static DEFINE_XARRAY(edm_neti_pfns);
+static atomic64_t edm_netdimm_bytes = ATOMIC64_INIT(0);
+/* pfn >> EDM_NETDIMM_CHUNK_ORDER -> struct edm_netdimm_chunk, for every zone. */
+static DEFINE_XARRAY(edm_netdimm_pfns);
 
 void edm_ndstats_sum(struct edm_ndstats __percpu *ctrs, struct edm_ndstats *sum)
 {
@@ -36,68 +36,68 @@ void edm_ndstats_sum(struct edm_ndstats __percpu *ctrs, struct edm_ndstats *sum)
 	}
 }
 
-static unsigned long edm_neti_addr(u64 off)
+static unsigned long edm_netdimm_addr(u64 off)
 {
 	return off + PAGE_SIZE;	/* genalloc reserves address 0 for failure */
 }
 
-static struct page *edm_neti_page(const struct edm_neti_zone *z, u64 off)
+static struct page *edm_netdimm_page(const struct edm_netdimm_zone *z, u64 off)
 {
-	return z->chunks[off >> EDM_NETI_CHUNK_SHIFT].first +
-	       ((off & ((1UL << EDM_NETI_CHUNK_SHIFT) - 1)) >> PAGE_SHIFT);
+	return z->chunks[off >> EDM_NETDIMM_CHUNK_SHIFT].first +
+	       ((off & ((1UL << EDM_NETDIMM_CHUNK_SHIFT) - 1)) >> PAGE_SHIFT);
 }
 
-static const struct edm_neti_chunk *edm_neti_chunk_of(const struct page *page)
+static const struct edm_netdimm_chunk *edm_netdimm_chunk_of(const struct page *page)
 {
-	return xa_load(&edm_neti_pfns, page_to_pfn(page) >> EDM_NETI_CHUNK_ORDER);
+	return xa_load(&edm_netdimm_pfns, page_to_pfn(page) >> EDM_NETDIMM_CHUNK_ORDER);
 }
 
-bool edm_neti_owns(const struct edm_neti_zone *z, const struct page *page)
+bool edm_netdimm_owns(const struct edm_netdimm_zone *z, const struct page *page)
 {
-	const struct edm_neti_chunk *c = edm_neti_chunk_of(page);
+	const struct edm_netdimm_chunk *c = edm_netdimm_chunk_of(page);
 
 	return c && c->zone == z;
 }
 
 /* The zone offset of @page, or -1 if it is not one of the zone's pages. */
-s64 edm_neti_page_off(const struct edm_neti_zone *z, const struct page *page)
+s64 edm_netdimm_page_off(const struct edm_netdimm_zone *z, const struct page *page)
 {
-	const struct edm_neti_chunk *c = edm_neti_chunk_of(page);
+	const struct edm_netdimm_chunk *c = edm_netdimm_chunk_of(page);
 
 	if (!c || c->zone != z)
 		return -1;
-	return ((u64)c->idx << EDM_NETI_CHUNK_SHIFT) +
+	return ((u64)c->idx << EDM_NETDIMM_CHUNK_SHIFT) +
 	       ((u64)(page_to_pfn(page) - page_to_pfn(c->first)) << PAGE_SHIFT);
 }
 
-struct edm_neti_want {
-	const struct edm_neti_zone *zone;
+struct edm_netdimm_want {
+	const struct edm_netdimm_zone *zone;
 	u64 id;
 };
 
 /* genalloc algorithm: a free page of the wanted sub-array in the zone. */
-static unsigned long edm_neti_algo(unsigned long *map, unsigned long size, unsigned long start,
-				   unsigned int nr, void *data, struct gen_pool *pool,
+static unsigned long edm_netdimm_algo(unsigned long *map, unsigned long size, unsigned long start,
+				      unsigned int nr, void *data, struct gen_pool *pool,
 				   unsigned long start_addr)
 {
-	const struct edm_neti_want *w = data;
+	const struct edm_netdimm_want *w = data;
 
-	return edm_neti_find_free(&w->zone->geom, map, size, start_addr - PAGE_SIZE, w->id,
+	return edm_netdimm_find_free(&w->zone->geom, map, size, start_addr - PAGE_SIZE, w->id,
 				  PAGE_SHIFT);
 }
 
-static s64 edm_neti_take(struct edm_neti_zone *z, u64 id)
+static s64 edm_netdimm_take(struct edm_netdimm_zone *z, u64 id)
 {
-	struct edm_neti_want w = { .zone = z, .id = id };
+	struct edm_netdimm_want w = { .zone = z, .id = id };
 	unsigned long addr;
 
-	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE, edm_neti_algo, &w);
+	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE, edm_netdimm_algo, &w);
 	return addr ? (s64)(addr - PAGE_SIZE) : -1;
 }
 
-static s64 edm_neti_cache_pop(struct edm_neti_zone *z, u64 id)
+static s64 edm_netdimm_cache_pop(struct edm_netdimm_zone *z, u64 id)
 {
-	struct edm_neti_slot *s = &z->cache[id];
+	struct edm_netdimm_zone_slot *s = &z->cache[id];
 	s64 off = -1;
 
 	spin_lock_bh(&z->lock);
@@ -115,55 +115,55 @@ static s64 edm_neti_cache_pop(struct edm_neti_zone *z, u64 id)
  * of the zone; failing that any page of the zone. NULL when the zone is
  * full: the caller falls back to ordinary memory and counts it.
  */
-struct page *edm_alloc_neti_pages(struct edm_neti_zone *z, s64 hint, unsigned int order)
+struct page *edm_netdimm_alloc_pages(struct edm_netdimm_zone *z, s64 hint, unsigned int order)
 {
 	struct genpool_data_align align = { .align = PAGE_SIZE << order };
 	unsigned long addr;
 	s64 off = -1;
 
 	if (!order && hint >= 0 && hint < z->size) {
-		u64 id = edm_neti_subarray_id(&z->geom, hint);
+		u64 id = edm_netdimm_subarray_id(&z->geom, hint);
 
-		off = edm_neti_cache_pop(z, id);
+		off = edm_netdimm_cache_pop(z, id);
 		if (off >= 0) {
 			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_HITS);
-			edm_neti_kick(z);
+			edm_netdimm_zone_kick(z);
 		} else {
 			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_MISSES);
-			off = edm_neti_take(z, id);
+			off = edm_netdimm_take(z, id);
 		}
 		if (off >= 0) {
 			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_SAME);
-			return edm_neti_page(z, off);
+			return edm_netdimm_page(z, off);
 		}
 	}
 	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE << order, gen_pool_first_fit_align, &align);
 	if (!addr) {
 		edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_FAIL);
-		edm_neti_kick(z);	/* lent pages may be ready to come back */
+		edm_netdimm_zone_kick(z);	/* lent pages may be ready to come back */
 		return NULL;
 	}
 	if (hint >= 0)
 		edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_OTHER);
-	return edm_neti_page(z, addr - PAGE_SIZE);
+	return edm_netdimm_page(z, addr - PAGE_SIZE);
 }
 
-void edm_free_neti_pages(struct edm_neti_zone *z, struct page *page, unsigned int order)
+void edm_netdimm_free_pages(struct edm_netdimm_zone *z, struct page *page, unsigned int order)
 {
-	s64 off = edm_neti_page_off(z, page);
+	s64 off = edm_netdimm_page_off(z, page);
 
 	if (WARN_ON_ONCE(off < 0))
 		return;
-	gen_pool_free(z->pool, edm_neti_addr(off), PAGE_SIZE << order);
+	gen_pool_free(z->pool, edm_netdimm_addr(off), PAGE_SIZE << order);
 }
 
 /*
  * @page, allocated from @z, now has holders other than the zone (the caller
  * took their references). The background work frees it when they are gone.
  */
-void edm_neti_lend(struct edm_neti_zone *z, struct page *page)
+void edm_netdimm_lend(struct edm_netdimm_zone *z, struct page *page)
 {
-	s64 off = edm_neti_page_off(z, page);
+	s64 off = edm_netdimm_page_off(z, page);
 
 	if (WARN_ON_ONCE(off < 0))
 		return;
@@ -172,32 +172,32 @@ void edm_neti_lend(struct edm_neti_zone *z, struct page *page)
 		z->nlent++;
 	spin_unlock_bh(&z->lock);
 	/* the background work comes back for it (no-op while it is queued) */
-	schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETI_WORK_MS));
+	schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETDIMM_WORK_MS));
 }
 
-void edm_neti_kick(struct edm_neti_zone *z)
+void edm_netdimm_zone_kick(struct edm_netdimm_zone *z)
 {
 	mod_delayed_work(system_wq, &z->work, 0);
 }
 
 /* Take back lent pages whose last outside reference is gone. */
-static void edm_neti_reclaim(struct edm_neti_zone *z)
+static void edm_netdimm_reclaim(struct edm_netdimm_zone *z)
 {
 	unsigned long pg;
 	u64 n = 0;
 
 	spin_lock_bh(&z->lock);
 	for_each_set_bit(pg, z->lent, z->npages) {
-		if (page_ref_count(edm_neti_page(z, (u64)pg << PAGE_SHIFT)) != 1)
+		if (page_ref_count(edm_netdimm_page(z, (u64)pg << PAGE_SHIFT)) != 1)
 			continue;
 		__clear_bit(pg, z->lent);
 		z->nlent--;
-		gen_pool_free(z->pool, edm_neti_addr((u64)pg << PAGE_SHIFT), PAGE_SIZE);
+		gen_pool_free(z->pool, edm_netdimm_addr((u64)pg << PAGE_SHIFT), PAGE_SIZE);
 		n++;
 	}
 	/* Sub-arrays given up as used up may have pages again. */
 	for (pg = 0; n && pg < z->nslots; pg++)
-		if (z->cache[pg].n < EDM_NETI_CACHE_WAYS)
+		if (z->cache[pg].n < EDM_NETDIMM_CACHE_WAYS)
 			set_bit(pg, z->low);
 	spin_unlock_bh(&z->lock);
 	edm_ndstat_add(z->ctrs, EDM_A_NDSTAT_RECLAIMED, n);
@@ -209,21 +209,21 @@ static void edm_neti_reclaim(struct edm_neti_zone *z)
  * The page moves from genalloc to the slot under zone->lock, so a reader
  * of free + cached under the lock never sees it in neither place.
  */
-static bool edm_neti_refill_one(struct edm_neti_zone *z, unsigned long id)
+static bool edm_netdimm_refill_one(struct edm_netdimm_zone *z, unsigned long id)
 {
 	bool more = false;
 	s64 off;
 
 	spin_lock_bh(&z->lock);
-	if (z->cache[id].n == EDM_NETI_CACHE_WAYS)
+	if (z->cache[id].n == EDM_NETDIMM_CACHE_WAYS)
 		goto done;
-	off = edm_neti_take(z, id);
+	off = edm_netdimm_take(z, id);
 	if (off < 0)		/* the sub-array is used up */
 		goto done;
 	z->cache[id].pg[z->cache[id].n++] = off >> PAGE_SHIFT;
 	z->ncached++;
 	edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
-	more = z->cache[id].n < EDM_NETI_CACHE_WAYS;
+	more = z->cache[id].n < EDM_NETDIMM_CACHE_WAYS;
 done:
 	if (!more)
 		clear_bit(id, z->low);
@@ -231,29 +231,30 @@ done:
 	return more;
 }
 
-static void edm_neti_refill(struct edm_neti_zone *z)
+static void edm_netdimm_refill(struct edm_netdimm_zone *z)
 {
 	unsigned long id;
 
 	for_each_set_bit(id, z->low, z->nslots) {
-		while (edm_neti_refill_one(z, id))
+		while (edm_netdimm_refill_one(z, id))
 			;
 		cond_resched();
 	}
 }
 
-static void edm_neti_work(struct work_struct *work)
+static void edm_netdimm_work(struct work_struct *work)
 {
-	struct edm_neti_zone *z = container_of(to_delayed_work(work), struct edm_neti_zone, work);
+	struct edm_netdimm_zone *z =
+		container_of(to_delayed_work(work), struct edm_netdimm_zone, work);
 
-	edm_neti_reclaim(z);
-	edm_neti_refill(z);
+	edm_netdimm_reclaim(z);
+	edm_netdimm_refill(z);
 	if (z->nlent)
-		schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETI_WORK_MS));
+		schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETDIMM_WORK_MS));
 }
 
 /* Forget a leaked allocation so the pool can go (after a WARN). */
-static void edm_neti_chunk_clear(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data)
+static void edm_netdimm_chunk_clear(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data)
 {
 	size_t size = chunk->end_addr - chunk->start_addr + 1;
 
@@ -261,20 +262,20 @@ static void edm_neti_chunk_clear(struct gen_pool *pool, struct gen_pool_chunk *c
 	atomic_long_set(&chunk->avail, size);
 }
 
-static void edm_neti_chunks_free(struct edm_neti_zone *z)
+static void edm_netdimm_chunks_free(struct edm_netdimm_zone *z)
 {
 	u32 i, j;
 
 	for (i = 0; i < z->nchunks; i++) {
-		struct edm_neti_chunk *c = &z->chunks[i];
+		struct edm_netdimm_chunk *c = &z->chunks[i];
 
 		if (!c->first)
 			break;
-		xa_erase(&edm_neti_pfns, page_to_pfn(c->first) >> EDM_NETI_CHUNK_ORDER);
+		xa_erase(&edm_netdimm_pfns, page_to_pfn(c->first) >> EDM_NETDIMM_CHUNK_ORDER);
 	}
 	synchronize_rcu();	/* no lookup still holds a chunk */
 	for (i = 0; i < z->nchunks && z->chunks[i].first; i++)
-		for (j = 0; j < (1U << EDM_NETI_CHUNK_ORDER); j++)
+		for (j = 0; j < (1U << EDM_NETDIMM_CHUNK_ORDER); j++)
 			put_page(z->chunks[i].first + j);	/* lent ones live on */
 }
 
@@ -285,7 +286,7 @@ static void edm_neti_chunks_free(struct edm_neti_zone *z)
  * hands out reliably, and every geometry boundary the allocator cares
  * about (a 128 KiB period) falls inside one block.
  */
-static int edm_neti_chunks_alloc(struct edm_neti_zone *z, struct netlink_ext_ack *extack)
+static int edm_netdimm_chunks_alloc(struct edm_netdimm_zone *z, struct netlink_ext_ack *extack)
 {
 	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY;
 	u32 i;
@@ -295,20 +296,20 @@ static int edm_neti_chunks_alloc(struct edm_neti_zone *z, struct netlink_ext_ack
 		gfp |= __GFP_THISNODE;	/* the node the user asked for, or nothing */
 
 	for (i = 0; i < z->nchunks; i++) {
-		struct edm_neti_chunk *c = &z->chunks[i];
-		struct page *page = alloc_pages_node(z->nid, gfp, EDM_NETI_CHUNK_ORDER);
+		struct edm_netdimm_chunk *c = &z->chunks[i];
+		struct page *page = alloc_pages_node(z->nid, gfp, EDM_NETDIMM_CHUNK_ORDER);
 
 		if (!page) {
 			NL_SET_ERR_MSG(extack, "not enough free 2 MiB blocks for the zone");
 			return -ENOMEM;
 		}
-		split_page(page, EDM_NETI_CHUNK_ORDER);
+		split_page(page, EDM_NETDIMM_CHUNK_ORDER);
 		c->zone = z;
 		c->first = page;
 		c->idx = i;
 		if (z->nid == NUMA_NO_NODE)
 			z->nid = page_to_nid(page);	/* where the first block landed */
-		err = xa_insert(&edm_neti_pfns, page_to_pfn(page) >> EDM_NETI_CHUNK_ORDER, c,
+		err = xa_insert(&edm_netdimm_pfns, page_to_pfn(page) >> EDM_NETDIMM_CHUNK_ORDER, c,
 				GFP_KERNEL);
 		if (err) {
 			/* freed with the others: it is already in the table or not */
@@ -322,20 +323,20 @@ static int edm_neti_chunks_alloc(struct edm_neti_zone *z, struct netlink_ext_ack
 	 * block's pages are in z->chunks, so genalloc's phys is unused). One
 	 * chunk keeps every allocation and free from walking a list of blocks.
 	 */
-	err = gen_pool_add_owner(z->pool, edm_neti_addr(0), 0, z->size, z->nid, NULL);
+	err = gen_pool_add_owner(z->pool, edm_netdimm_addr(0), 0, z->size, z->nid, NULL);
 	if (err)
 		NL_SET_ERR_MSG(extack, "cannot register the zone's memory");
 	return err;
 }
 
 /* Two pages of every sub-array, as the paper's driver does at start. */
-static void edm_neti_cache_fill(struct edm_neti_zone *z)
+static void edm_netdimm_cache_fill(struct edm_netdimm_zone *z)
 {
 	bitmap_fill(z->low, z->nslots);
-	edm_neti_refill(z);
+	edm_netdimm_refill(z);
 }
 
-static void edm_neti_zone_free(struct edm_neti_zone *z)
+static void edm_netdimm_zone_free(struct edm_netdimm_zone *z)
 {
 	if (z->pool)
 		gen_pool_destroy(z->pool);
@@ -345,41 +346,42 @@ static void edm_neti_zone_free(struct edm_neti_zone *z)
 	kvfree(z->cache);
 	kvfree(z->chunks);
 	if (z->index != U32_MAX)
-		ida_free(&edm_neti_ida, z->index);
+		ida_free(&edm_netdimm_ida, z->index);
 	if (z->charged)
-		atomic64_sub(z->size, &edm_neti_bytes);
+		atomic64_sub(z->size, &edm_netdimm_bytes);
 	kfree(z);
 }
 
-struct edm_neti_zone *edm_neti_zone_create(u64 size, int nid, const struct edm_neti_geom *geom,
-					   struct netlink_ext_ack *extack)
+struct edm_netdimm_zone *edm_netdimm_zone_create(u64 size, int nid,
+						 const struct edm_netdimm_geom *geom,
+						 struct netlink_ext_ack *extack)
 {
-	struct edm_neti_zone *z;
+	struct edm_netdimm_zone *z;
 	int err = -ENOMEM;
 	int id;
 
-	if (atomic64_add_return(size, &edm_neti_bytes) > (totalram_pages() << PAGE_SHIFT) / 2) {
-		atomic64_sub(size, &edm_neti_bytes);
+	if (atomic64_add_return(size, &edm_netdimm_bytes) > (totalram_pages() << PAGE_SHIFT) / 2) {
+		atomic64_sub(size, &edm_netdimm_bytes);
 		NL_SET_ERR_MSG(extack, "NETi zones may take at most half of the machine's memory");
 		return ERR_PTR(-ERANGE);
 	}
 	z = kzalloc(sizeof(*z), GFP_KERNEL);
 	if (!z) {
-		atomic64_sub(size, &edm_neti_bytes);
+		atomic64_sub(size, &edm_netdimm_bytes);
 		return ERR_PTR(-ENOMEM);
 	}
 	z->charged = true;
 	z->index = U32_MAX;
 	z->size = size;
 	z->npages = size >> PAGE_SHIFT;
-	z->nchunks = size >> EDM_NETI_CHUNK_SHIFT;
+	z->nchunks = size >> EDM_NETDIMM_CHUNK_SHIFT;
 	z->nid = nid;
 	z->geom = *geom;
-	z->nslots = edm_neti_subarray_count(geom, size);
+	z->nslots = edm_netdimm_subarray_count(geom, size);
 	spin_lock_init(&z->lock);
-	INIT_DELAYED_WORK(&z->work, edm_neti_work);
+	INIT_DELAYED_WORK(&z->work, edm_netdimm_work);
 
-	id = ida_alloc(&edm_neti_ida, GFP_KERNEL);
+	id = ida_alloc(&edm_netdimm_ida, GFP_KERNEL);
 	if (id < 0) {
 		err = id;
 		goto err_free;
@@ -394,10 +396,10 @@ struct edm_neti_zone *edm_neti_zone_create(u64 size, int nid, const struct edm_n
 	z->pool = gen_pool_create(PAGE_SHIFT, nid);
 	if (!z->chunks || !z->cache || !z->lent || !z->low || !z->ctrs || !z->pool)
 		goto err_free;
-	err = edm_neti_chunks_alloc(z, extack);
+	err = edm_netdimm_chunks_alloc(z, extack);
 	if (err)
 		goto err_chunks;
-	edm_neti_cache_fill(z);
+	edm_netdimm_cache_fill(z);
 	pr_debug("zone %s created: %llu MiB on node %d, %llu sub-arrays\n", z->name,
 		 size >> 20, nid, z->nslots);
 	return z;
@@ -405,9 +407,9 @@ struct edm_neti_zone *edm_neti_zone_create(u64 size, int nid, const struct edm_n
 err_chunks:
 	gen_pool_destroy(z->pool);	/* nothing allocated from it yet */
 	z->pool = NULL;
-	edm_neti_chunks_free(z);
+	edm_netdimm_chunks_free(z);
 err_free:
-	edm_neti_zone_free(z);
+	edm_netdimm_zone_free(z);
 	return ERR_PTR(err);
 }
 
@@ -415,27 +417,28 @@ err_free:
  * The zone's users (rings, buffers, mappings) are gone; pages still lent
  * to sockets keep their own references and are freed when those go.
  */
-void edm_neti_zone_destroy(struct edm_neti_zone *z)
+void edm_netdimm_zone_destroy(struct edm_netdimm_zone *z)
 {
 	unsigned long pg;
 	u64 i, held = 0;
 
 	cancel_delayed_work_sync(&z->work);
 	for_each_set_bit(pg, z->lent, z->npages) {
-		gen_pool_free(z->pool, edm_neti_addr((u64)pg << PAGE_SHIFT), PAGE_SIZE);
-		if (page_ref_count(edm_neti_page(z, (u64)pg << PAGE_SHIFT)) != 1)
+		gen_pool_free(z->pool, edm_netdimm_addr((u64)pg << PAGE_SHIFT), PAGE_SIZE);
+		if (page_ref_count(edm_netdimm_page(z, (u64)pg << PAGE_SHIFT)) != 1)
 			held++;
 	}
 	for (i = 0; i < z->nslots; i++)
 		while (z->cache[i].n)
-			gen_pool_free(z->pool, edm_neti_addr((u64)z->cache[i].pg[--z->cache[i].n] <<
-							     PAGE_SHIFT), PAGE_SIZE);
+			gen_pool_free(z->pool,
+				      edm_netdimm_addr((u64)z->cache[i].pg[--z->cache[i].n] <<
+						       PAGE_SHIFT), PAGE_SIZE);
 	if (WARN(gen_pool_avail(z->pool) != z->size, "zone %s: %llu bytes never freed\n",
 		 z->name, z->size - (u64)gen_pool_avail(z->pool)))
-		gen_pool_for_each_chunk(z->pool, edm_neti_chunk_clear, NULL);
+		gen_pool_for_each_chunk(z->pool, edm_netdimm_chunk_clear, NULL);
 	gen_pool_destroy(z->pool);
 	z->pool = NULL;
-	edm_neti_chunks_free(z);
+	edm_netdimm_chunks_free(z);
 	pr_debug("zone %s destroyed, %llu pages still held by their users\n", z->name, held);
-	edm_neti_zone_free(z);
+	edm_netdimm_zone_free(z);
 }

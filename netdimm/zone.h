@@ -11,8 +11,8 @@
  * user mapping is "lent" until its count falls back to one. genalloc does
  * the allocation; the geometry core picks the sub-array.
  */
-#ifndef _EDM_NETI_H
-#define _EDM_NETI_H
+#ifndef _EDM_NETDIMM_ZONE_H
+#define _EDM_NETDIMM_ZONE_H
 
 #include <linux/genalloc.h>
 #include <linux/mm_types.h>
@@ -25,10 +25,10 @@
 #include "edm/netdimm_geom.h"
 
 enum {
-	EDM_NETI_CHUNK_ORDER = 9,	/* 2 MiB blocks: huge-page sized, easy to find */
-	EDM_NETI_CHUNK_SHIFT = EDM_NETI_CHUNK_ORDER + PAGE_SHIFT,
-	EDM_NETI_CACHE_WAYS = 2,	/* allocCache pages per sub-array (paper) */
-	EDM_NETI_WORK_MS = 20,		/* background refill and reclaim period */
+	EDM_NETDIMM_CHUNK_ORDER = 9,	/* 2 MiB blocks: huge-page sized, easy to find */
+	EDM_NETDIMM_CHUNK_SHIFT = EDM_NETDIMM_CHUNK_ORDER + PAGE_SHIFT,
+	EDM_NETDIMM_CACHE_WAYS = 2,	/* allocCache pages per sub-array (paper) */
+	EDM_NETDIMM_WORK_MS = 20,		/* background refill and reclaim period */
 };
 
 /* Counters, indexed like the EDM_A_NDSTAT_* attributes that report them. */
@@ -40,22 +40,22 @@ struct edm_ndstats {
 #define edm_ndstat_add(ctrs, attr, n)	this_cpu_add((ctrs)->v[attr], n)
 void edm_ndstats_sum(struct edm_ndstats __percpu *ctrs, struct edm_ndstats *sum);
 
-struct edm_neti_zone;
+struct edm_netdimm_zone;
 
 /* One 2 MiB block of a zone, found from any of its pages' pfn. */
-struct edm_neti_chunk {
-	struct edm_neti_zone *zone;
+struct edm_netdimm_chunk {
+	struct edm_netdimm_zone *zone;
 	struct page *first;
 	u32 idx;
 };
 
 /* allocCache entries of one sub-array: zone page numbers. */
-struct edm_neti_slot {
-	u32 pg[EDM_NETI_CACHE_WAYS];
+struct edm_netdimm_zone_slot {
+	u32 pg[EDM_NETDIMM_CACHE_WAYS];
 	u8 n;
 };
 
-struct edm_neti_zone {
+struct edm_netdimm_zone {
 	u32 index;			/* the i of NET<i> */
 	char name[12];
 	int nid;
@@ -63,14 +63,14 @@ struct edm_neti_zone {
 	bool charged;			/* counted in the zones' memory total */
 	u64 npages;
 	u32 nchunks;
-	struct edm_neti_geom geom;
+	struct edm_netdimm_geom geom;
 	struct gen_pool *pool;		/* addresses: zone offset + PAGE_SIZE */
-	struct edm_neti_chunk *chunks;
+	struct edm_netdimm_chunk *chunks;
 
 	spinlock_t lock;		/* protects lent, nlent, cache, low, ncached */
 	unsigned long *lent;		/* pages lent out, by zone page number */
 	u64 nlent;
-	struct edm_neti_slot *cache;	/* the allocCache, by sub-array ID */
+	struct edm_netdimm_zone_slot *cache;	/* the allocCache, by sub-array ID */
 	unsigned long *low;		/* sub-arrays whose slot needs a refill */
 	u64 nslots, ncached;
 
@@ -78,18 +78,19 @@ struct edm_neti_zone {
 	struct edm_ndstats __percpu *ctrs;
 };
 
-struct edm_neti_zone *edm_neti_zone_create(u64 size, int nid, const struct edm_neti_geom *geom,
-					   struct netlink_ext_ack *extack);
-void edm_neti_zone_destroy(struct edm_neti_zone *z);
+struct edm_netdimm_zone *edm_netdimm_zone_create(u64 size, int nid,
+						 const struct edm_netdimm_geom *geom,
+						 struct netlink_ext_ack *extack);
+void edm_netdimm_zone_destroy(struct edm_netdimm_zone *z);
 
-struct page *edm_alloc_neti_pages(struct edm_neti_zone *z, s64 hint, unsigned int order);
-void edm_free_neti_pages(struct edm_neti_zone *z, struct page *page, unsigned int order);
-void edm_neti_lend(struct edm_neti_zone *z, struct page *page);
-bool edm_neti_owns(const struct edm_neti_zone *z, const struct page *page);
-s64 edm_neti_page_off(const struct edm_neti_zone *z, const struct page *page);
-void edm_neti_kick(struct edm_neti_zone *z);
+struct page *edm_netdimm_alloc_pages(struct edm_netdimm_zone *z, s64 hint, unsigned int order);
+void edm_netdimm_free_pages(struct edm_netdimm_zone *z, struct page *page, unsigned int order);
+void edm_netdimm_lend(struct edm_netdimm_zone *z, struct page *page);
+bool edm_netdimm_owns(const struct edm_netdimm_zone *z, const struct page *page);
+s64 edm_netdimm_page_off(const struct edm_netdimm_zone *z, const struct page *page);
+void edm_netdimm_zone_kick(struct edm_netdimm_zone *z);
 
-void edm_neti_clone(struct edm_neti_zone *z, struct page *dst, u32 doff, struct page *src,
-		    u32 soff, u32 len);
+void edm_netdimm_clone(struct edm_netdimm_zone *z, struct page *dst, u32 doff, struct page *src,
+		       u32 soff, u32 len);
 
-#endif /* _EDM_NETI_H */
+#endif /* _EDM_NETDIMM_ZONE_H */

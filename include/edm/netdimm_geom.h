@@ -12,28 +12,28 @@
  *
  * All sizes are powers of two, so every mapping is shifts and masks.
  */
-#ifndef _EDM_NETI_GEOM_H
-#define _EDM_NETI_GEOM_H
+#ifndef _EDM_NETDIMM_GEOM_H
+#define _EDM_NETDIMM_GEOM_H
 
 #include "edm/core.h"
 
 /* The paper's geometry, the default of every zone. */
 enum {
-	EDM_NETI_ROW_BYTES = 1024,
-	EDM_NETI_DEVICES = 8,
-	EDM_NETI_BANKS = 16,
-	EDM_NETI_SUBARRAYS = 512,
-	EDM_NETI_ROWS = 128,
+	EDM_NETDIMM_ROW_BYTES = 1024,
+	EDM_NETDIMM_DEVICES = 8,
+	EDM_NETDIMM_BANKS = 16,
+	EDM_NETDIMM_SUBARRAYS = 512,
+	EDM_NETDIMM_ROWS = 128,
 };
 
 /* How a clone is done inside the DIMM (RowClone, via NetDIMM section 4.1). */
-enum edm_neti_clone_mode {
-	EDM_NETI_FPM,		/* same bank and sub-array: two activations */
-	EDM_NETI_PSM,		/* same rank, another bank: over the chip bus */
-	EDM_NETI_PSM2,		/* same bank, another sub-array: two PSM hops */
-	EDM_NETI_GCM,		/* other rank or outside the zone: via the buffer */
+enum edm_netdimm_clone_mode {
+	EDM_NETDIMM_FPM,		/* same bank and sub-array: two activations */
+	EDM_NETDIMM_PSM,		/* same rank, another bank: over the chip bus */
+	EDM_NETDIMM_PSM2,		/* same bank, another sub-array: two PSM hops */
+	EDM_NETDIMM_GCM,		/* other rank or outside the zone: via the buffer */
 
-	EDM_NETI_CLONE_MODES
+	EDM_NETDIMM_CLONE_MODES
 };
 
 /*
@@ -43,15 +43,15 @@ enum edm_neti_clone_mode {
  * copy through the memory channel that the NetDIMM paper quotes for GCM.
  */
 enum {
-	EDM_NETI_FPM_PS_4K = 90000,
-	EDM_NETI_PSM_PS_4K = 540000,
-	EDM_NETI_PSM2_PS_4K = 1050000,
-	EDM_NETI_GCM_PS_4K = 1046000,
+	EDM_NETDIMM_FPM_PS_4K = 90000,
+	EDM_NETDIMM_PSM_PS_4K = 540000,
+	EDM_NETDIMM_PSM2_PS_4K = 1050000,
+	EDM_NETDIMM_GCM_PS_4K = 1046000,
 };
 
-struct edm_neti_geom {
+struct edm_netdimm_geom {
 	u32 row_bytes, devices, banks, subarrays, rows;
-	/* Derived by edm_neti_geom_init(). */
+	/* Derived by edm_netdimm_geom_init(). */
 	u32 rank_row_shift;	/* log2(row_bytes * devices) */
 	u32 bank_shift;		/* log2(banks) */
 	u32 period_shift;	/* log2(rank row * banks): one row of every bank */
@@ -60,21 +60,23 @@ struct edm_neti_geom {
 };
 
 /* Where an offset lies in the rank. */
-struct edm_neti_loc {
+struct edm_netdimm_loc {
 	u64 rank;
 	u32 bank, subarray, row;
 };
 
-int edm_neti_geom_init(struct edm_neti_geom *g, u32 row_bytes, u32 devices, u32 banks,
-		       u32 subarrays, u32 rows, u32 page_shift);
-void edm_neti_geom_locate(const struct edm_neti_geom *g, u64 off, struct edm_neti_loc *loc);
-u64 edm_neti_subarray_id(const struct edm_neti_geom *g, u64 off);
-u64 edm_neti_subarray_count(const struct edm_neti_geom *g, u64 zone_size);
-u64 edm_neti_subarray_pages(const struct edm_neti_geom *g, u32 page_shift);
-u64 edm_neti_subarray_page(const struct edm_neti_geom *g, u64 id, u64 k, u32 page_shift);
-u64 edm_neti_find_free(const struct edm_neti_geom *g, const unsigned long *map, u64 npages,
-		       u64 base, u64 id, u32 page_shift);
-enum edm_neti_clone_mode edm_neti_clone_mode(const struct edm_neti_geom *g, u64 dst, u64 src);
-u64 edm_neti_clone_cost_ps(enum edm_neti_clone_mode mode, u64 len);
+int edm_netdimm_geom_init(struct edm_netdimm_geom *g, u32 row_bytes, u32 devices, u32 banks,
+			  u32 subarrays, u32 rows, u32 page_shift);
+void edm_netdimm_geom_locate(const struct edm_netdimm_geom *g, u64 off,
+			     struct edm_netdimm_loc *loc);
+u64 edm_netdimm_subarray_id(const struct edm_netdimm_geom *g, u64 off);
+u64 edm_netdimm_subarray_count(const struct edm_netdimm_geom *g, u64 zone_size);
+u64 edm_netdimm_subarray_pages(const struct edm_netdimm_geom *g, u32 page_shift);
+u64 edm_netdimm_subarray_page(const struct edm_netdimm_geom *g, u64 id, u64 k, u32 page_shift);
+u64 edm_netdimm_find_free(const struct edm_netdimm_geom *g, const unsigned long *map, u64 npages,
+			  u64 base, u64 id, u32 page_shift);
+enum edm_netdimm_clone_mode edm_netdimm_clone_mode(const struct edm_netdimm_geom *g, u64 dst,
+						   u64 src);
+u64 edm_netdimm_clone_cost_ps(enum edm_netdimm_clone_mode mode, u64 len);
 
-#endif /* _EDM_NETI_GEOM_H */
+#endif /* _EDM_NETDIMM_GEOM_H */
