@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Netlink commands on devices: DEV_GET (do and dump), DEV_NEW, DEV_DEL, and
- * the events they send. Each handler takes its netns's registry lock around
- * lookup and change, and a request either fully happens or leaves nothing
- * behind: a creation whose reply cannot be built is undone.
+ * the events they send. Each handler runs under its netns's registry lock,
+ * taken by the family's pre_doit (EDM_NL_LOCK), and a request either fully
+ * happens or leaves nothing behind: a creation whose reply cannot be built
+ * is undone.
  */
 #include <net/sock.h>
 
 #include "edm/dev.h"
-#include "edm/name.h"
 #include "edm/netlink.h"
 
 /* DEV_GET and DEV_DEL select a device by ID or by name. */
-const struct nla_policy edm_dev_sel_policy[EDM_A_DEV_MAX + 1] = {
+static const struct nla_policy edm_dev_sel_policy[EDM_A_DEV_MAX + 1] = {
 	[EDM_A_DEV_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_DEV_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_DEV_TYPE),
 	EDM_REPLY_ONLY(EDM_A_DEV_BACKEND),
 };
 
-const struct nla_policy edm_dev_new_policy[EDM_A_DEV_MAX + 1] = {
+static const struct nla_policy edm_dev_new_policy[EDM_A_DEV_MAX + 1] = {
 	[EDM_A_DEV_ID] = { .type = NLA_REJECT,
 			   .reject_message = "device IDs are assigned by the kernel" },
-	[EDM_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_DEV_NAME] = EDM_NL_NAME_POLICY,
 	[EDM_A_DEV_TYPE] = NLA_POLICY_RANGE(NLA_U32, EDM_DEV_TYPE_NULL, EDM_DEV_TYPE_MAX),
 	[EDM_A_DEV_BACKEND] = NLA_POLICY_RANGE(NLA_U32, EDM_BACKEND_SOFT, EDM_BACKEND_MAX),
 };
@@ -42,40 +42,14 @@ static struct sk_buff *edm_dev_msg(const struct edm_dev *dev, struct genl_info *
 	return edm_nl_dev_msg(dev, info, cmd, edm_dev_fill_attrs);
 }
 
-static void edm_dev_notify(const struct edm_dev *dev, u8 cmd)
-{
-	edm_nl_dev_notify(dev, cmd, edm_dev_fill_attrs);
-}
-
-/* Any device by ID or name. */
-static struct edm_dev *edm_dev_find_info(struct edm_net *en, struct genl_info *info)
-{
-	return edm_dev_find(en, info->attrs[EDM_A_DEV_ID], info->attrs[EDM_A_DEV_NAME],
-			    info->extack);
-}
-
-int edm_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return edm_nl_dev_get_reply(info, EDM_CMD_DEV_GET, edm_dev_find_info, edm_dev_fill_attrs);
-}
-
-static bool edm_dev_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
-{
-	if (attrs[EDM_A_DEV_ID] && nla_get_u32(attrs[EDM_A_DEV_ID]) != dev->id)
-		return false;
-	if (attrs[EDM_A_DEV_NAME] && strcmp(nla_data(attrs[EDM_A_DEV_NAME]), dev->name))
-		return false;
-	return true;
-}
-
-int edm_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return edm_nl_dev_dump(skb, cb, EDM_CMD_DEV_GET, edm_dev_dump_match, edm_dev_fill_attrs);
-}
+const struct edm_nl_obj edm_dev_nl_obj = {
+	.id_attr = EDM_A_DEV_ID,
+	.name_attr = EDM_A_DEV_NAME,
+	.fill = edm_dev_fill_attrs,
+};
 
 static int edm_dev_chk_new(struct genl_info *info)
 {
-	struct nlattr *name = info->attrs[EDM_A_DEV_NAME];
 	int err;
 
 	err = edm_nl_require(info, EDM_A_DEV_NAME, "missing device name");
@@ -84,19 +58,12 @@ static int edm_dev_chk_new(struct genl_info *info)
 	err = edm_nl_require(info, EDM_A_DEV_TYPE, "missing device type");
 	if (err)
 		return err;
-	if (!edm_name_valid(nla_data(name), strlen(nla_data(name)), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, name,
-				    "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit");
-		return -EINVAL;
-	}
-	return 0;
+	return edm_nl_chk_name(info, EDM_A_DEV_NAME);
 }
 
-int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
 	enum edm_backend backend = EDM_BACKEND_UNSPEC;
-	struct sk_buff *reply;
 	struct edm_dev *dev;
 	int err;
 
@@ -105,46 +72,54 @@ int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	if (info->attrs[EDM_A_DEV_BACKEND])
 		backend = nla_get_u32(info->attrs[EDM_A_DEV_BACKEND]);
-
-	mutex_lock(&en->lock);
-	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_DEV_NAME]),
+	dev = edm_dev_create(edm_nl_en(info), nla_data(info->attrs[EDM_A_DEV_NAME]),
 			     nla_get_u32(info->attrs[EDM_A_DEV_TYPE]), backend, NULL, info->extack);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
+	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	}
-	reply = edm_dev_msg(dev, info, EDM_CMD_DEV_NEW);
-	if (!reply) {
-		edm_dev_destroy(en, dev);
-		mutex_unlock(&en->lock);
-		return -ENOMEM;
-	}
-	edm_dev_notify(dev, EDM_CMD_DEV_NEW);
-	mutex_unlock(&en->lock);
-	return genlmsg_reply(reply, info);
+	return edm_nl_created(info, dev);
 }
 
-int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *event, *peer_event = NULL;
-	struct edm_dev *dev;
+	struct edm_dev *dev = edm_nl_dev(info);
+	struct sk_buff *peer_event = NULL;
 
-	mutex_lock(&en->lock);
-	dev = edm_dev_find(en, info->attrs[EDM_A_DEV_ID], info->attrs[EDM_A_DEV_NAME],
-			   info->extack);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	event = edm_dev_msg(dev, NULL, EDM_CMD_DEV_DEL);
 	if (dev->peer)	/* a pair goes together */
 		peer_event = edm_dev_msg(dev->peer, NULL, EDM_CMD_DEV_DEL);
-	edm_dev_destroy(en, dev);
-	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(genl_info_net(info), event);
+	edm_nl_deleted(info, dev);
 	if (peer_event)
 		edm_nl_notify(genl_info_net(info), peer_event);
 	return 0;
 }
+
+static const struct genl_ops edm_dev_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_DEV_GET,
+		.doit = edm_nl_obj_get_doit,
+		.dumpit = edm_nl_obj_dumpit,
+		.policy = edm_dev_sel_policy,
+		.maxattr = EDM_A_DEV_MAX,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_DEV),
+	},
+	{
+		.cmd = EDM_CMD_DEV_NEW,
+		.doit = edm_nl_dev_new_doit,
+		.policy = edm_dev_new_policy,
+		.maxattr = EDM_A_DEV_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_DEV,
+	},
+	{
+		.cmd = EDM_CMD_DEV_DEL,
+		.doit = edm_nl_dev_del_doit,
+		.policy = edm_dev_sel_policy,
+		.maxattr = EDM_A_DEV_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_DEV),
+	},
+};
+
+const struct edm_nl_ops edm_dev_nl_ops = {
+	.ops = edm_dev_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_dev_genl_ops),
+};

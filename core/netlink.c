@@ -1,70 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generic netlink family "edm": its command table, the version command
+ * The generic netlink family "edm": its command table, joined at init from
+ * the subsystems' own tables, the version command, the shared pre_doit and
+ * post_doit (registry lock and lookup of the named device, from each
+ * command's internal_flags), the shared GET and dump of a device of a kind,
  * and the helpers every command uses.
  *
  * Policies are per command (ethtool style), each over that message's own
  * attribute space, and strict: resv_start_op stays 0, unknown and
  * reply-only attributes are rejected with a message. Mutating commands
  * carry GENL_ADMIN_PERM, checked against the caller's netns. Handlers run
- * serialized under genl_mutex.
+ * serialized under genl_mutex; a command flagged EDM_NL_LOCK also holds
+ * its netns's registry lock (en->lock) from pre_doit to post_doit.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
 
 #include <net/sock.h>
 
 #include "edm/dev.h"
 #include "edm/edm.h"
+#include "edm/name.h"
 #include "edm/netlink.h"
 
 void edm_nl_notify(struct net *net, struct sk_buff *skb)
 {
 	genlmsg_multicast_netns(&edm_genl_family, net, skb, 0, EDM_MCGRP_EVENTS_IDX, GFP_KERNEL);
-}
-
-/*
- * edm_nl_dev_dump() - a dump of the devices of the caller's netns that @match
- * accepts, each a @cmd message filled by @fill. It resumes at ID cb->args[0];
- * cb->seq carries the registry generation, so a dump that spans a change is
- * flagged NLM_F_DUMP_INTR.
- */
-int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
-		    bool (*match)(const struct edm_dev *dev, struct nlattr **attrs),
-		    int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
-{
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct edm_dev *dev;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		void *hdr;
-
-		if (!match(dev, attrs))
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &edm_genl_family, NLM_F_MULTI, cmd);
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
-		}
-		genl_dump_check_consistent(cb, hdr);
-		if (fill(skb, dev)) {
-			genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&en->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
 }
 
 /* The header of a reply to @info, or of an event when @info is NULL; NULL if no room. */
@@ -119,27 +81,6 @@ struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info
 	return msg ? edm_nl_msg_end(msg, hdr, fill(msg, dev)) : NULL;
 }
 
-int edm_nl_dev_get_reply(struct genl_info *info, u8 cmd,
-			 struct edm_dev *(*find)(struct edm_net *en, struct genl_info *info),
-			 int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
-{
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *msg;
-	struct edm_dev *dev;
-
-	mutex_lock(&en->lock);
-	dev = find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	msg = edm_nl_dev_msg(dev, info, cmd, fill);
-	mutex_unlock(&en->lock);
-	if (!msg)
-		return -ENOMEM;
-	return genlmsg_reply(msg, info);
-}
-
 void edm_nl_dev_notify(const struct edm_dev *dev, u8 cmd,
 		       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev))
 {
@@ -147,6 +88,195 @@ void edm_nl_dev_notify(const struct edm_dev *dev, u8 cmd,
 
 	if (msg)
 		edm_nl_notify(dev->net, msg);
+}
+
+/* The kinds of device, by enum edm_nl_obj_id. */
+static const struct edm_nl_obj *const edm_nl_objs[__EDM_NL_OBJ_CNT] = {
+	[EDM_NL_OBJ_DEV] = &edm_dev_nl_obj,
+	[EDM_NL_OBJ_NETDIMM] = &edm_netdimm_nl_obj,
+	[EDM_NL_OBJ_FABRIC] = &edm_fab_nl_obj,
+	[EDM_NL_OBJ_POOL] = &edm_pool_nl_obj,
+	[EDM_NL_OBJ_RACK] = &edm_rack_nl_obj,
+	[EDM_NL_OBJ_NICPOOL] = &edm_nicpool_nl_obj,
+};
+
+static const struct edm_nl_obj *edm_nl_obj_of(u8 internal_flags)
+{
+	return edm_nl_objs[internal_flags & EDM_NL_OBJ_MASK];
+}
+
+/* Like NL_SET_ERR_MSG_ATTR, for a message that is not a literal at the call. */
+static void edm_nl_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
+			   const char *msg)
+{
+	if (!extack)
+		return;
+	do_trace_netlink_extack(msg);
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+}
+
+struct edm_dev *edm_nl_find(struct genl_info *info, const struct edm_nl_obj *obj)
+{
+	struct nlattr *id = info->attrs[obj->id_attr], *name = info->attrs[obj->name_attr];
+	struct edm_dev *dev = edm_dev_find(edm_nl_en(info), id, name, info->extack);
+
+	if (!IS_ERR(dev) && obj->is && !obj->is(dev)) {
+		edm_nl_set_err(info->extack, id ?: name, obj->not_msg);
+		return ERR_PTR(-ENODEV);
+	}
+	return dev;
+}
+
+static int edm_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			   struct genl_info *info)
+{
+	struct edm_net *en = edm_net(genl_info_net(info));
+	const struct edm_nl_obj *obj = edm_nl_obj_of(ops->internal_flags);
+	struct edm_dev *dev;
+
+	info->user_ptr[0] = en;
+	info->user_ptr[1] = NULL;
+	if (!(ops->internal_flags & EDM_NL_LOCK))
+		return 0;
+	mutex_lock(&en->lock);
+	if (!obj)
+		return 0;
+	dev = edm_nl_find(info, obj);
+	if (IS_ERR(dev)) {
+		mutex_unlock(&en->lock);
+		return PTR_ERR(dev);
+	}
+	info->user_ptr[1] = dev;
+	return 0;
+}
+
+static void edm_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			     struct genl_info *info)
+{
+	struct edm_net *en = edm_nl_en(info);
+
+	if (ops->internal_flags & EDM_NL_LOCK)
+		mutex_unlock(&en->lock);
+}
+
+/* The kind of device the command of @info addresses (its internal_flags). */
+static const struct edm_nl_obj *edm_nl_info_obj(struct genl_info *info)
+{
+	const struct genl_ops *op;
+	int i;
+
+	for (i = 0, op = edm_genl_family.ops; i < edm_genl_family.n_ops; i++, op++)
+		if (op->cmd == info->genlhdr->cmd)
+			return edm_nl_obj_of(op->internal_flags);
+	return NULL;
+}
+
+int edm_nl_obj_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct edm_nl_obj *obj = edm_nl_info_obj(info);
+	struct sk_buff *msg;
+
+	lockdep_assert_held(&edm_nl_en(info)->lock);
+	msg = edm_nl_dev_msg(edm_nl_dev(info), info, info->genlhdr->cmd, obj->fill);
+	if (!msg)
+		return -ENOMEM;
+	return genlmsg_reply(msg, info);
+}
+
+static bool edm_nl_obj_match(const struct edm_nl_obj *obj, const struct edm_dev *dev,
+			     struct nlattr **attrs)
+{
+	if (obj->is && !obj->is(dev))
+		return false;
+	if (attrs[obj->id_attr] && nla_get_u32(attrs[obj->id_attr]) != dev->id)
+		return false;
+	if (attrs[obj->name_attr] && strcmp(nla_data(attrs[obj->name_attr]), dev->name))
+		return false;
+	return true;
+}
+
+/*
+ * A dump of the devices of the command's kind in the caller's netns, those
+ * the request's ID or name attribute (if any) select. It resumes at ID
+ * cb->args[0]; cb->seq carries the registry generation, so a dump that
+ * spans a change is flagged NLM_F_DUMP_INTR.
+ */
+int edm_nl_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	const struct edm_nl_obj *obj = edm_nl_obj_of(di->op.internal_flags);
+	struct edm_net *en = edm_net(sock_net(skb->sk));
+	struct edm_dev *dev;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&en->lock);
+	cb->seq = en->gen;
+	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
+		void *hdr;
+
+		if (!edm_nl_obj_match(obj, dev, di->attrs))
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &edm_genl_family, NLM_F_MULTI, di->op.cmd);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		genl_dump_check_consistent(cb, hdr);
+		if (obj->fill(skb, dev)) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&en->lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+int edm_nl_chk_name(struct genl_info *info, int attr)
+{
+	const char *name = nla_data(info->attrs[attr]);
+
+	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr], EDM_NL_NAME_INVALID);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int edm_nl_created(struct genl_info *info, struct edm_dev *dev)
+{
+	const struct edm_nl_obj *obj = edm_nl_info_obj(info);
+	u8 cmd = info->genlhdr->cmd;
+	struct sk_buff *reply;
+
+	lockdep_assert_held(&edm_nl_en(info)->lock);
+	reply = edm_nl_dev_msg(dev, info, cmd, obj->fill);
+	if (!reply) {
+		edm_dev_destroy(edm_nl_en(info), dev);
+		return -ENOMEM;
+	}
+	edm_nl_dev_notify(dev, cmd, obj->fill);
+	return genlmsg_reply(reply, info);
+}
+
+int edm_nl_deleted(struct genl_info *info, struct edm_dev *dev)
+{
+	const struct edm_nl_obj *obj = edm_nl_info_obj(info);
+	struct sk_buff *event;
+
+	lockdep_assert_held(&edm_nl_en(info)->lock);
+	event = edm_nl_dev_msg(dev, NULL, info->genlhdr->cmd, obj->fill);
+	edm_dev_destroy(edm_nl_en(info), dev);
+	if (event)
+		edm_nl_notify(genl_info_net(info), event);
+	return 0;
 }
 
 static const struct nla_policy edm_version_policy[EDM_A_INFO_MAX + 1] = {
@@ -198,278 +328,32 @@ err_free:
 	return err;
 }
 
-static const struct genl_ops edm_genl_ops[] = {
+static const struct genl_ops edm_core_genl_ops[] = {
 	{
 		.cmd = EDM_CMD_VERSION_GET,
 		.doit = edm_nl_version_doit,
 		.policy = edm_version_policy,
 		.maxattr = EDM_A_INFO_MAX,
 	},
-	{
-		.cmd = EDM_CMD_DEV_GET,
-		.doit = edm_nl_dev_get_doit,
-		.dumpit = edm_nl_dev_get_dumpit,
-		.policy = edm_dev_sel_policy,
-		.maxattr = EDM_A_DEV_MAX,
-	},
-	{
-		.cmd = EDM_CMD_DEV_NEW,
-		.doit = edm_nl_dev_new_doit,
-		.policy = edm_dev_new_policy,
-		.maxattr = EDM_A_DEV_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_DEV_DEL,
-		.doit = edm_nl_dev_del_doit,
-		.policy = edm_dev_sel_policy,
-		.maxattr = EDM_A_DEV_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NETDIMM_GET,
-		.doit = edm_nl_netdimm_get_doit,
-		.dumpit = edm_nl_netdimm_get_dumpit,
-		.policy = edm_netdimm_sel_policy,
-		.maxattr = EDM_A_NETDIMM_MAX,
-	},
-	{
-		.cmd = EDM_CMD_NETDIMM_NEW,
-		.doit = edm_nl_netdimm_new_doit,
-		.policy = edm_netdimm_new_policy,
-		.maxattr = EDM_A_NETDIMM_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NETDIMM_DEL,
-		.doit = edm_nl_netdimm_del_doit,
-		.policy = edm_netdimm_sel_policy,
-		.maxattr = EDM_A_NETDIMM_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_FABRIC_GET,
-		.doit = edm_nl_fabric_get_doit,
-		.dumpit = edm_nl_fabric_get_dumpit,
-		.policy = edm_fab_sel_policy,
-		.maxattr = EDM_A_FAB_MAX,
-	},
-	{
-		.cmd = EDM_CMD_FABRIC_NEW,
-		.doit = edm_nl_fabric_new_doit,
-		.policy = edm_fab_new_policy,
-		.maxattr = EDM_A_FAB_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_FABRIC_DEL,
-		.doit = edm_nl_fabric_del_doit,
-		.policy = edm_fab_sel_policy,
-		.maxattr = EDM_A_FAB_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_FABRIC_SET,
-		.doit = edm_nl_fabric_set_doit,
-		.policy = edm_fab_set_policy,
-		.maxattr = EDM_A_FAB_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_FLINK_GET,
-		.doit = edm_nl_flink_get_doit,
-		.dumpit = edm_nl_flink_get_dumpit,
-		.policy = edm_flink_sel_policy,
-		.maxattr = EDM_A_FLINK_MAX,
-	},
-	{
-		.cmd = EDM_CMD_FLINK_NEW,
-		.doit = edm_nl_flink_new_doit,
-		.policy = edm_flink_new_policy,
-		.maxattr = EDM_A_FLINK_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_FLINK_DEL,
-		.doit = edm_nl_flink_del_doit,
-		.policy = edm_flink_sel_policy,
-		.maxattr = EDM_A_FLINK_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_FLINK_SET,
-		.doit = edm_nl_flink_set_doit,
-		.policy = edm_flink_set_policy,
-		.maxattr = EDM_A_FLINK_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	/* EDM_CMD_FLINK_DOWN is an event only: no request takes it. */
-	{
-		.cmd = EDM_CMD_POOL_GET,
-		.doit = edm_nl_pool_get_doit,
-		.dumpit = edm_nl_pool_get_dumpit,
-		.policy = edm_pool_sel_policy,
-		.maxattr = EDM_A_POOL_MAX,
-	},
-	{
-		.cmd = EDM_CMD_POOL_NEW,
-		.doit = edm_nl_pool_new_doit,
-		.policy = edm_pool_new_policy,
-		.maxattr = EDM_A_POOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_POOL_DEL,
-		.doit = edm_nl_pool_del_doit,
-		.policy = edm_pool_sel_policy,
-		.maxattr = EDM_A_POOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_POOL_SET,
-		.doit = edm_nl_pool_set_doit,
-		.policy = edm_pool_set_policy,
-		.maxattr = EDM_A_POOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_RACK_GET,
-		.doit = edm_nl_rack_get_doit,
-		.dumpit = edm_nl_rack_get_dumpit,
-		.policy = edm_rack_sel_policy,
-		.maxattr = EDM_A_RACK_MAX,
-	},
-	{
-		.cmd = EDM_CMD_RACK_NEW,
-		.doit = edm_nl_rack_new_doit,
-		.policy = edm_rack_new_policy,
-		.maxattr = EDM_A_RACK_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_RACK_DEL,
-		.doit = edm_nl_rack_del_doit,
-		.policy = edm_rack_sel_policy,
-		.maxattr = EDM_A_RACK_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_CN_GET,
-		.doit = edm_nl_cn_get_doit,
-		.dumpit = edm_nl_cn_get_dumpit,
-		.policy = edm_cn_sel_policy,
-		.maxattr = EDM_A_CN_MAX,
-	},
-	{
-		.cmd = EDM_CMD_CN_NEW,
-		.doit = edm_nl_cn_new_doit,
-		.policy = edm_cn_new_policy,
-		.maxattr = EDM_A_CN_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_CN_DEL,
-		.doit = edm_nl_cn_del_doit,
-		.policy = edm_cn_sel_policy,
-		.maxattr = EDM_A_CN_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_CN_SET,
-		.doit = edm_nl_cn_set_doit,
-		.policy = edm_cn_set_policy,
-		.maxattr = EDM_A_CN_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_REGION_GET,
-		.doit = edm_nl_region_get_doit,
-		.dumpit = edm_nl_region_get_dumpit,
-		.policy = edm_region_sel_policy,
-		.maxattr = EDM_A_REGION_MAX,
-	},
-	{
-		.cmd = EDM_CMD_REGION_REKEY,
-		.doit = edm_nl_region_rekey_doit,
-		.policy = edm_region_sel_policy,
-		.maxattr = EDM_A_REGION_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_COWBIRD_GET,
-		.doit = edm_nl_cowbird_get_doit,
-		.policy = edm_cowbird_get_policy,
-		.maxattr = EDM_A_COWBIRD_MAX,
-	},
-	{
-		.cmd = EDM_CMD_COWBIRD_SET,
-		.doit = edm_nl_cowbird_set_doit,
-		.policy = edm_cowbird_set_policy,
-		.maxattr = EDM_A_COWBIRD_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_COWBIRD_INST_GET,
-		.dumpit = edm_nl_cowbird_inst_get_dumpit,
-		.policy = edm_cbinst_get_policy,
-		.maxattr = EDM_A_CBINST_MAX,
-	},
-	{
-		.cmd = EDM_CMD_REGION_NEW,
-		.doit = edm_nl_region_new_doit,
-		.policy = edm_region_new_policy,
-		.maxattr = EDM_A_REGION_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_REGION_DEL,
-		.doit = edm_nl_region_del_doit,
-		.policy = edm_region_sel_policy,
-		.maxattr = EDM_A_REGION_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NICPOOL_GET,
-		.doit = edm_nl_nicpool_get_doit,
-		.dumpit = edm_nl_nicpool_get_dumpit,
-		.policy = edm_nicpool_sel_policy,
-		.maxattr = EDM_A_NICPOOL_MAX,
-	},
-	{
-		.cmd = EDM_CMD_NICPOOL_NEW,
-		.doit = edm_nl_nicpool_new_doit,
-		.policy = edm_nicpool_new_policy,
-		.maxattr = EDM_A_NICPOOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NICPOOL_DEL,
-		.doit = edm_nl_nicpool_del_doit,
-		.policy = edm_nicpool_sel_policy,
-		.maxattr = EDM_A_NICPOOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NICPOOL_SET,
-		.doit = edm_nl_nicpool_set_doit,
-		.policy = edm_nicpool_set_policy,
-		.maxattr = EDM_A_NICPOOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NICPOOL_NIC_ADD,
-		.doit = edm_nl_nicpool_nic_add_doit,
-		.policy = edm_nicpool_nic_policy,
-		.maxattr = EDM_A_NICPOOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = EDM_CMD_NICPOOL_NIC_DEL,
-		.doit = edm_nl_nicpool_nic_del_doit,
-		.policy = edm_nicpool_nic_policy,
-		.maxattr = EDM_A_NICPOOL_MAX,
-		.flags = GENL_ADMIN_PERM,
-	},
+};
+
+static const struct edm_nl_ops edm_core_nl_ops = {
+	.ops = edm_core_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_core_genl_ops),
+};
+
+/* The subsystems' commands, in the family's table in this order. */
+static const struct edm_nl_ops *const edm_nl_parts[] = {
+	&edm_core_nl_ops,
+	&edm_dev_nl_ops,
+	&edm_netdimm_nl_ops,
+	&edm_fabric_nl_ops,
+	&edm_flink_nl_ops,
+	&edm_pool_nl_ops,
+	&edm_rack_nl_ops,
+	&edm_nicpool_nl_ops,
+	&edm_region_nl_ops,
+	&edm_cowbird_nl_ops,
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {
@@ -481,20 +365,40 @@ struct genl_family edm_genl_family __ro_after_init = {
 	.version = EDM_GENL_VERSION,
 	.netnsok = true,
 	.module = THIS_MODULE,
-	.ops = edm_genl_ops,
-	.n_ops = ARRAY_SIZE(edm_genl_ops),
+	.pre_doit = edm_nl_pre_doit,
+	.post_doit = edm_nl_post_doit,
 	.mcgrps = edm_genl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(edm_genl_mcgrps),
 };
 
+/* Joins the subsystems' tables into the family's, which is theirs until exit. */
 int edm_genl_init(void)
 {
-	return genl_register_family(&edm_genl_family);
+	struct genl_ops *ops, *op;
+	unsigned int i, n = 0;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(edm_nl_parts); i++)
+		n += edm_nl_parts[i]->n_ops;
+	ops = kcalloc(n, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	for (i = 0, op = ops; i < ARRAY_SIZE(edm_nl_parts); i++) {
+		memcpy(op, edm_nl_parts[i]->ops, edm_nl_parts[i]->n_ops * sizeof(*op));
+		op += edm_nl_parts[i]->n_ops;
+	}
+	edm_genl_family.ops = ops;
+	edm_genl_family.n_ops = n;
+	err = genl_register_family(&edm_genl_family);
+	if (err)
+		kfree(ops);
+	return err;
 }
 
 void edm_genl_exit(void)
 {
 	genl_unregister_family(&edm_genl_family);
+	kfree(edm_genl_family.ops);
 }
 
 MODULE_ALIAS_GENL_FAMILY(EDM_GENL_NAME);

@@ -30,7 +30,7 @@ static struct netlink_range_validation edm_cowbird_spins_range = {
 };
 
 /* COWBIRD_GET takes nothing. */
-const struct nla_policy edm_cowbird_get_policy[EDM_A_COWBIRD_MAX + 1] = {
+static const struct nla_policy edm_cowbird_get_policy[EDM_A_COWBIRD_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_THREADS),
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_CPU),
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_INSTANCES),
@@ -40,7 +40,7 @@ const struct nla_policy edm_cowbird_get_policy[EDM_A_COWBIRD_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_STATS),
 };
 
-const struct nla_policy edm_cowbird_set_policy[EDM_A_COWBIRD_MAX + 1] = {
+static const struct nla_policy edm_cowbird_set_policy[EDM_A_COWBIRD_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_THREADS),
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_CPU),
 	EDM_REPLY_ONLY(EDM_A_COWBIRD_INSTANCES),
@@ -51,7 +51,7 @@ const struct nla_policy edm_cowbird_set_policy[EDM_A_COWBIRD_MAX + 1] = {
 };
 
 /* COWBIRD_INST_GET (dump) takes nothing. */
-const struct nla_policy edm_cbinst_get_policy[EDM_A_CBINST_MAX + 1] = {
+static const struct nla_policy edm_cbinst_get_policy[EDM_A_CBINST_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_CBINST_ID),
 	EDM_REPLY_ONLY(EDM_A_CBINST_REGION_ID),
 	EDM_REPLY_ONLY(EDM_A_CBINST_REGION_SIZE),
@@ -107,7 +107,7 @@ static struct sk_buff *edm_cowbird_msg(struct genl_info *info, u8 cmd, bool stat
 	return msg ? edm_nl_msg_end(msg, hdr, edm_cowbird_fill(msg, stats)) : NULL;
 }
 
-int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg = edm_cowbird_msg(info, EDM_CMD_COWBIRD_GET, true);
 
@@ -125,7 +125,7 @@ static const u32 *edm_cowbird_u32(struct genl_info *info, int attr, u32 *v)
 }
 
 /* The policy checked every range; a set that changes nothing sends no event. */
-int edm_nl_cowbird_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_cowbird_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 probe_max_us, idle_spins, batch;
 	struct sk_buff *event;
@@ -192,7 +192,7 @@ static int edm_cbinst_fill(struct sk_buff *msg, const struct cowbird_inst_info *
  * cb->args[0]; the engine's generation (creations and destructions) flags
  * a dump that spans a change.
  */
-int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	u64 cookie = sock_net(skb->sk)->net_cookie;
 	struct cowbird_inst_info ii;
@@ -221,3 +221,30 @@ int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 		return skb->len;
 	return err ?: skb->len;
 }
+
+static const struct genl_ops edm_cowbird_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_COWBIRD_GET,
+		.doit = edm_nl_cowbird_get_doit,
+		.policy = edm_cowbird_get_policy,
+		.maxattr = EDM_A_COWBIRD_MAX,
+	},
+	{
+		.cmd = EDM_CMD_COWBIRD_SET,
+		.doit = edm_nl_cowbird_set_doit,
+		.policy = edm_cowbird_set_policy,
+		.maxattr = EDM_A_COWBIRD_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = EDM_CMD_COWBIRD_INST_GET,
+		.dumpit = edm_nl_cowbird_inst_get_dumpit,
+		.policy = edm_cbinst_get_policy,
+		.maxattr = EDM_A_CBINST_MAX,
+	},
+};
+
+const struct edm_nl_ops edm_cowbird_nl_ops = {
+	.ops = edm_cowbird_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_cowbird_genl_ops),
+};

@@ -15,8 +15,9 @@
  * requester has CAP_NET_ADMIN over the netns (netlink_net_capable() on the
  * request), a REKEY reply always (the command needs admin), an event never.
  *
- * Locking: each handler holds its netns's registry lock around lookup,
- * change and the messages it builds, as the fabric commands do; a region's
+ * Locking: each handler runs under its netns's registry lock, taken by the
+ * family's pre_doit (EDM_NL_LOCK), around lookup, change and the messages
+ * it builds; a region's
  * own fields are read and changed under its host's node->lock
  * (fabric/host.c) or its own lock (dfabric/pool_region.c). A change
  * either happens with its reply and event built, or not at all: the
@@ -36,10 +37,10 @@ static struct netlink_range_validation edm_region_id_range = {
 };
 
 /* REGION_GET and REGION_REKEY select a region by ID, owner, or both. */
-const struct nla_policy edm_region_sel_policy[EDM_A_REGION_MAX + 1] = {
+static const struct nla_policy edm_region_sel_policy[EDM_A_REGION_MAX + 1] = {
 	[EDM_A_REGION_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_region_id_range),
 	EDM_REPLY_ONLY(EDM_A_REGION_KIND),
-	[EDM_A_REGION_OWNER] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_REGION_OWNER] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_REGION_SIZE),
 	EDM_REPLY_ONLY(EDM_A_REGION_KEY),
 	EDM_REPLY_ONLY(EDM_A_REGION_KEY_GEN),
@@ -51,10 +52,10 @@ const struct nla_policy edm_region_sel_policy[EDM_A_REGION_MAX + 1] = {
  * The policy of an attribute is one per attribute set (the spec's), so the
  * pool's ID range and the size's bounds are checked by the handler.
  */
-const struct nla_policy edm_region_new_policy[EDM_A_REGION_MAX + 1] = {
+static const struct nla_policy edm_region_new_policy[EDM_A_REGION_MAX + 1] = {
 	[EDM_A_REGION_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_region_id_range),
 	EDM_REPLY_ONLY(EDM_A_REGION_KIND),
-	[EDM_A_REGION_OWNER] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_REGION_OWNER] = EDM_NL_NAME_POLICY,
 	[EDM_A_REGION_SIZE] = { .type = NLA_U64 },
 	EDM_REPLY_ONLY(EDM_A_REGION_KEY),
 	EDM_REPLY_ONLY(EDM_A_REGION_KEY_GEN),
@@ -208,9 +209,8 @@ static int edm_region_put(struct sk_buff *msg, const struct edm_region *r,
 	return 0;
 }
 
-int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
 	bool key = netlink_net_capable(skb, CAP_NET_ADMIN);
 	struct edm_region r;
 	struct sk_buff *msg;
@@ -219,10 +219,8 @@ int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&en->lock);
-	err = edm_region_find(en, info, &r) ?:
+	err = edm_region_find(edm_nl_en(info), info, &r) ?:
 	      edm_region_put(msg, &r, info, EDM_CMD_REGION_GET, key);
-	mutex_unlock(&en->lock);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -236,7 +234,7 @@ int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info)
  * carries the registry generation, so a dump that spans a change is flagged
  * NLM_F_DUMP_INTR.
  */
-int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	bool key = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
@@ -284,9 +282,9 @@ int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * A new key for the region, in the reply; the event says the region was
  * rekeyed (its new key_gen) and nothing of the key.
  */
-int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct sk_buff *reply, *event;
 	struct edm_region r;
 	int err;
@@ -297,28 +295,24 @@ int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto err_free;
 	}
-	mutex_lock(&en->lock);
 	err = edm_region_find(en, info, &r);
 	if (err)
-		goto err_unlock;
+		goto err_free;
 	/* Neither can fail: the region is alive under the registry lock. */
 	if (r.preg)
 		edm_pool_region_rekey(r.preg);
 	else
 		err = edm_fab_host_rekey(edm_fab_node_of(r.owner));
 	if (err)
-		goto err_unlock;
+		goto err_free;
 	edm_region_refresh(&r);
 	err = edm_region_put(reply, &r, info, EDM_CMD_REGION_REKEY, true) ?:
 	      edm_region_put(event, &r, NULL, EDM_CMD_REGION_REKEY, false);
-	mutex_unlock(&en->lock);
 	if (err)
 		goto err_free;
 	edm_nl_notify(genl_info_net(info), event);
 	return genlmsg_reply(reply, info);
 
-err_unlock:
-	mutex_unlock(&en->lock);
 err_free:
 	nlmsg_free(reply);
 	nlmsg_free(event);
@@ -365,9 +359,9 @@ static int edm_region_new_id(struct edm_net *en, struct genl_info *info, u32 *id
  * A pool region: whole Sections of the pool OWNER, SIZE bytes rounded up,
  * at ID or the lowest free one. The reply carries its key.
  */
-int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct nlattr *owner = info->attrs[EDM_A_REGION_OWNER];
 	struct sk_buff *reply, *event;
 	struct edm_region r = {};
@@ -385,23 +379,22 @@ int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto err_free;
 	}
-	mutex_lock(&en->lock);
 	dev = edm_dev_find(en, NULL, owner, info->extack);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
-		goto err_unlock;
+		goto err_free;
 	}
 	if (dev->type != EDM_DEV_TYPE_POOL) {
 		NL_SET_ERR_MSG_ATTR(info->extack, owner, "regions are made in pools: not a pool");
 		err = -EOPNOTSUPP;
-		goto err_unlock;
+		goto err_free;
 	}
 	err = edm_region_new_id(en, info, &id) ?:
 	      edm_pool_region_create(edm_mpool_of(dev), id,
 				     nla_get_u64(info->attrs[EDM_A_REGION_SIZE]), &r.preg,
 				     info->extack);
 	if (err)
-		goto err_unlock;
+		goto err_free;
 	r.owner = dev;
 	r.kind = EDM_REGION_KIND_POOL;
 	edm_region_refresh(&r);
@@ -410,14 +403,11 @@ int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info)
 	      edm_region_put(event, &r, NULL, EDM_CMD_REGION_NEW, false);
 	if (err) {
 		edm_pool_region_delete(r.preg);
-		goto err_unlock;
+		goto err_free;
 	}
-	mutex_unlock(&en->lock);
 	edm_nl_notify(genl_info_net(info), event);
 	return genlmsg_reply(reply, info);
 
-err_unlock:
-	mutex_unlock(&en->lock);
 err_free:
 	nlmsg_free(reply);
 	nlmsg_free(event);
@@ -425,9 +415,9 @@ err_free:
 }
 
 /* A pool region goes: instances bound to it get EACCES from then on. */
-int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct sk_buff *event;
 	struct edm_region r;
 	int err;
@@ -435,7 +425,6 @@ int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info)
 	event = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!event)
 		return -ENOMEM;
-	mutex_lock(&en->lock);
 	err = edm_region_find(en, info, &r);
 	if (!err && !r.preg) {
 		NL_SET_ERR_MSG(info->extack,
@@ -444,13 +433,51 @@ int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = err ?: edm_region_put(event, &r, NULL, EDM_CMD_REGION_DEL, false);
 	if (err) {
-		mutex_unlock(&en->lock);
 		nlmsg_free(event);
 		return err;
 	}
 	edm_pool_region_delete(r.preg);
 	en->gen++;
-	mutex_unlock(&en->lock);
 	edm_nl_notify(genl_info_net(info), event);
 	return 0;
 }
+
+static const struct genl_ops edm_region_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_REGION_GET,
+		.doit = edm_nl_region_get_doit,
+		.dumpit = edm_nl_region_get_dumpit,
+		.policy = edm_region_sel_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_REGION_REKEY,
+		.doit = edm_nl_region_rekey_doit,
+		.policy = edm_region_sel_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_REGION_NEW,
+		.doit = edm_nl_region_new_doit,
+		.policy = edm_region_new_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_REGION_DEL,
+		.doit = edm_nl_region_del_doit,
+		.policy = edm_region_sel_policy,
+		.maxattr = EDM_A_REGION_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+};
+
+const struct edm_nl_ops edm_region_nl_ops = {
+	.ops = edm_region_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_region_genl_ops),
+};

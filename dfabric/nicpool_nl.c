@@ -3,8 +3,8 @@
  * Netlink commands on DFabric NIC pools: NICPOOL_NEW (one per rack),
  * NICPOOL_GET (do and dump, with members and counters), NICPOOL_SET (mode,
  * flowlet gap), NICPOOL_DEL, and NICPOOL_NIC_ADD / _NIC_DEL for members.
- * Each runs under its netns's registry lock, as the device commands do,
- * and takes RTNL inside it for members; a reply reads the members under
+ * Each runs under its netns's registry lock, taken by the family's pre_doit
+ * (EDM_NL_LOCK), and takes RTNL inside it for members; a reply reads the members under
  * RCU (the netdev notifier removes them with RTNL alone). A creation whose
  * reply cannot be built is undone, a SET that changed nothing sends no
  * event.
@@ -13,11 +13,9 @@
 #include <net/sock.h>
 
 #include "edm/dev.h"
-#include "edm/name.h"
 #include "edm/netlink.h"
 #include "nicpool.h"
 
-#define EDM_NICPOOL_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
 #define EDM_NICPOOL_MODE_POLICY \
 	NLA_POLICY_RANGE(NLA_U32, EDM_NICPOOL_MODE_FLOWLET, EDM_NICPOOL_MODE_MAX)
 #define EDM_NICPOOL_REJECT(attr, msg) \
@@ -28,10 +26,10 @@ static struct netlink_range_validation edm_nicpool_gap_range = {
 	.max = EDM_NICPOOL_GAP_US_MAX,
 };
 
-const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
+static const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
 	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_ID, "device IDs are assigned by the kernel"),
-	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
-	[EDM_A_NICPOOL_RACK] = EDM_NICPOOL_NAME_POLICY,
+	[EDM_A_NICPOOL_NAME] = EDM_NL_NAME_POLICY,
+	[EDM_A_NICPOOL_RACK] = EDM_NL_NAME_POLICY,
 	[EDM_A_NICPOOL_MODE] = EDM_NICPOOL_MODE_POLICY,
 	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_nicpool_gap_range),
 	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_NIC, "add members with NICPOOL_NIC_ADD"),
@@ -43,9 +41,9 @@ const struct nla_policy edm_nicpool_new_policy[EDM_A_NICPOOL_MAX + 1] = {
 };
 
 /* NICPOOL_GET and NICPOOL_DEL select a NIC pool by ID or by name. */
-const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
+static const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
+	[EDM_A_NICPOOL_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_RACK),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_MODE),
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_FLOWLET_GAP_US),
@@ -57,9 +55,9 @@ const struct nla_policy edm_nicpool_sel_policy[EDM_A_NICPOOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_STATS),
 };
 
-const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
+static const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
+	[EDM_A_NICPOOL_NAME] = EDM_NL_NAME_POLICY,
 	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_RACK, "fixed when the NIC pool was created"),
 	[EDM_A_NICPOOL_MODE] = EDM_NICPOOL_MODE_POLICY,
 	[EDM_A_NICPOOL_FLOWLET_GAP_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_nicpool_gap_range),
@@ -73,9 +71,9 @@ const struct nla_policy edm_nicpool_set_policy[EDM_A_NICPOOL_MAX + 1] = {
 };
 
 /* NICPOOL_NIC_ADD and _DEL: a NIC pool by ID or name, and a netdev. */
-const struct nla_policy edm_nicpool_nic_policy[EDM_A_NICPOOL_MAX + 1] = {
+static const struct nla_policy edm_nicpool_nic_policy[EDM_A_NICPOOL_MAX + 1] = {
 	[EDM_A_NICPOOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NICPOOL_NAME] = EDM_NICPOOL_NAME_POLICY,
+	[EDM_A_NICPOOL_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_NICPOOL_RACK),
 	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_MODE, "change the mode with NICPOOL_SET"),
 	EDM_NICPOOL_REJECT(EDM_A_NICPOOL_FLOWLET_GAP_US, "change the gap with NICPOOL_SET"),
@@ -157,40 +155,18 @@ static int edm_nicpool_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	return 0;
 }
 
-/* A NIC pool by ID or name: any other device is "not a NIC pool". */
-static struct edm_dev *edm_nicpool_find(struct edm_net *en, struct genl_info *info)
+static bool edm_nicpool_is(const struct edm_dev *dev)
 {
-	struct nlattr *id = info->attrs[EDM_A_NICPOOL_ID], *name = info->attrs[EDM_A_NICPOOL_NAME];
-	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
-
-	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_NICPOOL) {
-		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a NIC pool");
-		return ERR_PTR(-ENODEV);
-	}
-	return dev;
+	return dev->type == EDM_DEV_TYPE_NICPOOL;
 }
 
-int edm_nl_nicpool_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return edm_nl_dev_get_reply(info, EDM_CMD_NICPOOL_GET, edm_nicpool_find, edm_nicpool_fill);
-}
-
-static bool edm_nicpool_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
-{
-	if (dev->type != EDM_DEV_TYPE_NICPOOL)
-		return false;
-	if (attrs[EDM_A_NICPOOL_ID] && nla_get_u32(attrs[EDM_A_NICPOOL_ID]) != dev->id)
-		return false;
-	if (attrs[EDM_A_NICPOOL_NAME] && strcmp(nla_data(attrs[EDM_A_NICPOOL_NAME]), dev->name))
-		return false;
-	return true;
-}
-
-int edm_nl_nicpool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return edm_nl_dev_dump(skb, cb, EDM_CMD_NICPOOL_GET, edm_nicpool_dump_match,
-			       edm_nicpool_fill);
-}
+const struct edm_nl_obj edm_nicpool_nl_obj = {
+	.id_attr = EDM_A_NICPOOL_ID,
+	.name_attr = EDM_A_NICPOOL_NAME,
+	.is = edm_nicpool_is,
+	.not_msg = "not a NIC pool",
+	.fill = edm_nicpool_fill,
+};
 
 /* The rack RACK names, which must have no NIC pool yet; registry lock held. */
 static struct edm_rack *edm_nicpool_rack(struct edm_net *en, struct genl_info *info)
@@ -216,18 +192,13 @@ static struct edm_rack *edm_nicpool_rack(struct edm_net *en, struct genl_info *i
 static int edm_nicpool_chk_new(struct genl_info *info, struct edm_nicpool_cfg *cfg)
 {
 	struct nlattr **a = info->attrs;
-	const char *name;
 	int err;
 
 	err = edm_nl_require(info, EDM_A_NICPOOL_NAME, "missing NIC pool name") ?:
-	      edm_nl_require(info, EDM_A_NICPOOL_RACK, "missing rack: a NIC pool serves one");
+	      edm_nl_require(info, EDM_A_NICPOOL_RACK, "missing rack: a NIC pool serves one") ?:
+	      edm_nl_chk_name(info, EDM_A_NICPOOL_NAME);
 	if (err)
 		return err;
-	name = nla_data(a[EDM_A_NICPOOL_NAME]);
-	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NICPOOL_NAME], EDM_NL_NAME_INVALID);
-		return -EINVAL;
-	}
 	cfg->mode = a[EDM_A_NICPOOL_MODE] ? nla_get_u32(a[EDM_A_NICPOOL_MODE]) :
 					    EDM_NICPOOL_MODE_FLOWLET;
 	cfg->gap_us = a[EDM_A_NICPOOL_FLOWLET_GAP_US] ?
@@ -235,77 +206,40 @@ static int edm_nicpool_chk_new(struct genl_info *info, struct edm_nicpool_cfg *c
 	return 0;
 }
 
-int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct edm_nicpool_cfg cfg = {};
-	struct sk_buff *reply;
 	struct edm_dev *dev;
 	int err;
 
 	err = edm_nicpool_chk_new(info, &cfg);
 	if (err)
 		return err;
-	mutex_lock(&en->lock);
 	cfg.rack = edm_nicpool_rack(en, info);
-	if (IS_ERR(cfg.rack)) {
-		mutex_unlock(&en->lock);
+	if (IS_ERR(cfg.rack))
 		return PTR_ERR(cfg.rack);
-	}
 	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_NICPOOL_NAME]),
 			     EDM_DEV_TYPE_NICPOOL, EDM_BACKEND_UNSPEC, &cfg, info->extack);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
+	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	}
-	reply = edm_nl_dev_msg(dev, info, EDM_CMD_NICPOOL_NEW, edm_nicpool_fill);
-	if (!reply) {
-		edm_dev_destroy(en, dev);
-		mutex_unlock(&en->lock);
-		return -ENOMEM;
-	}
-	edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_NEW, edm_nicpool_fill);
-	mutex_unlock(&en->lock);
-	return genlmsg_reply(reply, info);
+	return edm_nl_created(info, dev);
 }
 
-int edm_nl_nicpool_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_nicpool_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *event;
-	struct edm_dev *dev;
-
-	mutex_lock(&en->lock);
-	dev = edm_nicpool_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_NICPOOL_DEL, edm_nicpool_fill);
-	edm_dev_destroy(en, dev);
-	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(genl_info_net(info), event);
-	return 0;
+	return edm_nl_deleted(info, edm_nl_dev(info));
 }
 
-int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_dev *dev = edm_nl_dev(info);
+	struct edm_nicpool *np = edm_nicpool_of(dev);
 	struct nlattr **a = info->attrs;
-	struct edm_nicpool *np;
-	struct edm_dev *dev;
 	bool mod = false;
 	u64 gap;
 	u32 mode;
 
-	mutex_lock(&en->lock);
-	dev = edm_nicpool_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	np = edm_nicpool_of(dev);
 	mode = a[EDM_A_NICPOOL_MODE] ? nla_get_u32(a[EDM_A_NICPOOL_MODE]) : np->mode;
 	gap = a[EDM_A_NICPOOL_FLOWLET_GAP_US] ?
 	      (u64)nla_get_u32(a[EDM_A_NICPOOL_FLOWLET_GAP_US]) * NSEC_PER_USEC : np->gap_ns;
@@ -319,16 +253,18 @@ int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (mod)
 		edm_nl_dev_notify(dev, EDM_CMD_NICPOOL_SET, edm_nicpool_fill);
-	mutex_unlock(&en->lock);
 	return 0;
 }
 
-/* NIC_ADD and NIC_DEL: @op on the NIC pool and the netdev NIC names. */
+/*
+ * NIC_ADD and NIC_DEL: @op on the NIC pool and the netdev NIC names. The
+ * NIC is required before the pool is looked up, so a request without one
+ * is told so whatever pool it names.
+ */
 static int edm_nicpool_nic_cmd(struct genl_info *info, u8 cmd,
 			       int (*op)(struct edm_nicpool *np, struct net_device *nd,
 					 struct netlink_ext_ack *extack))
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
 	struct nlattr *nic = info->attrs[EDM_A_NICPOOL_NIC];
 	struct net_device *nd;
 	struct edm_dev *dev;
@@ -337,12 +273,9 @@ static int edm_nicpool_nic_cmd(struct genl_info *info, u8 cmd,
 	err = edm_nl_require(info, EDM_A_NICPOOL_NIC, "missing NIC: a netdev name");
 	if (err)
 		return err;
-	mutex_lock(&en->lock);
-	dev = edm_nicpool_find(en, info);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
+	dev = edm_nl_find(info, &edm_nicpool_nl_obj);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	rtnl_lock();
 	nd = __dev_get_by_name(genl_info_net(info), nla_data(nic));
 	if (nd) {
@@ -354,17 +287,71 @@ static int edm_nicpool_nic_cmd(struct genl_info *info, u8 cmd,
 	rtnl_unlock();
 	if (!err)
 		edm_nl_dev_notify(dev, cmd, edm_nicpool_fill);
-out:
-	mutex_unlock(&en->lock);
 	return err;
 }
 
-int edm_nl_nicpool_nic_add_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_nicpool_nic_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return edm_nicpool_nic_cmd(info, EDM_CMD_NICPOOL_NIC_ADD, edm_nicpool_nic_add);
 }
 
-int edm_nl_nicpool_nic_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_nicpool_nic_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return edm_nicpool_nic_cmd(info, EDM_CMD_NICPOOL_NIC_DEL, edm_nicpool_nic_del);
 }
+
+static const struct genl_ops edm_nicpool_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_NICPOOL_GET,
+		.doit = edm_nl_obj_get_doit,
+		.dumpit = edm_nl_obj_dumpit,
+		.policy = edm_nicpool_sel_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_NICPOOL),
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_NEW,
+		.doit = edm_nl_nicpool_new_doit,
+		.policy = edm_nicpool_new_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_NICPOOL,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_DEL,
+		.doit = edm_nl_nicpool_del_doit,
+		.policy = edm_nicpool_sel_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_NICPOOL),
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_SET,
+		.doit = edm_nl_nicpool_set_doit,
+		.policy = edm_nicpool_set_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_NICPOOL),
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_NIC_ADD,
+		.doit = edm_nl_nicpool_nic_add_doit,
+		.policy = edm_nicpool_nic_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_NICPOOL_NIC_DEL,
+		.doit = edm_nl_nicpool_nic_del_doit,
+		.policy = edm_nicpool_nic_policy,
+		.maxattr = EDM_A_NICPOOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+};
+
+const struct edm_nl_ops edm_nicpool_nl_ops = {
+	.ops = edm_nicpool_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_nicpool_genl_ops),
+};

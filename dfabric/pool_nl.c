@@ -3,14 +3,14 @@
  * Netlink commands on DFabric memory pools: POOL_NEW, POOL_GET (do and
  * dump, with the LPPU's counters), POOL_SET (keep, node quota) and
  * POOL_DEL, refused while a rack uses the pool. Each runs under its netns's
- * registry lock, as the device commands do; a creation whose reply cannot
- * be built is undone, a SET that changed nothing sends no event.
+ * registry lock, taken by the family's pre_doit (EDM_NL_LOCK); a creation
+ * whose reply cannot be built is undone, a SET that changed nothing sends
+ * no event.
  */
 #include <linux/sizes.h>
 #include <net/sock.h>
 
 #include "edm/dev.h"
-#include "edm/name.h"
 #include "edm/netlink.h"
 #include "edm/pool.h"
 
@@ -25,14 +25,13 @@ static struct netlink_range_validation edm_pool_region_range = {
 	.max = EDM_POOL_MAX_REGION,
 };
 
-#define EDM_POOL_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
 #define EDM_POOL_FIXED(attr) \
 	[attr] = { .type = NLA_REJECT, .reject_message = "fixed when the pool was created" }
 
-const struct nla_policy edm_pool_new_policy[EDM_A_POOL_MAX + 1] = {
+static const struct nla_policy edm_pool_new_policy[EDM_A_POOL_MAX + 1] = {
 	[EDM_A_POOL_ID] = { .type = NLA_REJECT,
 			    .reject_message = "device IDs are assigned by the kernel" },
-	[EDM_A_POOL_NAME] = EDM_POOL_NAME_POLICY,
+	[EDM_A_POOL_NAME] = EDM_NL_NAME_POLICY,
 	[EDM_A_POOL_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_pool_size_range),
 	[EDM_A_POOL_NUMA_NODE] = NLA_POLICY_MAX(NLA_U32, EDM_POOL_NUMA_MAX),
 	[EDM_A_POOL_REGION_SECTIONS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_pool_region_range),
@@ -45,9 +44,9 @@ const struct nla_policy edm_pool_new_policy[EDM_A_POOL_MAX + 1] = {
 };
 
 /* POOL_GET and POOL_DEL select a pool by ID or by name. */
-const struct nla_policy edm_pool_sel_policy[EDM_A_POOL_MAX + 1] = {
+static const struct nla_policy edm_pool_sel_policy[EDM_A_POOL_MAX + 1] = {
 	[EDM_A_POOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_POOL_NAME] = EDM_POOL_NAME_POLICY,
+	[EDM_A_POOL_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_POOL_SIZE),
 	EDM_REPLY_ONLY(EDM_A_POOL_NUMA_NODE),
 	EDM_REPLY_ONLY(EDM_A_POOL_REGION_SECTIONS),
@@ -59,9 +58,9 @@ const struct nla_policy edm_pool_sel_policy[EDM_A_POOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_POOL_STATS),
 };
 
-const struct nla_policy edm_pool_set_policy[EDM_A_POOL_MAX + 1] = {
+static const struct nla_policy edm_pool_set_policy[EDM_A_POOL_MAX + 1] = {
 	[EDM_A_POOL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_POOL_NAME] = EDM_POOL_NAME_POLICY,
+	[EDM_A_POOL_NAME] = EDM_NL_NAME_POLICY,
 	EDM_POOL_FIXED(EDM_A_POOL_SIZE),
 	EDM_POOL_FIXED(EDM_A_POOL_NUMA_NODE),
 	EDM_POOL_FIXED(EDM_A_POOL_REGION_SECTIONS),
@@ -125,55 +124,29 @@ static int edm_pool_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	return 0;
 }
 
-/* A pool by ID or name: any other device is "not a pool". */
-static struct edm_dev *edm_pool_find(struct edm_net *en, struct genl_info *info)
+static bool edm_pool_is(const struct edm_dev *dev)
 {
-	struct nlattr *id = info->attrs[EDM_A_POOL_ID], *name = info->attrs[EDM_A_POOL_NAME];
-	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
-
-	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_POOL) {
-		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a pool");
-		return ERR_PTR(-ENODEV);
-	}
-	return dev;
+	return dev->type == EDM_DEV_TYPE_POOL;
 }
 
-int edm_nl_pool_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return edm_nl_dev_get_reply(info, EDM_CMD_POOL_GET, edm_pool_find, edm_pool_fill);
-}
-
-static bool edm_pool_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
-{
-	if (dev->type != EDM_DEV_TYPE_POOL)
-		return false;
-	if (attrs[EDM_A_POOL_ID] && nla_get_u32(attrs[EDM_A_POOL_ID]) != dev->id)
-		return false;
-	if (attrs[EDM_A_POOL_NAME] && strcmp(nla_data(attrs[EDM_A_POOL_NAME]), dev->name))
-		return false;
-	return true;
-}
-
-int edm_nl_pool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return edm_nl_dev_dump(skb, cb, EDM_CMD_POOL_GET, edm_pool_dump_match, edm_pool_fill);
-}
+const struct edm_nl_obj edm_pool_nl_obj = {
+	.id_attr = EDM_A_POOL_ID,
+	.name_attr = EDM_A_POOL_NAME,
+	.is = edm_pool_is,
+	.not_msg = "not a pool",
+	.fill = edm_pool_fill,
+};
 
 static int edm_pool_chk_new(struct genl_info *info, struct edm_mpool_cfg *cfg)
 {
 	struct nlattr **a = info->attrs;
-	const char *name;
 	int err;
 
 	err = edm_nl_require(info, EDM_A_POOL_NAME, "missing pool name") ?:
-	      edm_nl_require(info, EDM_A_POOL_SIZE, "missing pool size");
+	      edm_nl_require(info, EDM_A_POOL_SIZE, "missing pool size") ?:
+	      edm_nl_chk_name(info, EDM_A_POOL_NAME);
 	if (err)
 		return err;
-	name = nla_data(a[EDM_A_POOL_NAME]);
-	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_POOL_NAME], EDM_NL_NAME_INVALID);
-		return -EINVAL;
-	}
 	cfg->size = nla_get_u64(a[EDM_A_POOL_SIZE]);
 	if (!IS_ALIGNED(cfg->size, EDM_POOL_SECTION_SIZE)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_POOL_SIZE],
@@ -193,89 +166,92 @@ static int edm_pool_chk_new(struct genl_info *info, struct edm_mpool_cfg *cfg)
 	return 0;
 }
 
-int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
 	struct edm_mpool_cfg cfg = {};
-	struct sk_buff *reply;
 	struct edm_dev *dev;
 	int err;
 
 	err = edm_pool_chk_new(info, &cfg);
 	if (err)
 		return err;
-	mutex_lock(&en->lock);
-	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_POOL_NAME]), EDM_DEV_TYPE_POOL,
-			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
+	dev = edm_dev_create(edm_nl_en(info), nla_data(info->attrs[EDM_A_POOL_NAME]),
+			     EDM_DEV_TYPE_POOL, EDM_BACKEND_UNSPEC, &cfg, info->extack);
+	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	}
-	reply = edm_nl_dev_msg(dev, info, EDM_CMD_POOL_NEW, edm_pool_fill);
-	if (!reply) {
-		edm_dev_destroy(en, dev);
-		mutex_unlock(&en->lock);
-		return -ENOMEM;
-	}
-	edm_nl_dev_notify(dev, EDM_CMD_POOL_NEW, edm_pool_fill);
-	mutex_unlock(&en->lock);
-	return genlmsg_reply(reply, info);
+	return edm_nl_created(info, dev);
 }
 
-int edm_nl_pool_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_pool_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *event;
-	struct edm_dev *dev;
+	struct edm_dev *dev = edm_nl_dev(info);
 
-	mutex_lock(&en->lock);
-	dev = edm_pool_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
 	if (edm_mpool_of(dev)->users) {
-		mutex_unlock(&en->lock);
 		NL_SET_ERR_MSG(info->extack, "the pool is in use by a rack: delete the rack first");
 		return -EBUSY;
 	}
 	if (!xa_empty(&edm_mpool_of(dev)->regions)) {
-		mutex_unlock(&en->lock);
 		NL_SET_ERR_MSG(info->extack, "the pool has regions: delete them first");
 		return -EBUSY;
 	}
-	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_POOL_DEL, edm_pool_fill);
-	edm_dev_destroy(en, dev);
-	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(genl_info_net(info), event);
-	return 0;
+	return edm_nl_deleted(info, dev);
 }
 
-int edm_nl_pool_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_pool_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_dev *dev = edm_nl_dev(info);
+	struct edm_mpool *p = edm_mpool_of(dev);
 	struct nlattr **a = info->attrs;
 	struct edm_mpool_info pi;
-	struct edm_mpool *p;
-	struct edm_dev *dev;
 	u32 keep, quota;
 
-	mutex_lock(&en->lock);
-	dev = edm_pool_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	p = edm_mpool_of(dev);
 	edm_mpool_info(p, &pi);
 	keep = a[EDM_A_POOL_KEEP] ? nla_get_u32(a[EDM_A_POOL_KEEP]) : pi.keep;
 	quota = a[EDM_A_POOL_NODE_QUOTA] ? nla_get_u32(a[EDM_A_POOL_NODE_QUOTA]) : pi.node_quota;
 	if (edm_mpool_set(p, keep, quota))
 		edm_nl_dev_notify(dev, EDM_CMD_POOL_SET, edm_pool_fill);
-	mutex_unlock(&en->lock);
 	return 0;
 }
+
+static const struct genl_ops edm_pool_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_POOL_GET,
+		.doit = edm_nl_obj_get_doit,
+		.dumpit = edm_nl_obj_dumpit,
+		.policy = edm_pool_sel_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_POOL),
+	},
+	{
+		.cmd = EDM_CMD_POOL_NEW,
+		.doit = edm_nl_pool_new_doit,
+		.policy = edm_pool_new_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_POOL,
+	},
+	{
+		.cmd = EDM_CMD_POOL_DEL,
+		.doit = edm_nl_pool_del_doit,
+		.policy = edm_pool_sel_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_POOL),
+	},
+	{
+		.cmd = EDM_CMD_POOL_SET,
+		.doit = edm_nl_pool_set_doit,
+		.policy = edm_pool_set_policy,
+		.maxattr = EDM_A_POOL_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_POOL),
+	},
+};
+
+const struct edm_nl_ops edm_pool_nl_ops = {
+	.ops = edm_pool_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_pool_genl_ops),
+};
 
 /* For racks: the pool named @name in @en, NULL if there is none. Registry lock held. */
 struct edm_mpool *edm_pool_find_name(struct edm_net *en, const char *name)

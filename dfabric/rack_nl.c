@@ -3,19 +3,16 @@
  * Netlink commands on DFabric racks and their compute nodes: RACK_NEW,
  * RACK_GET (do and dump), RACK_DEL (its CNs go with it); CN_NEW (a netdev),
  * CN_GET (do and dump, with counters), CN_SET (its DRAM cache) and CN_DEL.
- * Each runs under its netns's registry lock, as the device commands do; a
- * creation whose reply cannot be built is undone, a SET that changed
- * nothing sends no event.
+ * Each runs under its netns's registry lock, taken by the family's pre_doit
+ * (EDM_NL_LOCK); a creation whose reply cannot be built is undone, a SET
+ * that changed nothing sends no event.
  */
 #include <linux/netdevice.h>
 #include <net/sock.h>
 
 #include "edm/dev.h"
-#include "edm/name.h"
 #include "edm/netlink.h"
 #include "rack.h"
-
-#define EDM_RACK_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
 
 static struct netlink_range_validation edm_cn_gran_range = {
 	.min = 1 << EDM_DCACHE_MIN_SHIFT,
@@ -30,17 +27,17 @@ static struct netlink_range_validation edm_cn_sets_range = {
 	.max = EDM_DCACHE_MAX_SETS,
 };
 
-const struct nla_policy edm_rack_new_policy[EDM_A_RACK_MAX + 1] = {
+static const struct nla_policy edm_rack_new_policy[EDM_A_RACK_MAX + 1] = {
 	[EDM_A_RACK_ID] = { .type = NLA_REJECT,
 			    .reject_message = "device IDs are assigned by the kernel" },
-	[EDM_A_RACK_NAME] = EDM_RACK_NAME_POLICY,
-	[EDM_A_RACK_POOL] = EDM_RACK_NAME_POLICY,
+	[EDM_A_RACK_NAME] = EDM_NL_NAME_POLICY,
+	[EDM_A_RACK_POOL] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_RACK_CNS),
 };
 
-const struct nla_policy edm_rack_sel_policy[EDM_A_RACK_MAX + 1] = {
+static const struct nla_policy edm_rack_sel_policy[EDM_A_RACK_MAX + 1] = {
 	[EDM_A_RACK_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_RACK_NAME] = EDM_RACK_NAME_POLICY,
+	[EDM_A_RACK_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_RACK_POOL),
 	EDM_REPLY_ONLY(EDM_A_RACK_CNS),
 };
@@ -52,18 +49,18 @@ const struct nla_policy edm_rack_sel_policy[EDM_A_RACK_MAX + 1] = {
 	[EDM_A_CN_DCACHE_GRAN] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_cn_gran_range), \
 	[EDM_A_CN_DCACHE_MIN_LEN] = { .type = NLA_U32 }
 
-const struct nla_policy edm_cn_new_policy[EDM_A_CN_MAX + 1] = {
-	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
-	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
+static const struct nla_policy edm_cn_new_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_NL_NAME_POLICY,
+	[EDM_A_CN_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_CN_NODE),
 	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
 	EDM_CN_DCACHE_POLICIES,
 	EDM_REPLY_ONLY(EDM_A_CN_STATS),
 };
 
-const struct nla_policy edm_cn_set_policy[EDM_A_CN_MAX + 1] = {
-	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
-	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
+static const struct nla_policy edm_cn_set_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_NL_NAME_POLICY,
+	[EDM_A_CN_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_CN_NODE),
 	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
 	EDM_CN_DCACHE_POLICIES,
@@ -71,9 +68,9 @@ const struct nla_policy edm_cn_set_policy[EDM_A_CN_MAX + 1] = {
 };
 
 /* CN_GET and CN_DEL: a node by rack and name (a dump: filtered by either, if given). */
-const struct nla_policy edm_cn_sel_policy[EDM_A_CN_MAX + 1] = {
-	[EDM_A_CN_RACK] = EDM_RACK_NAME_POLICY,
-	[EDM_A_CN_NAME] = EDM_RACK_NAME_POLICY,
+static const struct nla_policy edm_cn_sel_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_NL_NAME_POLICY,
+	[EDM_A_CN_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_CN_NODE),
 	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
 	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_REGION),
@@ -83,17 +80,6 @@ const struct nla_policy edm_cn_sel_policy[EDM_A_CN_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_CN_DCACHE_MIN_LEN),
 	EDM_REPLY_ONLY(EDM_A_CN_STATS),
 };
-
-static int edm_nl_chk_name(struct genl_info *info, int attr)
-{
-	const char *name = nla_data(info->attrs[attr]);
-
-	if (!edm_name_valid(name, strlen(name), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr], EDM_NL_NAME_INVALID);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /* ---- racks ---- */
 
@@ -110,44 +96,23 @@ static int edm_rack_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	return 0;
 }
 
-static struct edm_dev *edm_rack_find(struct edm_net *en, struct genl_info *info)
+static bool edm_rack_is(const struct edm_dev *dev)
 {
-	struct nlattr *id = info->attrs[EDM_A_RACK_ID], *name = info->attrs[EDM_A_RACK_NAME];
-	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
-
-	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_RACK) {
-		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a rack");
-		return ERR_PTR(-ENODEV);
-	}
-	return dev;
+	return dev->type == EDM_DEV_TYPE_RACK;
 }
 
-int edm_nl_rack_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return edm_nl_dev_get_reply(info, EDM_CMD_RACK_GET, edm_rack_find, edm_rack_fill);
-}
+const struct edm_nl_obj edm_rack_nl_obj = {
+	.id_attr = EDM_A_RACK_ID,
+	.name_attr = EDM_A_RACK_NAME,
+	.is = edm_rack_is,
+	.not_msg = "not a rack",
+	.fill = edm_rack_fill,
+};
 
-static bool edm_rack_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
+static int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	if (dev->type != EDM_DEV_TYPE_RACK)
-		return false;
-	if (attrs[EDM_A_RACK_ID] && nla_get_u32(attrs[EDM_A_RACK_ID]) != dev->id)
-		return false;
-	if (attrs[EDM_A_RACK_NAME] && strcmp(nla_data(attrs[EDM_A_RACK_NAME]), dev->name))
-		return false;
-	return true;
-}
-
-int edm_nl_rack_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return edm_nl_dev_dump(skb, cb, EDM_CMD_RACK_GET, edm_rack_dump_match, edm_rack_fill);
-}
-
-int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct edm_rack_cfg cfg = {};
-	struct sk_buff *reply;
 	struct edm_dev *dev;
 	int err;
 
@@ -156,55 +121,29 @@ int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info)
 	      edm_nl_chk_name(info, EDM_A_RACK_NAME);
 	if (err)
 		return err;
-	mutex_lock(&en->lock);
 	cfg.pool = edm_pool_find_name(en, nla_data(info->attrs[EDM_A_RACK_POOL]));
 	if (!cfg.pool) {
-		mutex_unlock(&en->lock);
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_RACK_POOL],
 				    "no such pool in this netns");
 		return -ENODEV;
 	}
 	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_RACK_NAME]), EDM_DEV_TYPE_RACK,
 			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
+	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	}
-	reply = edm_nl_dev_msg(dev, info, EDM_CMD_RACK_NEW, edm_rack_fill);
-	if (!reply) {
-		edm_dev_destroy(en, dev);
-		mutex_unlock(&en->lock);
-		return -ENOMEM;
-	}
-	edm_nl_dev_notify(dev, EDM_CMD_RACK_NEW, edm_rack_fill);
-	mutex_unlock(&en->lock);
-	return genlmsg_reply(reply, info);
+	return edm_nl_created(info, dev);
 }
 
-int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *event;
-	struct edm_dev *dev;
+	struct edm_dev *dev = edm_nl_dev(info);
 
-	mutex_lock(&en->lock);
-	dev = edm_rack_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
 	if (rcu_access_pointer(edm_rack_of(dev)->np)) {
-		mutex_unlock(&en->lock);
 		NL_SET_ERR_MSG(info->extack,
 			       "the rack has a NIC pool: delete the NIC pool first");
 		return -EBUSY;
 	}
-	event = edm_nl_dev_msg(dev, NULL, EDM_CMD_RACK_DEL, edm_rack_fill);
-	edm_dev_destroy(en, dev);
-	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(genl_info_net(info), event);
-	return 0;
+	return edm_nl_deleted(info, dev);
 }
 
 /* ---- compute nodes ---- */
@@ -366,9 +305,9 @@ static const struct edm_rack_dc_cfg edm_cn_dc_default = {
 	.ways = 4, .gran = 4096, .min_len = 256,
 };
 
-int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct edm_rack_dc_cfg dc = edm_cn_dc_default;
 	struct edm_rack_cn *cn;
 	struct sk_buff *reply;
@@ -383,67 +322,49 @@ int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info)
 	err = edm_cn_chk_dc(info, &dc);
 	if (err)
 		return err;
-	mutex_lock(&en->lock);
 	rack = edm_cn_rack(en, info);
-	if (IS_ERR(rack)) {
-		err = PTR_ERR(rack);
-		goto out;
-	}
+	if (IS_ERR(rack))
+		return PTR_ERR(rack);
 	cn = edm_rack_cn_create(rack, nla_data(info->attrs[EDM_A_CN_NAME]), &dc, info->extack);
-	if (IS_ERR(cn)) {
-		err = PTR_ERR(cn);
-		goto out;
-	}
+	if (IS_ERR(cn))
+		return PTR_ERR(cn);
 	reply = edm_cn_msg(cn, info, EDM_CMD_CN_NEW);
 	if (!reply) {
 		edm_rack_cn_destroy(cn);
-		err = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
 	en->gen++;	/* dumps see the change */
 	edm_cn_notify(cn, EDM_CMD_CN_NEW);
-	mutex_unlock(&en->lock);
 	return genlmsg_reply(reply, info);
-out:
-	mutex_unlock(&en->lock);
-	return err;
 }
 
-int edm_nl_cn_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_cn_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct edm_rack_cn *cn;
 	struct sk_buff *event;
 
-	mutex_lock(&en->lock);
 	cn = edm_cn_find(en, info);
-	if (IS_ERR(cn)) {
-		mutex_unlock(&en->lock);
+	if (IS_ERR(cn))
 		return PTR_ERR(cn);
-	}
 	event = edm_cn_msg(cn, NULL, EDM_CMD_CN_DEL);
 	edm_rack_cn_destroy(cn);
 	en->gen++;
-	mutex_unlock(&en->lock);
 	if (event)
 		edm_nl_notify(genl_info_net(info), event);
 	return 0;
 }
 
-int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
 	struct edm_rack_dc_cfg dc, was;
 	struct edm_rack_cn *cn;
 	struct edm_pool_node *n;
 	int err;
 
-	mutex_lock(&en->lock);
-	cn = edm_cn_find(en, info);
-	if (IS_ERR(cn)) {
-		err = PTR_ERR(cn);
-		goto out;
-	}
+	cn = edm_cn_find(edm_nl_en(info), info);
+	if (IS_ERR(cn))
+		return PTR_ERR(cn);
 	n = &cn->pn;
 	spin_lock_bh(&n->dc_lock);
 	was = (struct edm_rack_dc_cfg){
@@ -457,30 +378,23 @@ int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info)
 	edm_cn_get_dc(info, &dc);
 	err = edm_cn_chk_dc(info, &dc);
 	if (err || !memcmp(&dc, &was, sizeof(dc)))
-		goto out;
+		return err;
 	err = edm_pool_node_dcache_set(n, dc.region, dc.sets, dc.ways, dc.gran, dc.min_len,
 				       info->extack);
 	if (!err)
 		edm_cn_notify(cn, EDM_CMD_CN_SET);
-out:
-	mutex_unlock(&en->lock);
 	return err;
 }
 
-int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
 	struct edm_rack_cn *cn;
 	struct sk_buff *msg;
 
-	mutex_lock(&en->lock);
-	cn = edm_cn_find(en, info);
-	if (IS_ERR(cn)) {
-		mutex_unlock(&en->lock);
+	cn = edm_cn_find(edm_nl_en(info), info);
+	if (IS_ERR(cn))
 		return PTR_ERR(cn);
-	}
 	msg = edm_cn_msg(cn, info, EDM_CMD_CN_GET);
-	mutex_unlock(&en->lock);
 	if (!msg)
 		return -ENOMEM;
 	return genlmsg_reply(msg, info);
@@ -521,7 +435,7 @@ full:
  * if given). Resumes at rack ID cb->args[0], slot cb->args[1]; the registry
  * generation, which CN changes bump too, flags interrupted dumps.
  */
-int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct edm_net *en = edm_net(sock_net(skb->sk));
@@ -548,3 +462,67 @@ int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		return skb->len;
 	return err ?: skb->len;
 }
+
+static const struct genl_ops edm_rack_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_RACK_GET,
+		.doit = edm_nl_obj_get_doit,
+		.dumpit = edm_nl_obj_dumpit,
+		.policy = edm_rack_sel_policy,
+		.maxattr = EDM_A_RACK_MAX,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_RACK),
+	},
+	{
+		.cmd = EDM_CMD_RACK_NEW,
+		.doit = edm_nl_rack_new_doit,
+		.policy = edm_rack_new_policy,
+		.maxattr = EDM_A_RACK_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_RACK,
+	},
+	{
+		.cmd = EDM_CMD_RACK_DEL,
+		.doit = edm_nl_rack_del_doit,
+		.policy = edm_rack_sel_policy,
+		.maxattr = EDM_A_RACK_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_RACK),
+	},
+	{
+		.cmd = EDM_CMD_CN_GET,
+		.doit = edm_nl_cn_get_doit,
+		.dumpit = edm_nl_cn_get_dumpit,
+		.policy = edm_cn_sel_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_CN_NEW,
+		.doit = edm_nl_cn_new_doit,
+		.policy = edm_cn_new_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_CN_DEL,
+		.doit = edm_nl_cn_del_doit,
+		.policy = edm_cn_sel_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+	{
+		.cmd = EDM_CMD_CN_SET,
+		.doit = edm_nl_cn_set_doit,
+		.policy = edm_cn_set_policy,
+		.maxattr = EDM_A_CN_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK,
+	},
+};
+
+const struct edm_nl_ops edm_rack_nl_ops = {
+	.ops = edm_rack_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_rack_genl_ops),
+};

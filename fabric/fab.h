@@ -186,4 +186,8 @@ void edm_fab_switch_poll(struct edm_fab_node *n);
 void edm_fab_switch_port_down(struct edm_fab_node *n, u32 port);
 void edm_fab_switch_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st);
 
+/* fabric/nl.c and fabric/link_nl.c, the netlink commands; under the registry lock */
+bool edm_fab_is_node(const struct edm_dev *dev);
+void edm_flink_notify_node(struct edm_dev *dev, u8 cmd);
+
 #endif /* _EDM_FAB_H */

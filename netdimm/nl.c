@@ -2,17 +2,17 @@
 /*
  * Netlink commands on NetDIMMs: NETDIMM_NEW (a device, or a pair joined by
  * an emulated wire), NETDIMM_GET (do and dump, with zone and counters) and
- * NETDIMM_DEL. Each runs under its netns's registry lock, as the device
- * commands do; a creation whose reply cannot be built is undone.
+ * NETDIMM_DEL. Each runs under its netns's registry lock, taken by the
+ * family's pre_doit (EDM_NL_LOCK); a creation whose reply cannot be built is
+ * undone.
  */
 #include <linux/netdevice.h>
 #include <linux/sizes.h>
 #include <net/sock.h>
 
 #include "edm/dev.h"
-#include "edm/name.h"
-#include "netdimm.h"
 #include "edm/netlink.h"
+#include "netdimm.h"
 
 /* Powers of two, checked when the geometry is built. */
 static const struct nla_policy edm_geom_policy[EDM_A_GEOM_MAX + 1] = {
@@ -41,12 +41,12 @@ static struct netlink_range_validation edm_netdimm_delay_range = {
 	.max = EDM_NETDIMM_WIRE_DELAY_MAX,
 };
 
-const struct nla_policy edm_netdimm_new_policy[EDM_A_NETDIMM_MAX + 1] = {
+static const struct nla_policy edm_netdimm_new_policy[EDM_A_NETDIMM_MAX + 1] = {
 	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT,
 			       .reject_message = "device IDs are assigned by the kernel" },
-	[EDM_A_NETDIMM_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_NETDIMM_NAME] = EDM_NL_NAME_POLICY,
 	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range),
-	[EDM_A_NETDIMM_PEER] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_NETDIMM_PEER] = EDM_NL_NAME_POLICY,
 	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EDM_A_NETDIMM_POLL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_poll_range),
 	[EDM_A_NETDIMM_RX_MODE] = NLA_POLICY_RANGE(NLA_U32, EDM_NETDIMM_RX_ZEROCOPY,
@@ -63,9 +63,9 @@ const struct nla_policy edm_netdimm_new_policy[EDM_A_NETDIMM_MAX + 1] = {
 };
 
 /* NETDIMM_GET and NETDIMM_DEL select a device by ID or by name. */
-const struct nla_policy edm_netdimm_sel_policy[EDM_A_NETDIMM_MAX + 1] = {
+static const struct nla_policy edm_netdimm_sel_policy[EDM_A_NETDIMM_MAX + 1] = {
 	[EDM_A_NETDIMM_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NETDIMM_NAME] = { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 },
+	[EDM_A_NETDIMM_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_NETDIMM_SIZE),
 	EDM_REPLY_ONLY(EDM_A_NETDIMM_PEER),
 	EDM_REPLY_ONLY(EDM_A_NETDIMM_LOWER),
@@ -170,52 +170,18 @@ static void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd)
 	edm_nl_dev_notify(dev, cmd, edm_netdimm_fill);
 }
 
-/* A NetDIMM by ID or name: any other device is "not a NetDIMM". */
-static struct edm_dev *edm_netdimm_find(struct edm_net *en, struct genl_info *info)
+static bool edm_netdimm_is(const struct edm_dev *dev)
 {
-	struct nlattr *id = info->attrs[EDM_A_NETDIMM_ID], *name = info->attrs[EDM_A_NETDIMM_NAME];
-	struct edm_dev *dev = edm_dev_find(en, id, name, info->extack);
-
-	if (!IS_ERR(dev) && dev->type != EDM_DEV_TYPE_NETDIMM) {
-		NL_SET_ERR_MSG_ATTR(info->extack, id ?: name, "not a NetDIMM");
-		return ERR_PTR(-ENODEV);
-	}
-	return dev;
+	return dev->type == EDM_DEV_TYPE_NETDIMM;
 }
 
-int edm_nl_netdimm_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return edm_nl_dev_get_reply(info, EDM_CMD_NETDIMM_GET, edm_netdimm_find, edm_netdimm_fill);
-}
-
-static bool edm_netdimm_dump_match(const struct edm_dev *dev, struct nlattr **attrs)
-{
-	if (dev->type != EDM_DEV_TYPE_NETDIMM)
-		return false;
-	if (attrs[EDM_A_NETDIMM_ID] && nla_get_u32(attrs[EDM_A_NETDIMM_ID]) != dev->id)
-		return false;
-	if (attrs[EDM_A_NETDIMM_NAME] && strcmp(nla_data(attrs[EDM_A_NETDIMM_NAME]), dev->name))
-		return false;
-	return true;
-}
-
-int edm_nl_netdimm_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return edm_nl_dev_dump(skb, cb, EDM_CMD_NETDIMM_GET, edm_netdimm_dump_match,
-			       edm_netdimm_fill);
-}
-
-static int edm_netdimm_chk_name(struct genl_info *info, int attr)
-{
-	struct nlattr *name = info->attrs[attr];
-
-	if (!edm_name_valid(nla_data(name), strlen(nla_data(name)), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, name,
-				    "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit");
-		return -EINVAL;
-	}
-	return 0;
-}
+const struct edm_nl_obj edm_netdimm_nl_obj = {
+	.id_attr = EDM_A_NETDIMM_ID,
+	.name_attr = EDM_A_NETDIMM_NAME,
+	.is = edm_netdimm_is,
+	.not_msg = "not a NetDIMM",
+	.fill = edm_netdimm_fill,
+};
 
 static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg *cfg)
 {
@@ -260,7 +226,7 @@ static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *c
 
 	err = edm_nl_require(info, EDM_A_NETDIMM_NAME, "missing NetDIMM name") ?:
 	      edm_nl_require(info, EDM_A_NETDIMM_SIZE, "missing zone size") ?:
-	      edm_netdimm_chk_name(info, EDM_A_NETDIMM_NAME);
+	      edm_nl_chk_name(info, EDM_A_NETDIMM_NAME);
 	if (err)
 		return err;
 	cfg->size = nla_get_u64(a[EDM_A_NETDIMM_SIZE]);
@@ -275,7 +241,7 @@ static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *c
 		return -EINVAL;
 	}
 	if (a[EDM_A_NETDIMM_PEER]) {
-		err = edm_netdimm_chk_name(info, EDM_A_NETDIMM_PEER);
+		err = edm_nl_chk_name(info, EDM_A_NETDIMM_PEER);
 		if (err)
 			return err;
 		if (!strcmp(nla_data(a[EDM_A_NETDIMM_PEER]), nla_data(a[EDM_A_NETDIMM_NAME]))) {
@@ -320,9 +286,9 @@ static int edm_netdimm_get_lower(struct genl_info *info, struct edm_netdimm_cfg 
 	return 0;
 }
 
-int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
+	struct edm_net *en = edm_nl_en(info);
 	struct edm_netdimm_cfg cfg = {};
 	struct edm_dev *dev, *peer = NULL;
 	struct sk_buff *reply;
@@ -331,7 +297,6 @@ int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
 	err = edm_netdimm_chk_new(info, &cfg) ?: edm_netdimm_get_lower(info, &cfg);
 	if (err)
 		return err;
-	mutex_lock(&en->lock);
 	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_NETDIMM_NAME]), EDM_DEV_TYPE_NETDIMM,
 			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
 	if (IS_ERR(dev)) {
@@ -357,36 +322,55 @@ int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
 	edm_netdimm_notify(dev, EDM_CMD_NETDIMM_NEW);
 	if (peer)
 		edm_netdimm_notify(peer, EDM_CMD_NETDIMM_NEW);
-	mutex_unlock(&en->lock);
 	dev_put(cfg.lower);
 	return genlmsg_reply(reply, info);
 
 out:
-	mutex_unlock(&en->lock);
 	dev_put(cfg.lower);
 	return err;
 }
 
-int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_net(genl_info_net(info));
-	struct sk_buff *event, *peer_event = NULL;
-	struct edm_dev *dev;
+	struct edm_dev *dev = edm_nl_dev(info);
+	struct sk_buff *peer_event = NULL;
 
-	mutex_lock(&en->lock);
-	dev = edm_netdimm_find(en, info);
-	if (IS_ERR(dev)) {
-		mutex_unlock(&en->lock);
-		return PTR_ERR(dev);
-	}
-	event = edm_netdimm_msg(dev, NULL, EDM_CMD_NETDIMM_DEL);
-	if (dev->peer)
+	if (dev->peer)	/* a pair goes together */
 		peer_event = edm_netdimm_msg(dev->peer, NULL, EDM_CMD_NETDIMM_DEL);
-	edm_dev_destroy(en, dev);
-	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(genl_info_net(info), event);
+	edm_nl_deleted(info, dev);
 	if (peer_event)
 		edm_nl_notify(genl_info_net(info), peer_event);
 	return 0;
 }
+
+static const struct genl_ops edm_netdimm_genl_ops[] = {
+	{
+		.cmd = EDM_CMD_NETDIMM_GET,
+		.doit = edm_nl_obj_get_doit,
+		.dumpit = edm_nl_obj_dumpit,
+		.policy = edm_netdimm_sel_policy,
+		.maxattr = EDM_A_NETDIMM_MAX,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_NETDIMM),
+	},
+	{
+		.cmd = EDM_CMD_NETDIMM_NEW,
+		.doit = edm_nl_netdimm_new_doit,
+		.policy = edm_netdimm_new_policy,
+		.maxattr = EDM_A_NETDIMM_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_NETDIMM,
+	},
+	{
+		.cmd = EDM_CMD_NETDIMM_DEL,
+		.doit = edm_nl_netdimm_del_doit,
+		.policy = edm_netdimm_sel_policy,
+		.maxattr = EDM_A_NETDIMM_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = EDM_NL_FIND(EDM_NL_OBJ_NETDIMM),
+	},
+};
+
+const struct edm_nl_ops edm_netdimm_nl_ops = {
+	.ops = edm_netdimm_genl_ops,
+	.n_ops = ARRAY_SIZE(edm_netdimm_genl_ops),
+};

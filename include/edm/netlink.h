@@ -19,6 +19,9 @@ enum edm_mcgrp {
 /* What a name edm_name_valid() refuses is told. */
 #define EDM_NL_NAME_INVALID "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit"
 
+/* The policy of an object's name. */
+#define EDM_NL_NAME_POLICY { .type = NLA_NUL_STRING, .len = EDM_NAME_LEN - 1 }
+
 /* A policy entry for an attribute that only replies carry. */
 #define EDM_REPLY_ONLY(attr) \
 	[attr] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" }
@@ -41,6 +44,99 @@ enum edm_mcgrp {
 })
 
 struct edm_dev;
+struct edm_net;
+
+/*
+ * A kind of device the family's commands address: the attributes that name
+ * one in a request (by ID or by name), which devices are of the kind, and
+ * how a message shows one. Each subsystem defines its kinds; the core
+ * tables them by enum edm_nl_obj_id (core/netlink.c).
+ */
+struct edm_nl_obj {
+	u16 id_attr;
+	u16 name_attr;
+	/* Is @dev of this kind? NULL: every device is. */
+	bool (*is)(const struct edm_dev *dev);
+	/* The extack message when the named device is of another kind. */
+	const char *not_msg;
+	int (*fill)(struct sk_buff *msg, const struct edm_dev *dev);
+};
+
+enum edm_nl_obj_id {
+	EDM_NL_OBJ_NONE,
+	EDM_NL_OBJ_DEV,
+	EDM_NL_OBJ_NETDIMM,
+	EDM_NL_OBJ_FABRIC,
+	EDM_NL_OBJ_POOL,
+	EDM_NL_OBJ_RACK,
+	EDM_NL_OBJ_NICPOOL,
+
+	__EDM_NL_OBJ_CNT
+};
+
+extern const struct edm_nl_obj edm_dev_nl_obj;		/* core/dev_nl.c */
+extern const struct edm_nl_obj edm_netdimm_nl_obj;	/* netdimm/nl.c */
+extern const struct edm_nl_obj edm_fab_nl_obj;		/* fabric/nl.c */
+extern const struct edm_nl_obj edm_pool_nl_obj;		/* dfabric/pool_nl.c */
+extern const struct edm_nl_obj edm_rack_nl_obj;		/* dfabric/rack_nl.c */
+extern const struct edm_nl_obj edm_nicpool_nl_obj;	/* dfabric/nicpool_nl.c */
+
+/*
+ * What the family's pre_doit does before a command's doit, from the
+ * command's internal_flags (the devlink way): EDM_NL_LOCK takes the
+ * registry lock of the caller's netns, held until post_doit;
+ * EDM_NL_FIND(kind) also finds the device the request names, of that kind,
+ * and fails the request with a message pointing at the attribute if there
+ * is none. The handler gets them from edm_nl_en() and edm_nl_dev().
+ */
+#define EDM_NL_OBJ_MASK		0x0f
+#define EDM_NL_LOCK		0x10
+#define EDM_NL_FIND(kind)	(EDM_NL_LOCK | (kind))
+
+static inline struct edm_net *edm_nl_en(struct genl_info *info)
+{
+	return info->user_ptr[0];
+}
+
+static inline struct edm_dev *edm_nl_dev(struct genl_info *info)
+{
+	return info->user_ptr[1];
+}
+
+/* A subsystem's commands: core/netlink.c joins them into the family's table. */
+struct edm_nl_ops {
+	const struct genl_ops *ops;
+	unsigned int n_ops;
+};
+
+extern const struct edm_nl_ops edm_dev_nl_ops;		/* core/dev_nl.c */
+extern const struct edm_nl_ops edm_netdimm_nl_ops;	/* netdimm/nl.c */
+extern const struct edm_nl_ops edm_fabric_nl_ops;	/* fabric/nl.c */
+extern const struct edm_nl_ops edm_flink_nl_ops;	/* fabric/link_nl.c */
+extern const struct edm_nl_ops edm_pool_nl_ops;		/* dfabric/pool_nl.c */
+extern const struct edm_nl_ops edm_rack_nl_ops;		/* dfabric/rack_nl.c */
+extern const struct edm_nl_ops edm_nicpool_nl_ops;	/* dfabric/nicpool_nl.c */
+extern const struct edm_nl_ops edm_cowbird_nl_ops;	/* cowbird/nl.c */
+extern const struct edm_nl_ops edm_region_nl_ops;	/* cowbird/region_nl.c */
+
+/* The device of kind @obj that @info names, or an ERR_PTR, with a message; under the lock. */
+struct edm_dev *edm_nl_find(struct genl_info *info, const struct edm_nl_obj *obj);
+
+/* A GET of one device of the command's kind, and a dump of them: shared handlers. */
+int edm_nl_obj_get_doit(struct sk_buff *skb, struct genl_info *info);
+int edm_nl_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* The name attribute @attr of @info, checked against edm_name_valid(). */
+int edm_nl_chk_name(struct genl_info *info, int attr);
+
+/*
+ * Under the registry lock: reply to a creation with @dev, as the command's
+ * kind shows it, and announce it; if the reply cannot be built the
+ * creation is undone (-ENOMEM).
+ */
+int edm_nl_created(struct genl_info *info, struct edm_dev *dev);
+/* Under the registry lock: delete @dev and announce it (the event is built first). */
+int edm_nl_deleted(struct genl_info *info, struct edm_dev *dev);
 
 void *edm_nl_put_hdr(struct sk_buff *msg, struct genl_info *info, u8 cmd);
 struct sk_buff *edm_nl_msg_new(struct genl_info *info, u8 cmd, size_t size, void **hdr);
@@ -48,109 +144,11 @@ struct sk_buff *edm_nl_msg_end(struct sk_buff *msg, void *hdr, int err);
 struct sk_buff *edm_nl_dev_msg(const struct edm_dev *dev, struct genl_info *info, u8 cmd,
 			       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
 
-struct edm_net;
-
-/* GET of one device: @find it under the registry lock, reply with its @fill. */
-int edm_nl_dev_get_reply(struct genl_info *info, u8 cmd,
-			 struct edm_dev *(*find)(struct edm_net *en, struct genl_info *info),
-			 int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
-
 /* Announce @dev, @fill'ed, on the events group of its netns (nothing if no memory). */
 void edm_nl_dev_notify(const struct edm_dev *dev, u8 cmd,
 		       int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
 
-int edm_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
-		    bool (*match)(const struct edm_dev *dev, struct nlattr **attrs),
-		    int (*fill)(struct sk_buff *msg, const struct edm_dev *dev));
-
 /* Send @skb, a complete message, to the events group of @net. */
 void edm_nl_notify(struct net *net, struct sk_buff *skb);
-
-/* Device commands, in core/dev_nl.c. */
-int edm_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_dev_sel_policy[];
-extern const struct nla_policy edm_dev_new_policy[];
-
-/* NetDIMM commands, in netdimm/nl.c. */
-int edm_nl_netdimm_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_netdimm_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_netdimm_del_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_netdimm_new_policy[];
-extern const struct nla_policy edm_netdimm_sel_policy[];
-
-/* EDM fabric commands, in fabric/nl.c. */
-int edm_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_flink_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_flink_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_flink_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_flink_del_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_flink_set_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_fab_new_policy[];
-extern const struct nla_policy edm_fab_sel_policy[];
-extern const struct nla_policy edm_fab_set_policy[];
-extern const struct nla_policy edm_flink_new_policy[];
-extern const struct nla_policy edm_flink_sel_policy[];
-extern const struct nla_policy edm_flink_set_policy[];
-
-/* DFabric pools, in dfabric/pool_nl.c; racks and compute nodes, in dfabric/rack_nl.c. */
-int edm_nl_pool_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_pool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_pool_del_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_pool_set_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_rack_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_rack_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_cn_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_cn_del_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_pool_new_policy[];
-extern const struct nla_policy edm_pool_sel_policy[];
-extern const struct nla_policy edm_pool_set_policy[];
-extern const struct nla_policy edm_rack_new_policy[];
-extern const struct nla_policy edm_rack_sel_policy[];
-extern const struct nla_policy edm_cn_new_policy[];
-extern const struct nla_policy edm_cn_sel_policy[];
-extern const struct nla_policy edm_cn_set_policy[];
-/* DFabric NIC pools, in dfabric/nicpool_nl.c. */
-int edm_nl_nicpool_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_nicpool_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_nicpool_del_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_nicpool_set_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_nicpool_nic_add_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_nicpool_nic_del_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_nicpool_new_policy[];
-extern const struct nla_policy edm_nicpool_sel_policy[];
-extern const struct nla_policy edm_nicpool_set_policy[];
-extern const struct nla_policy edm_nicpool_nic_policy[];
-
-/* Memory regions, in cowbird/region_nl.c. */
-int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int edm_nl_region_rekey_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_region_new_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_region_del_doit(struct sk_buff *skb, struct genl_info *info);
-extern const struct nla_policy edm_region_sel_policy[];
-extern const struct nla_policy edm_region_new_policy[];
-
-/* The Cowbird engine and its instances, in cowbird/nl.c. */
-int edm_nl_cowbird_get_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_cowbird_set_doit(struct sk_buff *skb, struct genl_info *info);
-int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-extern const struct nla_policy edm_cowbird_get_policy[];
-extern const struct nla_policy edm_cowbird_set_policy[];
-extern const struct nla_policy edm_cbinst_get_policy[];
 
 #endif /* _EDM_NETLINK_H */
