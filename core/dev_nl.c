@@ -107,7 +107,7 @@ static const struct genl_ops edm_dev_genl_ops[] = {
 		.policy = edm_dev_new_policy,
 		.maxattr = EDM_A_DEV_MAX,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_DEV,
+		.internal_flags = EDM_NL_NEW(EDM_NL_OBJ_DEV),
 	},
 	{
 		.cmd = EDM_CMD_DEV_DEL,

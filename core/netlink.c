@@ -140,7 +140,7 @@ static int edm_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	if (!(ops->internal_flags & EDM_NL_LOCK))
 		return 0;
 	mutex_lock(&en->lock);
-	if (!obj)
+	if (!(ops->internal_flags & EDM_NL_DO_FIND))
 		return 0;
 	dev = edm_nl_find(info, obj);
 	if (IS_ERR(dev)) {

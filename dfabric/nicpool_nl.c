@@ -315,7 +315,7 @@ static const struct genl_ops edm_nicpool_genl_ops[] = {
 		.policy = edm_nicpool_new_policy,
 		.maxattr = EDM_A_NICPOOL_MAX,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_NICPOOL,
+		.internal_flags = EDM_NL_NEW(EDM_NL_OBJ_NICPOOL),
 	},
 	{
 		.cmd = EDM_CMD_NICPOOL_DEL,

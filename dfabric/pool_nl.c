@@ -228,7 +228,7 @@ static const struct genl_ops edm_pool_genl_ops[] = {
 		.policy = edm_pool_new_policy,
 		.maxattr = EDM_A_POOL_MAX,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_POOL,
+		.internal_flags = EDM_NL_NEW(EDM_NL_OBJ_POOL),
 	},
 	{
 		.cmd = EDM_CMD_POOL_DEL,

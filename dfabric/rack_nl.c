@@ -478,7 +478,7 @@ static const struct genl_ops edm_rack_genl_ops[] = {
 		.policy = edm_rack_new_policy,
 		.maxattr = EDM_A_RACK_MAX,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_RACK,
+		.internal_flags = EDM_NL_NEW(EDM_NL_OBJ_RACK),
 	},
 	{
 		.cmd = EDM_CMD_RACK_DEL,

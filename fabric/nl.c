@@ -332,7 +332,7 @@ static const struct genl_ops edm_fabric_genl_ops[] = {
 		.policy = edm_fab_new_policy,
 		.maxattr = EDM_A_FAB_MAX,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_FABRIC,
+		.internal_flags = EDM_NL_NEW(EDM_NL_OBJ_FABRIC),
 	},
 	{
 		.cmd = EDM_CMD_FABRIC_DEL,

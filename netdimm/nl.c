@@ -358,7 +358,7 @@ static const struct genl_ops edm_netdimm_genl_ops[] = {
 		.policy = edm_netdimm_new_policy,
 		.maxattr = EDM_A_NETDIMM_MAX,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = EDM_NL_LOCK | EDM_NL_OBJ_NETDIMM,
+		.internal_flags = EDM_NL_NEW(EDM_NL_OBJ_NETDIMM),
 	},
 	{
 		.cmd = EDM_CMD_NETDIMM_DEL,

@@ -87,11 +87,14 @@ extern const struct edm_nl_obj edm_nicpool_nl_obj;	/* dfabric/nicpool_nl.c */
  * registry lock of the caller's netns, held until post_doit;
  * EDM_NL_FIND(kind) also finds the device the request names, of that kind,
  * and fails the request with a message pointing at the attribute if there
- * is none. The handler gets them from edm_nl_en() and edm_nl_dev().
+ * is none; EDM_NL_NEW(kind) only names the kind, for edm_nl_created(). The
+ * handler gets the netns and device from edm_nl_en() and edm_nl_dev().
  */
 #define EDM_NL_OBJ_MASK		0x0f
 #define EDM_NL_LOCK		0x10
-#define EDM_NL_FIND(kind)	(EDM_NL_LOCK | (kind))
+#define EDM_NL_DO_FIND		0x20
+#define EDM_NL_FIND(kind)	(EDM_NL_LOCK | EDM_NL_DO_FIND | (kind))
+#define EDM_NL_NEW(kind)	(EDM_NL_LOCK | (kind))
 
 static inline struct edm_net *edm_nl_en(struct genl_info *info)
 {
