@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # edm: top-level Makefile.
-#   make          build edm.ko (for KDIR), edmctl and the benchmark programs
+#   make          build edm.ko (for KDIR), edmctl and the benchmark programs;
+#                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
+#                 subsystems out of edm.ko (Kbuild)
 #   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
 #                 tools/bench/dfabric/dfabric.sh)
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
@@ -19,7 +21,11 @@
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KREL ?= $(shell $(TOP)/scripts/krel.sh)
 KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
-BUILD := $(TOP)/build/$(KREL)
+# Subsystems left out (EDM_FABRIC=n etc., see Kbuild) build apart, in
+# build/<release>-no-<name>-..., and leave the top edm.ko link alone.
+EDM_KNOBS_OFF := $(foreach k,EDM_FABRIC EDM_NETDIMM EDM_DFABRIC EDM_COWBIRD,$(if $(filter n,$($(k))),$(k)))
+BUILD := $(TOP)/build/$(KREL)$(if $(EDM_KNOBS_OFF),-no$(shell echo $(EDM_KNOBS_OFF) | \
+	 tr A-Z a-z | sed 's/edm_//g; s/ /-/g; s/^/-/'))
 # The module: Kbuild, VERSION, include/ and every folder with a Kbuild.mk.
 MODULE_DIRS := $(patsubst $(TOP)/%/Kbuild.mk,%,$(wildcard $(TOP)/*/Kbuild.mk))
 MODULE_SRCS := Kbuild VERSION include $(MODULE_DIRS)
@@ -46,7 +52,8 @@ module:
 		2>/dev/null | while read -r f; do \
 		mkdir -p $(BUILD)/$$(dirname $$f) && ln -sf $(TOP)/$$f $(BUILD)/$$f; done
 	$(MAKE) $(MODULE_JOBS) -C $(KDIR) M=$(BUILD) modules
-	@ln -sf $(BUILD)/edm.ko $(TOP)/edm.ko
+	@$(if $(EDM_KNOBS_OFF),echo "edm.ko without $(strip $(EDM_KNOBS_OFF)): $(BUILD)/edm.ko",\
+		ln -sf $(BUILD)/edm.ko $(TOP)/edm.ko)
 
 edmctl:
 	$(MAKE) -C $(TOP)/tools/edmctl

@@ -4,6 +4,7 @@
  * edm_subsystems[]: init runs them in order and unwinds in reverse on error,
  * exit runs them in reverse. Order matters: the netlink family goes last, so
  * no request reaches a part before it is ready, and leaves first at exit.
+ * A subsystem left out of the build (Kbuild's EDM_* knobs) has no line.
  */
 #include <linux/module.h>
 
@@ -11,14 +12,22 @@
 
 static const struct edm_subsys edm_subsystems[] = {
 	{ "objects", edm_objects_init, edm_objects_exit },
+#if IS_ENABLED(CONFIG_EDM_NETDIMM)
 	/* before the registry: devices bound to a lower netdev need it while they live */
-	{ "ndimm", edm_netdimm_notifier_init, edm_netdimm_notifier_exit },
+	{ "netdimm", edm_netdimm_notifier_init, edm_netdimm_notifier_exit },
+#endif
+#if IS_ENABLED(CONFIG_EDM_FABRIC)
 	{ "fabric", edm_fab_init, edm_fab_exit },
 	{ "edm-eth", edm_eth_init, edm_eth_exit },
+#endif
+#if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	/* before the registry: NIC pool members leave when their netdev goes */
 	{ "nicpool", edm_nicpool_notifier_init, edm_nicpool_notifier_exit },
+#endif
+#if IS_ENABLED(CONFIG_EDM_COWBIRD)
 	/* /dev/cowbird and its engine threads; instances hold fabric hosts */
 	{ "cowbird", edm_cowbird_init, edm_cowbird_exit },
+#endif
 	{ "registry", edm_registry_init, edm_registry_exit },
 	{ "netlink", edm_genl_init, edm_genl_exit },
 };
@@ -57,3 +66,18 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The edm developers");
 MODULE_DESCRIPTION("EDM, NetDIMM, DFabric and Cowbird: memory disaggregation, soft-emulated");
 MODULE_VERSION(EDM_VERSION);
+/* Which subsystems the build put in (Kbuild's EDM_* knobs): modinfo -F subsystems. */
+MODULE_INFO(subsystems, "core"
+#if IS_ENABLED(CONFIG_EDM_FABRIC)
+	    " fabric"
+#endif
+#if IS_ENABLED(CONFIG_EDM_NETDIMM)
+	    " netdimm"
+#endif
+#if IS_ENABLED(CONFIG_EDM_DFABRIC)
+	    " dfabric"
+#endif
+#if IS_ENABLED(CONFIG_EDM_COWBIRD)
+	    " cowbird"
+#endif
+	    );

@@ -90,14 +90,20 @@ void edm_nl_dev_notify(const struct edm_dev *dev, u8 cmd,
 		edm_nl_notify(dev->net, msg);
 }
 
-/* The kinds of device, by enum edm_nl_obj_id. */
+/* The kinds of device, by enum edm_nl_obj_id; NULL where a kind is not built in. */
 static const struct edm_nl_obj *const edm_nl_objs[__EDM_NL_OBJ_CNT] = {
 	[EDM_NL_OBJ_DEV] = &edm_dev_nl_obj,
+#if IS_ENABLED(CONFIG_EDM_NETDIMM)
 	[EDM_NL_OBJ_NETDIMM] = &edm_netdimm_nl_obj,
+#endif
+#if IS_ENABLED(CONFIG_EDM_FABRIC)
 	[EDM_NL_OBJ_FABRIC] = &edm_fab_nl_obj,
+#endif
+#if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	[EDM_NL_OBJ_POOL] = &edm_pool_nl_obj,
 	[EDM_NL_OBJ_RACK] = &edm_rack_nl_obj,
 	[EDM_NL_OBJ_NICPOOL] = &edm_nicpool_nl_obj,
+#endif
 };
 
 static const struct edm_nl_obj *edm_nl_obj_of(u8 internal_flags)
@@ -342,18 +348,30 @@ static const struct edm_nl_ops edm_core_nl_ops = {
 	.n_ops = ARRAY_SIZE(edm_core_genl_ops),
 };
 
-/* The subsystems' commands, in the family's table in this order. */
+/*
+ * The subsystems' commands, in the family's table in this order. A command
+ * of a subsystem left out of the build is not in the family: a request of
+ * it fails with EOPNOTSUPP, as any unknown command.
+ */
 static const struct edm_nl_ops *const edm_nl_parts[] = {
 	&edm_core_nl_ops,
 	&edm_dev_nl_ops,
+#if IS_ENABLED(CONFIG_EDM_NETDIMM)
 	&edm_netdimm_nl_ops,
+#endif
+#if IS_ENABLED(CONFIG_EDM_FABRIC)
 	&edm_fabric_nl_ops,
 	&edm_flink_nl_ops,
+#endif
+#if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	&edm_pool_nl_ops,
 	&edm_rack_nl_ops,
 	&edm_nicpool_nl_ops,
+#endif
+#if IS_ENABLED(CONFIG_EDM_COWBIRD)
 	&edm_region_nl_ops,
 	&edm_cowbird_nl_ops,
+#endif
 };
 
 static const struct genl_multicast_group edm_genl_mcgrps[] = {

@@ -85,7 +85,7 @@ struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_de
 		return ERR_PTR(err);
 	type_ops = edm_dev_type_ops(type);
 	if (!type_ops) {
-		NL_SET_ERR_MSG(extack, "device type not supported");
+		NL_SET_ERR_MSG(extack, "device type not built into this module");
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 

@@ -2,5 +2,5 @@
 # Cowbird (Documentation/cowbird.md): the ring and congestion-control cores,
 # /dev/cowbird and its engine over a local, pool or remote region, and the
 # netlink commands of instances and regions.
-edm-y += cowbird/ring.o cowbird/cc.o cowbird/dev.o cowbird/engine.o cowbird/remote.o \
+edm-$(EDM_COWBIRD) += cowbird/ring.o cowbird/cc.o cowbird/dev.o cowbird/engine.o cowbird/remote.o \
 	 cowbird/nl.o cowbird/region_nl.o

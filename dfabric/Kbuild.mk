@@ -2,7 +2,7 @@
 # DFabric (Documentation/pool.md, nicpool.md): the CXL memory pool (core,
 # DRAM cache, kernel object, shared skbs, pool regions), racks and their
 # compute-node netdevs, the NIC pool, and their netlink commands.
-edm-y += dfabric/pool_core.o dfabric/pool_dcache.o dfabric/pool.o dfabric/pool_skb.o \
+edm-$(EDM_DFABRIC) += dfabric/pool_core.o dfabric/pool_dcache.o dfabric/pool.o dfabric/pool_skb.o \
 	 dfabric/pool_region.o dfabric/pool_nl.o dfabric/rack.o dfabric/rack_cn.o \
 	 dfabric/rack_nl.o dfabric/nicpool.o dfabric/nicpool_tx.o dfabric/nicpool_rx.o \
 	 dfabric/nicpool_nl.o

@@ -2,7 +2,8 @@
 # make check: the whole suite, in order. Each gate and test prints TAP; the
 # last line counts them all: "N passed, N failed[, N skipped]". Exits non-zero
 # on any failure. Installs what it needs (scripts/deps.sh).
-#   deps -> edm.ko with W=1 + sparse -> edmctl and its host tests -> dkms build
+#   deps -> edm.ko with W=1 + sparse, and with no subsystem (EDM_*=n) -> edmctl
+#   and its host tests -> dkms build
 #   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
 #   -> VM suite in the Debian kernel -> debug kernel (built once, cached),
 #   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5: the programs and
@@ -59,6 +60,15 @@ build_module_clean() {
 	! grep -E '(warning|error):' "$out/module-W1-sparse.log"
 }
 
+# The module with every subsystem left out (Kbuild's EDM_* knobs): it must
+# build as cleanly as the whole one; vm-minimal loads it.
+minimal_knobs=(EDM_FABRIC=n EDM_NETDIMM=n EDM_DFABRIC=n EDM_COWBIRD=n)
+build_module_minimal() {
+	rm -rf "$top/build/$krel"-no-*
+	make -C "$top" module KREL="$krel" W=1 C=1 "${minimal_knobs[@]}" || return 1
+	! grep -E '(warning|error):' "$out/module-minimal.log"
+}
+
 build_edmctl() {
 	make -C tools/edmctl clean && make -C tools/edmctl &&
 		make -C tools/edmop clean && make -C tools/edmop
@@ -103,6 +113,7 @@ krel=$(scripts/krel.sh --vm)
 echo "== kernel: $krel"
 
 gate module-W1-sparse build_module_clean
+gate module-minimal build_module_minimal
 [ $full = 1 ] || gate checkpatch scripts/checkpatch.sh
 gate edmctl build_edmctl
 [ $full = 1 ] || gate edmctl-host-tests make -C tools/edmctl check
@@ -131,6 +142,16 @@ vm_suite() {
 }
 
 [ $full = 1 ] || vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M --timeout 1200
+if [ $full = 0 ]; then
+	minimal_ko=$(echo "$top/build/$krel"-no-*/edm.ko)
+	if [ -e "$minimal_ko" ]; then
+		suite vm-minimal selftests/vm/run --kernel-release "$krel" --timeout 300 \
+			--env EDM_KO="$minimal_ko" --out "$out/vm-minimal" -- \
+			selftests/edm/run.sh minimal.sh
+	else
+		echo "not ok - vm-minimal: not run, the minimal module did not build" | tee -a "$tap"
+	fi
+fi
 
 # Two guests joined by a QEMU socket link; their lines carry "[gN] ".
 # two_guests NAME SCRIPT: SCRIPT runs in both guests.
