@@ -23,7 +23,8 @@ KREL ?= $(shell $(TOP)/scripts/krel.sh)
 KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
 # Subsystems left out (EDM_FABRIC=n etc., see Kbuild) build apart, in
 # build/<release>-no-<name>-..., and leave the top edm.ko link alone.
-EDM_KNOBS_OFF := $(foreach k,EDM_FABRIC EDM_NETDIMM EDM_DFABRIC EDM_COWBIRD,$(if $(filter n,$($(k))),$(k)))
+EDM_KNOBS_OFF := $(strip $(foreach k,EDM_FABRIC EDM_NETDIMM EDM_DFABRIC EDM_COWBIRD,\
+	$(if $(filter n,$($(k))),$(k))))
 BUILD := $(TOP)/build/$(KREL)$(if $(EDM_KNOBS_OFF),-no$(shell echo $(EDM_KNOBS_OFF) | \
 	 tr A-Z a-z | sed 's/edm_//g; s/ /-/g; s/^/-/'))
 # The module: Kbuild, VERSION, include/ and every folder with a Kbuild.mk.
@@ -52,7 +53,7 @@ module:
 		2>/dev/null | while read -r f; do \
 		mkdir -p $(BUILD)/$$(dirname $$f) && ln -sf $(TOP)/$$f $(BUILD)/$$f; done
 	$(MAKE) $(MODULE_JOBS) -C $(KDIR) M=$(BUILD) modules
-	@$(if $(EDM_KNOBS_OFF),echo "edm.ko without $(strip $(EDM_KNOBS_OFF)): $(BUILD)/edm.ko",\
+	@$(if $(EDM_KNOBS_OFF),echo "edm.ko without $(EDM_KNOBS_OFF): $(BUILD)/edm.ko",\
 		ln -sf $(BUILD)/edm.ko $(TOP)/edm.ko)
 
 edmctl:
