@@ -7,12 +7,19 @@ of each that crosses top-level folders, and the largest set of .c files
 that depend on each other in a cycle (a strongly connected component of
 the reference graph).
 
-  scripts/layout-stats.py [BUILD_DIR]
+  scripts/layout-stats.py [BUILD_DIR] [-v] [--renames FILE]
 
 BUILD_DIR is a built module tree (build/<release>, default: the newest);
 its objects give the reference edges: a symbol one object uses and another
 defines. Include edges come from the sources' #include "..." lines,
 resolved as Kbuild does (the including file's folder, then include/).
+Edges are also counted across parts, the subsystems of MAINTAINERS (a
+file in no part is its folder's); --renames FILE ("OLD NEW" lines) maps an
+older tree's paths onto MAINTAINERS' for a before-and-after. The cluster
+is given twice: as the references make it, and without the
+references of the core's tables (main.c's init table, dev_types.c, the
+genetlink family's netlink.c), which name every subsystem's entry points
+by design.
 """
 import os
 import re
@@ -25,6 +32,29 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 def top_folder(path):
 	parts = path.split('/')
 	return parts[0] if len(parts) > 1 else '.'
+
+
+def parts(renames):
+	"""A function from a path to its MAINTAINERS part (longest F: match)."""
+	import fnmatch
+	pats = []
+	part = None
+	with open(os.path.join(TOP, 'MAINTAINERS')) as fh:
+		for line in fh:
+			if line.startswith('F:'):
+				pats.append((line.split()[1], part))
+			elif line.strip() and not line[0].isspace() and ':' not in line[:3]:
+				part = line.split('(')[0].strip()
+
+	def of(path):
+		path = renames.get(path, path)
+		best = None
+		for pat, name in pats:
+			hit = path.startswith(pat) if pat.endswith('/') else fnmatch.fnmatch(path, pat)
+			if hit and (best is None or len(pat) > len(best[0])):
+				best = (pat, name)
+		return best[1] if best else top_folder(path)
+	return of
 
 
 def module_sources(build):
@@ -135,7 +165,15 @@ def largest_scc(nodes, edges):
 
 
 def main():
-	build = sys.argv[1] if len(sys.argv) > 1 else None
+	argv = sys.argv[1:]
+	renames = {}
+	if '--renames' in argv:
+		i = argv.index('--renames')
+		with open(argv[i + 1]) as fh:
+			renames = dict(line.split()[:2] for line in fh if line.strip())
+		del argv[i:i + 2]
+	args = [a for a in argv if a != '-v']
+	build = args[0] if args else None
 	if not build:
 		base = os.path.join(TOP, 'build')
 		rels = sorted(os.listdir(base), key=lambda d: os.path.getmtime(os.path.join(base, d)))
@@ -147,9 +185,16 @@ def main():
 	refs = ref_edges(defs, uses)
 	fileref = {(a, b) for a, b, _ in refs}
 	scc = largest_scc(srcs, fileref)
+	tables = ('/main.c', '/dev_types.c', '/netlink.c')
+	scc_nt = largest_scc(srcs, {(a, b) for a, b in fileref if not a.endswith(tables)})
 
 	def cross(edges):
 		return sum(1 for e in edges if top_folder(e[0]) != top_folder(e[1]))
+
+	part_of = parts(renames)
+
+	def cross_parts(edges):
+		return sum(1 for e in edges if part_of(e[0]) != part_of(e[1]))
 
 	folders = sorted({top_folder(f) for f in files})
 	print(f'files: {len(srcs)} .c, {len(files) - len(srcs)} .h in {len(folders)} top-level '
@@ -160,10 +205,17 @@ def main():
 	      f'({100 * cross(refs) / max(len(refs), 1):.0f}%)')
 	print(f'reference edges (file to file): {len(fileref)}, crossing folders {cross(fileref)} '
 	      f'({100 * cross(fileref) / max(len(fileref), 1):.0f}%)')
+	print(f'include edges crossing parts (MAINTAINERS): {cross_parts(inc)} '
+	      f'({100 * cross_parts(inc) / max(len(inc), 1):.0f}%); reference edges (file to file): '
+	      f'{cross_parts(fileref)} ({100 * cross_parts(fileref) / max(len(fileref), 1):.0f}%)')
 	print(f'largest mutually dependent cluster: {len(scc)} .c files over '
 	      f'{len({top_folder(f) for f in scc})} folders')
 	if '-v' in sys.argv:
 		print('  ' + ' '.join(scc))
+	print(f'  without the core tables\' references: {len(scc_nt)} .c files over '
+	      f'{len({top_folder(f) for f in scc_nt})} folders')
+	if '-v' in sys.argv:
+		print('  ' + ' '.join(scc_nt))
 
 
 if __name__ == '__main__':
