@@ -224,24 +224,40 @@ int edm_nl_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 		if (!edm_nl_obj_match(obj, dev, di->attrs))
 			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &edm_genl_family, NLM_F_MULTI, di->op.cmd);
-		if (!hdr) {
-			err = -EMSGSIZE;
+		hdr = edm_nl_dump_hdr(skb, cb, di->op.cmd);
+		err = hdr ? edm_nl_dump_end(skb, hdr, obj->fill(skb, dev)) : -EMSGSIZE;
+		if (err)
 			break;
-		}
-		genl_dump_check_consistent(cb, hdr);
-		if (obj->fill(skb, dev)) {
-			genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
 		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&en->lock);
+	return edm_nl_dump_done(skb, err);
+}
+
+void *edm_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
+{
+	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				&edm_genl_family, NLM_F_MULTI, cmd);
+
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
+}
+
+int edm_nl_dump_end(struct sk_buff *skb, void *hdr, int err)
+{
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int edm_nl_dump_done(struct sk_buff *skb, int err)
+{
 	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
+		return skb->len;	/* full: the next call goes on */
 	return err ?: skb->len;
 }
 

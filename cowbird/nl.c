@@ -200,26 +200,14 @@ static int edm_nl_cowbird_inst_get_dumpit(struct sk_buff *skb, struct netlink_ca
 
 	cb->seq = cowbird_engine_gen();
 	while (!cowbird_engine_inst_info(cookie, cb->args[0], &ii)) {
-		void *hdr;
+		void *hdr = edm_nl_dump_hdr(skb, cb, EDM_CMD_COWBIRD_INST_GET);
 
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_COWBIRD_INST_GET);
-		if (!hdr) {
-			err = -EMSGSIZE;
+		err = hdr ? edm_nl_dump_end(skb, hdr, edm_cbinst_fill(skb, &ii)) : -EMSGSIZE;
+		if (err)
 			break;
-		}
-		genl_dump_check_consistent(cb, hdr);
-		if (edm_cbinst_fill(skb, &ii)) {
-			genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
 		cb->args[0] = ii.id + 1;
 	}
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return edm_nl_dump_done(skb, err);
 }
 
 static const struct genl_ops edm_cowbird_genl_ops[] = {

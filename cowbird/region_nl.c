@@ -253,19 +253,11 @@ static int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback
 
 			if (!edm_region_match(&r, attrs))
 				continue;
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-					  &edm_genl_family, NLM_F_MULTI, EDM_CMD_REGION_GET);
-			if (!hdr) {
-				err = -EMSGSIZE;
+			hdr = edm_nl_dump_hdr(skb, cb, EDM_CMD_REGION_GET);
+			err = hdr ? edm_nl_dump_end(skb, hdr, edm_region_fill(skb, &r, key)) :
+				    -EMSGSIZE;
+			if (err)
 				break;
-			}
-			genl_dump_check_consistent(cb, hdr);
-			if (edm_region_fill(skb, &r, key)) {
-				genlmsg_cancel(skb, hdr);
-				err = -EMSGSIZE;
-				break;
-			}
-			genlmsg_end(skb, hdr);
 			cb->args[0] = id;
 			cb->args[1] = sub + 1;
 		}
@@ -273,9 +265,7 @@ static int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback
 			break;
 	}
 	mutex_unlock(&en->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return edm_nl_dump_done(skb, err);
 }
 
 /*

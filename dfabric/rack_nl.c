@@ -412,16 +412,9 @@ static int edm_cn_dump_rack(struct sk_buff *skb, struct netlink_callback *cb,
 		cn = rcu_dereference_raw(rack->cn[i]);
 		if (!cn || (name && strcmp(nla_data(name), cn->name)))
 			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &edm_genl_family, NLM_F_MULTI, EDM_CMD_CN_GET);
-		if (!hdr)
+		hdr = edm_nl_dump_hdr(skb, cb, EDM_CMD_CN_GET);
+		if (!hdr || edm_nl_dump_end(skb, hdr, edm_cn_fill(skb, cn)))
 			goto full;
-		genl_dump_check_consistent(cb, hdr);
-		if (edm_cn_fill(skb, cn)) {
-			genlmsg_cancel(skb, hdr);
-			goto full;
-		}
-		genlmsg_end(skb, hdr);
 	}
 	cb->args[1] = 0;
 	return 0;
@@ -458,9 +451,7 @@ static int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&en->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return edm_nl_dump_done(skb, err);
 }
 
 static const struct genl_ops edm_rack_genl_ops[] = {

@@ -513,19 +513,9 @@ static int edm_flink_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 			      const struct edm_fab_node *n, u32 port,
 			      const struct edm_fab_link_info *li)
 {
-	void *hdr;
+	void *hdr = edm_nl_dump_hdr(skb, cb, EDM_CMD_FLINK_GET);
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &edm_genl_family, NLM_F_MULTI, EDM_CMD_FLINK_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	genl_dump_check_consistent(cb, hdr);
-	if (edm_flink_fill(skb, n, port, li)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return hdr ? edm_nl_dump_end(skb, hdr, edm_flink_fill(skb, n, port, li)) : -EMSGSIZE;
 }
 
 /* The linked ports of one node from port cb->args[1] on, the filter's if any. */
@@ -580,9 +570,7 @@ static int edm_nl_flink_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&en->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return edm_nl_dump_done(skb, err);
 }
 
 void edm_fab_nl_link_down(struct net *net, const char *node, u32 port, const char *why)

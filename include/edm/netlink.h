@@ -129,6 +129,17 @@ struct edm_dev *edm_nl_find(struct genl_info *info, const struct edm_nl_obj *obj
 int edm_nl_obj_get_doit(struct sk_buff *skb, struct genl_info *info);
 int edm_nl_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
+/*
+ * A dump's messages: edm_nl_dump_hdr() puts the next one's header (NULL if
+ * the skb is full) and flags it if the dump spans a change (cb->seq);
+ * edm_nl_dump_end() ends it, or cancels it and gives -EMSGSIZE if filling
+ * it failed (@err); edm_nl_dump_done() is what the dumpit returns when its
+ * loop stopped with @err.
+ */
+void *edm_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
+int edm_nl_dump_end(struct sk_buff *skb, void *hdr, int err);
+int edm_nl_dump_done(struct sk_buff *skb, int err);
+
 /* The name attribute @attr of @info, checked against edm_name_valid(). */
 int edm_nl_chk_name(struct genl_info *info, int attr);
 
