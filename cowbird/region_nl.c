@@ -79,6 +79,7 @@ static bool edm_region_at(const struct edm_dev *dev, unsigned long *sub, struct 
 {
 	struct edm_fab_node *n;
 
+	lockdep_assert_held(&edm_net(dev->net)->lock);
 	r->owner = dev;
 	r->preg = NULL;
 	if (dev->type == EDM_DEV_TYPE_POOL) {
@@ -315,6 +316,7 @@ static bool edm_region_id_used(struct edm_net *en, u32 id)
 	struct edm_dev *dev;
 	unsigned long i;
 
+	lockdep_assert_held(&en->lock);
 	xa_for_each(&en->devs, i, dev)
 		if (dev->type == EDM_DEV_TYPE_POOL && xa_load(&edm_mpool_of(dev)->regions, id))
 			return true;
@@ -326,6 +328,7 @@ static int edm_region_new_id(struct edm_net *en, struct genl_info *info, u32 *id
 {
 	struct nlattr *attr = info->attrs[EDM_A_REGION_ID];
 
+	lockdep_assert_held(&en->lock);
 	if (attr) {
 		*id = nla_get_u32(attr);
 		if (*id < EDM_REGION_POOL_ID_MIN) {

@@ -175,6 +175,7 @@ static struct edm_rack *edm_nicpool_rack(struct edm_net *en, struct genl_info *i
 	struct edm_dev *dev = edm_dev_find(en, NULL, name, info->extack);
 	struct edm_rack *rack;
 
+	lockdep_assert_held(&en->lock);
 	if (IS_ERR(dev))
 		return ERR_CAST(dev);
 	if (dev->type != EDM_DEV_TYPE_RACK) {

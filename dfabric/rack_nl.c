@@ -233,6 +233,7 @@ static struct edm_rack *edm_cn_rack(struct edm_net *en, struct genl_info *info)
 	struct edm_dev *dev;
 	int err;
 
+	lockdep_assert_held(&en->lock);
 	err = edm_nl_require(info, EDM_A_CN_RACK, "missing rack name");
 	if (err)
 		return ERR_PTR(err);

@@ -331,6 +331,7 @@ static int edm_flink_make(struct edm_net *en, struct genl_info *info, struct edm
 	u32 peer_port;
 	int err;
 
+	lockdep_assert_held(&en->lock);
 	edm_fab_link_cfg_default(&cfg);
 	edm_flink_get_cfg(info, &cfg);
 	if (ndev)
