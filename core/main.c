@@ -18,7 +18,7 @@ static const struct edm_subsys edm_subsystems[] = {
 #endif
 #if IS_ENABLED(CONFIG_EDM_FABRIC)
 	{ "fabric", edm_fab_init, edm_fab_exit },
-	{ "edm-eth", edm_eth_init, edm_eth_exit },
+	{ "edm-eth", edm_fab_eth_init, edm_fab_eth_exit },
 #endif
 #if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	/* before the registry: NIC pool members leave when their netdev goes */

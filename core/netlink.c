@@ -376,7 +376,7 @@ static const struct edm_nl_ops *const edm_nl_parts[] = {
 	&edm_netdimm_nl_ops,
 #endif
 #if IS_ENABLED(CONFIG_EDM_FABRIC)
-	&edm_fabric_nl_ops,
+	&edm_fab_nl_ops,
 	&edm_flink_nl_ops,
 #endif
 #if IS_ENABLED(CONFIG_EDM_DFABRIC)

@@ -23,21 +23,21 @@
 #include "edm/fabric.h"
 #include "fab.h"
 
-struct edm_eth_bind {
+struct edm_fab_eth_bind {
 	struct packet_type pt;
 	struct net_device *dev;
 	netdevice_tracker tracker;
 	struct edm_fab_port *port;
-	struct list_head list;		/* on edm_eth_binds */
+	struct list_head list;		/* on edm_fab_eth_binds */
 };
 
-static LIST_HEAD(edm_eth_binds);	/* under edm_eth_lock */
-static DEFINE_SPINLOCK(edm_eth_lock);
+static LIST_HEAD(edm_fab_eth_binds);	/* under edm_fab_eth_lock */
+static DEFINE_SPINLOCK(edm_fab_eth_lock);
 
-static int edm_eth_rcv(struct sk_buff *skb, struct net_device *dev, struct packet_type *pt,
-		       struct net_device *orig_dev)
+static int edm_fab_eth_rcv(struct sk_buff *skb, struct net_device *dev, struct packet_type *pt,
+			   struct net_device *orig_dev)
 {
-	struct edm_eth_bind *b = container_of(pt, struct edm_eth_bind, pt);
+	struct edm_fab_eth_bind *b = container_of(pt, struct edm_fab_eth_bind, pt);
 
 	if (skb->pkt_type == PACKET_OTHERHOST || skb->pkt_type == PACKET_LOOPBACK)
 		goto drop;
@@ -53,9 +53,9 @@ drop:
 	return NET_RX_DROP;
 }
 
-struct edm_eth_bind *edm_eth_bind(struct edm_fab_port *p, struct net_device *dev)
+struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_device *dev)
 {
-	struct edm_eth_bind *b;
+	struct edm_fab_eth_bind *b;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
@@ -65,31 +65,31 @@ struct edm_eth_bind *edm_eth_bind(struct edm_fab_port *p, struct net_device *dev
 	netdev_hold(dev, &b->tracker, GFP_KERNEL);
 	b->pt.type = htons(EDM_FAB_ETHERTYPE);
 	b->pt.dev = dev;
-	b->pt.func = edm_eth_rcv;
-	spin_lock(&edm_eth_lock);
-	list_add(&b->list, &edm_eth_binds);
-	spin_unlock(&edm_eth_lock);
+	b->pt.func = edm_fab_eth_rcv;
+	spin_lock(&edm_fab_eth_lock);
+	list_add(&b->list, &edm_fab_eth_binds);
+	spin_unlock(&edm_fab_eth_lock);
 	dev_add_pack(&b->pt);
 	return b;
 }
 
-void edm_eth_unbind(struct edm_eth_bind *b)
+void edm_fab_eth_unbind(struct edm_fab_eth_bind *b)
 {
-	spin_lock(&edm_eth_lock);
+	spin_lock(&edm_fab_eth_lock);
 	list_del(&b->list);
-	spin_unlock(&edm_eth_lock);
-	dev_remove_pack(&b->pt);	/* waits for edm_eth_rcv() */
+	spin_unlock(&edm_fab_eth_lock);
+	dev_remove_pack(&b->pt);	/* waits for edm_fab_eth_rcv() */
 	netdev_put(b->dev, &b->tracker);
 	kfree(b);
 }
 
-int edm_eth_ifindex(const struct edm_eth_bind *b)
+int edm_fab_eth_ifindex(const struct edm_fab_eth_bind *b)
 {
 	return b->dev->ifindex;
 }
 
 /* Takes the burst; headroom for the Ethernet header was reserved. */
-int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *skb)
+int edm_fab_eth_xmit(struct edm_fab_eth_bind *b, struct sk_buff *skb)
 {
 	struct net_device *dev = b->dev;
 
@@ -108,23 +108,23 @@ int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *skb)
 	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -ENOBUFS;
 }
 
-static struct edm_fab_port *edm_eth_port_of(struct net_device *dev)
+static struct edm_fab_port *edm_fab_eth_port_of(struct net_device *dev)
 {
 	struct edm_fab_port *p = NULL;
-	struct edm_eth_bind *b;
+	struct edm_fab_eth_bind *b;
 
-	spin_lock(&edm_eth_lock);
-	list_for_each_entry(b, &edm_eth_binds, list) {
+	spin_lock(&edm_fab_eth_lock);
+	list_for_each_entry(b, &edm_fab_eth_binds, list) {
 		if (b->dev == dev) {
 			p = b->port;
 			break;
 		}
 	}
-	spin_unlock(&edm_eth_lock);
+	spin_unlock(&edm_fab_eth_lock);
 	return p;
 }
 
-static int edm_eth_event(struct notifier_block *nb, unsigned long event, void *ptr)
+static int edm_fab_eth_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct edm_fab_port *p;
@@ -133,22 +133,22 @@ static int edm_eth_event(struct notifier_block *nb, unsigned long event, void *p
 		return NOTIFY_DONE;
 	/* binds come and go under the link mutex: p stays valid while we hold it */
 	mutex_lock(&edm_fab_link_mutex);
-	while ((p = edm_eth_port_of(dev)))
+	while ((p = edm_fab_eth_port_of(dev)))
 		edm_fab_link_lost(p);
 	mutex_unlock(&edm_fab_link_mutex);
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block edm_eth_notifier = {
-	.notifier_call = edm_eth_event,
+static struct notifier_block edm_fab_eth_notifier = {
+	.notifier_call = edm_fab_eth_event,
 };
 
-int edm_eth_init(void)
+int edm_fab_eth_init(void)
 {
-	return register_netdevice_notifier(&edm_eth_notifier);
+	return register_netdevice_notifier(&edm_fab_eth_notifier);
 }
 
-void edm_eth_exit(void)
+void edm_fab_eth_exit(void)
 {
-	unregister_netdevice_notifier(&edm_eth_notifier);
+	unregister_netdevice_notifier(&edm_fab_eth_notifier);
 }

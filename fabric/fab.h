@@ -90,7 +90,7 @@ struct edm_fab_port {
 /* A link: two ends, emulated (peer ports) or one end bound to a netdev. */
 struct edm_fab_link {
 	struct edm_fab_port *end[2];	/* end[1] NULL when bound */
-	struct edm_eth_bind *eth;	/* bound: the netdev transport */
+	struct edm_fab_eth_bind *eth;	/* bound: the netdev transport */
 	/* delayed delivery, one queue per direction */
 	struct sk_buff_head wire[2];
 	struct hrtimer timer[2];

@@ -455,7 +455,7 @@ void edm_fab_port_xmit(struct edm_fab_port *p, struct sk_buff *skb)
 	if (!l) {
 		kfree_skb(skb);
 	} else if (l->eth) {
-		if (edm_eth_xmit(l->eth, skb))
+		if (edm_fab_eth_xmit(l->eth, skb))
 			p->stats.tx_drops++;	/* racy, a hint */
 	} else {
 		edm_wire_xmit(l, p, skb);
@@ -600,7 +600,7 @@ int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
 	if (!l)
 		goto out;
 	l->end[0] = &n->port[port];
-	l->eth = edm_eth_bind(l->end[0], dev);
+	l->eth = edm_fab_eth_bind(l->end[0], dev);
 	if (IS_ERR(l->eth)) {
 		err = PTR_ERR(l->eth);
 		kfree(l);
@@ -627,7 +627,7 @@ static void edm_link_free(struct edm_fab_link *l)
 		if (l->end[i])
 			edm_port_detach(l->end[i]);
 	if (l->eth)
-		edm_eth_unbind(l->eth);	/* waits for receivers */
+		edm_fab_eth_unbind(l->eth);	/* waits for receivers */
 	synchronize_net();		/* and for senders */
 	for (i = 0; i < 2; i++) {
 		hrtimer_cancel(&l->timer[i]);
@@ -730,7 +730,7 @@ int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info
 	if (l) {
 		info->linked = true;
 		if (l->eth) {
-			info->ifindex = edm_eth_ifindex(l->eth);
+			info->ifindex = edm_fab_eth_ifindex(l->eth);
 		} else {
 			peer = l->end[0] == p ? l->end[1] : l->end[0];
 			strscpy(info->peer, peer->node->name, sizeof(info->peer));

@@ -352,7 +352,7 @@ static const struct genl_ops edm_fabric_genl_ops[] = {
 	},
 };
 
-const struct edm_nl_ops edm_fabric_nl_ops = {
+const struct edm_nl_ops edm_fab_nl_ops = {
 	.ops = edm_fabric_genl_ops,
 	.n_ops = ARRAY_SIZE(edm_fabric_genl_ops),
 };

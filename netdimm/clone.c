@@ -23,11 +23,11 @@ static void edm_netdimm_clone_count(struct edm_netdimm_zone *z,
 		[EDM_NETDIMM_GCM] = EDM_A_NDSTAT_CLONE_GCM,
 	};
 
-	edm_ndstat_inc(z->ctrs, attr[mode]);
-	edm_ndstat_add(z->ctrs, EDM_A_NDSTAT_CLONE_BYTES, len);
+	edm_netdimm_stat_inc(z->ctrs, attr[mode]);
+	edm_netdimm_stat_add(z->ctrs, EDM_A_NDSTAT_CLONE_BYTES, len);
 	/* kept in picoseconds; reported in nanoseconds */
-	edm_ndstat_add(z->ctrs, EDM_A_NDSTAT_CLONE_MODELED_NS,
-		       edm_netdimm_clone_cost_ps(mode, len));
+	edm_netdimm_stat_add(z->ctrs, EDM_A_NDSTAT_CLONE_MODELED_NS,
+			     edm_netdimm_clone_cost_ps(mode, len));
 }
 
 void edm_netdimm_clone(struct edm_netdimm_zone *z, struct page *dst, u32 doff, struct page *src,

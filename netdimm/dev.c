@@ -15,11 +15,11 @@
 
 #include "netdimm.h"
 
-void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_ndstats *sum)
+void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_netdimm_stats *sum)
 {
 	memset(sum, 0, sizeof(*sum));
-	edm_ndstats_sum(nd->ctrs, sum);
-	edm_ndstats_sum(nd->zone->ctrs, sum);
+	edm_netdimm_stats_sum(nd->ctrs, sum);
+	edm_netdimm_stats_sum(nd->zone->ctrs, sum);
 	/* the clone engine counts picoseconds */
 	sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS] =
 		div_u64(sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS], 1000);	/* ps to ns */
@@ -70,9 +70,9 @@ static int edm_netdimm_stop(struct net_device *dev)
 static void edm_netdimm_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
 {
 	struct edm_netdimm *nd = netdev_priv(dev);
-	struct edm_ndstats sum = {};
+	struct edm_netdimm_stats sum = {};
 
-	edm_ndstats_sum(nd->ctrs, &sum);
+	edm_netdimm_stats_sum(nd->ctrs, &sum);
 	s->tx_packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
 	s->tx_bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
 	s->tx_dropped = sum.v[EDM_A_NDSTAT_TX_DROPS];
@@ -123,7 +123,7 @@ static int edm_netdimm_init_parts(struct edm_netdimm *nd, const struct edm_netdi
 	nd->zone = edm_netdimm_zone_create(cfg->size, cfg->nid, &cfg->geom, extack);
 	if (IS_ERR(nd->zone))
 		return PTR_ERR(nd->zone);
-	nd->ctrs = alloc_percpu(struct edm_ndstats);
+	nd->ctrs = alloc_percpu(struct edm_netdimm_stats);
 	if (!nd->ctrs)
 		return -ENOMEM;
 	err = edm_netdimm_ring_init(nd, &nd->tx);

@@ -72,7 +72,7 @@ static void edm_netdimm_get_ethtool_stats(struct net_device *dev, struct ethtool
 					  u64 *data)
 {
 	struct edm_netdimm *nd = netdev_priv(dev);
-	struct edm_ndstats sum;
+	struct edm_netdimm_stats sum;
 	int i;
 
 	edm_netdimm_fill_stats(nd, &sum);

@@ -41,13 +41,13 @@ static int edm_netdimm_lower_rcv(struct sk_buff *skb, struct net_device *dev,
 	len = ntohs(h.len);
 	if (len < ETH_HLEN || len > skb->len - sizeof(h))
 		goto drop;
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
 	edm_netdimm_wire_deliver(nd, NULL, skb, sizeof(h), len, &h.vh, 0);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 
 drop:
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }

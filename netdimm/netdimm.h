@@ -109,7 +109,7 @@ struct edm_netdimm {
 	struct delayed_work sock_gc;
 
 	struct edm_netdimm_cdev *cdev;	/* /dev/ndimm<i> */
-	struct edm_ndstats __percpu *ctrs;
+	struct edm_netdimm_stats __percpu *ctrs;
 };
 
 struct edm_netdimm_cfg {
@@ -128,7 +128,7 @@ static inline struct edm_netdimm *edm_netdimm_of(const struct edm_dev *dev)
 }
 
 /* ndimm_dev.c */
-void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_ndstats *sum);
+void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_netdimm_stats *sum);
 void edm_netdimm_pair(struct edm_dev *a, struct edm_dev *b);
 
 /* ndimm_ring.c */

@@ -124,7 +124,7 @@ static int edm_netdimm_put_zone(struct sk_buff *msg, struct edm_netdimm_zone *z)
 static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_netdimm *nd)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_NETDIMM_STATS);
-	struct edm_ndstats sum;
+	struct edm_netdimm_stats sum;
 	int i;
 
 	if (!nest)

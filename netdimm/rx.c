@@ -102,7 +102,7 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 	spin_lock(&r->lock);
 	/* acquire: the consumer is done with the slot before we reuse it */
 	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NETDIMM_RING) {
-		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
+		edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 		err = -ENOBUFS;
 		goto out;
 	}
@@ -124,7 +124,7 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 
 		if (!page) {
 			edm_netdimm_desc_release(to, d);
-			edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
+			edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 			err = -ENOBUFS;
 			goto out;
 		}
@@ -133,7 +133,7 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 		pos += n;
 	}
 	if (fallback)
-		edm_ndstat_inc(to->ctrs, EDM_A_NDSTAT_RX_ZONE_FALLBACK);
+		edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_ZONE_FALLBACK);
 	/* release: the descriptor is complete before NAPI can see it */
 	smp_store_release(&r->prod, r->prod + 1);
 out:
@@ -241,21 +241,21 @@ static void edm_netdimm_rx_one(struct edm_netdimm *nd, struct edm_netdimm_desc *
 		goto count_drop;
 	}
 	if (!skb_shinfo(skb)->nr_frags)
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_INLINE);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_INLINE);
 	else if (how & EDM_NETDIMM_RX_CLONED)
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
 	else if (how & EDM_NETDIMM_RX_LENT)
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
 	skb->protocol = eth_type_trans(skb, nd->netdev);
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_PACKETS);
-	edm_ndstat_add(nd->ctrs, EDM_A_NDSTAT_RX_BYTES, d->len);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_PACKETS);
+	edm_netdimm_stat_add(nd->ctrs, EDM_A_NDSTAT_RX_BYTES, d->len);
 	napi_gro_receive(&nd->napi, skb);
 	return;
 
 drop:
 	edm_netdimm_desc_release(nd, d);
 count_drop:
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
 }
 
 /* Let the peer send again once our ring has room. */
@@ -309,7 +309,7 @@ int edm_netdimm_poll(struct napi_struct *napi, int budget)
 	u64 next_due = 0;
 	int done;
 
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_POLLS);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_POLLS);
 	edm_netdimm_tx_clean(nd);
 	done = edm_netdimm_rx(nd, budget, &next_due);
 	if (done < budget && napi_complete_done(napi, done)) {

@@ -63,8 +63,8 @@ static bool edm_netdimm_tx_inline(struct edm_netdimm *nd, struct edm_netdimm_des
 	d->inline_len = skb->len;
 	d->nseg = 0;
 	d->flags = 0;
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
 	return true;
 }
 
@@ -85,7 +85,7 @@ static bool edm_netdimm_tx_copy(struct edm_netdimm *nd, struct edm_netdimm_desc 
 		return true;
 	hint = skb->sk ? edm_netdimm_sock_hint(nd, skb->sk) : -1;
 	if (hint >= 0)
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_SOCK_HINTS);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_SOCK_HINTS);
 	d->inline_len = 0;
 	d->nseg = 0;
 	d->flags = 0;
@@ -113,11 +113,11 @@ static bool edm_netdimm_tx_copy(struct edm_netdimm *nd, struct edm_netdimm_desc 
 		pos += n;
 	}
 	if (fallback)
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_ZONE_FALLBACK);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_ZONE_FALLBACK);
 	if (skb->sk && hint >= 0)
 		edm_netdimm_sock_remember(nd, skb->sk, hint);
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_COPY_NEEDED);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_HOST_COPIES);
 	return true;
 
 err:
@@ -212,17 +212,17 @@ netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	if (edm_netdimm_tx_fast(nd, skb)) {
 		edm_netdimm_tx_borrow(d, skb);
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_FAST_PATH);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_FAST_PATH);
 	} else if (!edm_netdimm_tx_copy(nd, d, skb)) {
 		goto drop;
 	}
 	err = edm_netdimm_wire_tx(nd, d);
 	if (err)	/* no wire, or the receiver had no room: lost on the wire */
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
 	else
-		edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_PACKETS);
-	edm_ndstat_add(nd->ctrs, EDM_A_NDSTAT_TX_BYTES, len);
+		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_PACKETS);
+	edm_netdimm_stat_add(nd->ctrs, EDM_A_NDSTAT_TX_BYTES, len);
 	netdev_tx_sent_queue(txq, len);
 	/* release: the descriptor is complete before the cleaner sees it */
 	smp_store_release(&nd->tx.prod, nd->tx.prod + 1);
@@ -233,7 +233,7 @@ netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 drop:
-	edm_ndstat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
+	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }

@@ -24,12 +24,12 @@ static atomic64_t edm_netdimm_bytes = ATOMIC64_INIT(0);
 /* pfn >> EDM_NETDIMM_CHUNK_ORDER -> struct edm_netdimm_chunk, for every zone. */
 static DEFINE_XARRAY(edm_netdimm_pfns);
 
-void edm_ndstats_sum(struct edm_ndstats __percpu *ctrs, struct edm_ndstats *sum)
+void edm_netdimm_stats_sum(struct edm_netdimm_stats __percpu *ctrs, struct edm_netdimm_stats *sum)
 {
 	int cpu, i;
 
 	for_each_possible_cpu(cpu) {
-		const struct edm_ndstats *c = per_cpu_ptr(ctrs, cpu);
+		const struct edm_netdimm_stats *c = per_cpu_ptr(ctrs, cpu);
 
 		for (i = 0; i < ARRAY_SIZE(sum->v); i++)
 			sum->v[i] += READ_ONCE(c->v[i]);
@@ -126,25 +126,25 @@ struct page *edm_netdimm_alloc_pages(struct edm_netdimm_zone *z, s64 hint, unsig
 
 		off = edm_netdimm_cache_pop(z, id);
 		if (off >= 0) {
-			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_HITS);
+			edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_HITS);
 			edm_netdimm_zone_kick(z);
 		} else {
-			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_MISSES);
+			edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_MISSES);
 			off = edm_netdimm_take(z, id);
 		}
 		if (off >= 0) {
-			edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_SAME);
+			edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_SAME);
 			return edm_netdimm_page(z, off);
 		}
 	}
 	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE << order, gen_pool_first_fit_align, &align);
 	if (!addr) {
-		edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_FAIL);
+		edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_FAIL);
 		edm_netdimm_zone_kick(z);	/* lent pages may be ready to come back */
 		return NULL;
 	}
 	if (hint >= 0)
-		edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_OTHER);
+		edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_OTHER);
 	return edm_netdimm_page(z, addr - PAGE_SIZE);
 }
 
@@ -200,7 +200,7 @@ static void edm_netdimm_reclaim(struct edm_netdimm_zone *z)
 		if (z->cache[pg].n < EDM_NETDIMM_CACHE_WAYS)
 			set_bit(pg, z->low);
 	spin_unlock_bh(&z->lock);
-	edm_ndstat_add(z->ctrs, EDM_A_NDSTAT_RECLAIMED, n);
+	edm_netdimm_stat_add(z->ctrs, EDM_A_NDSTAT_RECLAIMED, n);
 }
 
 /* Top up every allocCache slot that an allocation emptied. */
@@ -222,7 +222,7 @@ static bool edm_netdimm_refill_one(struct edm_netdimm_zone *z, unsigned long id)
 		goto done;
 	z->cache[id].pg[z->cache[id].n++] = off >> PAGE_SHIFT;
 	z->ncached++;
-	edm_ndstat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
+	edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_CACHE_REFILLS);
 	more = z->cache[id].n < EDM_NETDIMM_CACHE_WAYS;
 done:
 	if (!more)
@@ -392,7 +392,7 @@ struct edm_netdimm_zone *edm_netdimm_zone_create(u64 size, int nid,
 	z->cache = kvcalloc(z->nslots, sizeof(*z->cache), GFP_KERNEL);
 	z->lent = bitmap_zalloc(z->npages, GFP_KERNEL);
 	z->low = bitmap_zalloc(z->nslots, GFP_KERNEL);
-	z->ctrs = alloc_percpu(struct edm_ndstats);
+	z->ctrs = alloc_percpu(struct edm_netdimm_stats);
 	z->pool = gen_pool_create(PAGE_SHIFT, nid);
 	if (!z->chunks || !z->cache || !z->lent || !z->low || !z->ctrs || !z->pool)
 		goto err_free;

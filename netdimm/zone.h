@@ -32,13 +32,13 @@ enum {
 };
 
 /* Counters, indexed like the EDM_A_NDSTAT_* attributes that report them. */
-struct edm_ndstats {
+struct edm_netdimm_stats {
 	u64 v[__EDM_A_NDSTAT_CNT];
 };
 
-#define edm_ndstat_inc(ctrs, attr)	this_cpu_inc((ctrs)->v[attr])
-#define edm_ndstat_add(ctrs, attr, n)	this_cpu_add((ctrs)->v[attr], n)
-void edm_ndstats_sum(struct edm_ndstats __percpu *ctrs, struct edm_ndstats *sum);
+#define edm_netdimm_stat_inc(ctrs, attr)	this_cpu_inc((ctrs)->v[attr])
+#define edm_netdimm_stat_add(ctrs, attr, n)	this_cpu_add((ctrs)->v[attr], n)
+void edm_netdimm_stats_sum(struct edm_netdimm_stats __percpu *ctrs, struct edm_netdimm_stats *sum);
 
 struct edm_netdimm_zone;
 
@@ -75,7 +75,7 @@ struct edm_netdimm_zone {
 	u64 nslots, ncached;
 
 	struct delayed_work work;	/* refill and reclaim */
-	struct edm_ndstats __percpu *ctrs;
+	struct edm_netdimm_stats __percpu *ctrs;
 };
 
 struct edm_netdimm_zone *edm_netdimm_zone_create(u64 size, int nid,

@@ -53,8 +53,8 @@ int edm_netdimm_notifier_init(void);		/* netdimm/lower.c */
 void edm_netdimm_notifier_exit(void);
 int edm_fab_init(void);				/* fabric/link.c */
 void edm_fab_exit(void);
-int edm_eth_init(void);				/* fabric/eth.c */
-void edm_eth_exit(void);
+int edm_fab_eth_init(void);				/* fabric/eth.c */
+void edm_fab_eth_exit(void);
 int edm_nicpool_notifier_init(void);		/* dfabric/nicpool.c */
 void edm_nicpool_notifier_exit(void);
 int edm_cowbird_init(void);			/* cowbird/dev.c */

@@ -210,11 +210,11 @@ void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg);
  * behind an Ethernet header (broadcast destination) and receives them through
  * a packet_type handler registered for that one netdev.
  */
-struct edm_eth_bind;
-struct edm_eth_bind *edm_eth_bind(struct edm_fab_port *p, struct net_device *dev);
-void edm_eth_unbind(struct edm_eth_bind *b);
-int edm_eth_xmit(struct edm_eth_bind *b, struct sk_buff *burst);
-int edm_eth_ifindex(const struct edm_eth_bind *b);
+struct edm_fab_eth_bind;
+struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_device *dev);
+void edm_fab_eth_unbind(struct edm_fab_eth_bind *b);
+int edm_fab_eth_xmit(struct edm_fab_eth_bind *b, struct sk_buff *burst);
+int edm_fab_eth_ifindex(const struct edm_fab_eth_bind *b);
 
 /* Delivery of a received burst to a port; any context, takes the skb. */
 void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *burst);

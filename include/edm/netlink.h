@@ -114,7 +114,7 @@ struct edm_nl_ops {
 
 extern const struct edm_nl_ops edm_dev_nl_ops;		/* core/dev_nl.c */
 extern const struct edm_nl_ops edm_netdimm_nl_ops;	/* netdimm/nl.c */
-extern const struct edm_nl_ops edm_fabric_nl_ops;	/* fabric/nl.c */
+extern const struct edm_nl_ops edm_fab_nl_ops;	/* fabric/nl.c */
 extern const struct edm_nl_ops edm_flink_nl_ops;	/* fabric/link_nl.c */
 extern const struct edm_nl_ops edm_pool_nl_ops;		/* dfabric/pool_nl.c */
 extern const struct edm_nl_ops edm_rack_nl_ops;		/* dfabric/rack_nl.c */
