@@ -202,38 +202,6 @@ static bool edm_nl_obj_match(const struct edm_nl_obj *obj, const struct edm_dev 
 	return true;
 }
 
-/*
- * A dump of the devices of the command's kind in the caller's netns, those
- * the request's ID or name attribute (if any) select. It resumes at ID
- * cb->args[0]; cb->seq carries the registry generation, so a dump that
- * spans a change is flagged NLM_F_DUMP_INTR.
- */
-int edm_nl_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
-	const struct edm_nl_obj *obj = edm_nl_obj_of(di->op.internal_flags);
-	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct edm_dev *dev;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		void *hdr;
-
-		if (!edm_nl_obj_match(obj, dev, di->attrs))
-			continue;
-		hdr = edm_nl_dump_hdr(skb, cb, di->op.cmd);
-		err = hdr ? edm_nl_dump_end(skb, hdr, obj->fill(skb, dev)) : -EMSGSIZE;
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&en->lock);
-	return edm_nl_dump_done(skb, err);
-}
-
 void *edm_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
 {
 	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -259,6 +227,50 @@ int edm_nl_dump_done(struct sk_buff *skb, int err)
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;	/* full: the next call goes on */
 	return err ?: skb->len;
+}
+
+int edm_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     int (*one)(struct sk_buff *skb, struct netlink_callback *cb,
+				struct edm_dev *dev))
+{
+	struct edm_net *en = edm_net(sock_net(skb->sk));
+	struct edm_dev *dev;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&en->lock);
+	cb->seq = en->gen;
+	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
+		if (id != cb->args[0])
+			cb->args[1] = 0;	/* a device not begun: from its start */
+		cb->args[0] = id;
+		err = one(skb, cb, dev);
+		if (err)
+			break;
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&en->lock);
+	return edm_nl_dump_done(skb, err);
+}
+
+/* One message for @dev if it is of the command's kind and the request selects it. */
+static int edm_nl_obj_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			       struct edm_dev *dev)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	const struct edm_nl_obj *obj = edm_nl_obj_of(di->op.internal_flags);
+	void *hdr;
+
+	if (!edm_nl_obj_match(obj, dev, di->attrs))
+		return 0;
+	hdr = edm_nl_dump_hdr(skb, cb, di->op.cmd);
+	return hdr ? edm_nl_dump_end(skb, hdr, obj->fill(skb, dev)) : -EMSGSIZE;
+}
+
+/* The devices of the command's kind that the request's ID or name (if any) select. */
+int edm_nl_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return edm_nl_dump_devs(skb, cb, edm_nl_obj_dump_dev);
 }
 
 int edm_nl_chk_name(struct genl_info *info, int attr)

@@ -229,44 +229,38 @@ static int edm_nl_region_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/*
- * Every region of the netns that the request's ID and owner (if any) fit.
- * Resumes at device ID cb->args[0], region index cb->args[1] in it; cb->seq
- * carries the registry generation, so a dump that spans a change is flagged
- * NLM_F_DUMP_INTR.
- */
-static int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* The regions of @dev from index cb->args[1] on that the request's ID and owner fit. */
+static int edm_region_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			       struct edm_dev *dev)
 {
 	bool key = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct edm_net *en = edm_net(sock_net(skb->sk));
 	struct edm_region r;
-	struct edm_dev *dev;
-	unsigned long id, sub;
-	int err = 0;
+	unsigned long sub;
 
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		sub = id == cb->args[0] ? cb->args[1] : 0;
-		for (; !err && edm_region_at(dev, &sub, &r); sub++) {
-			void *hdr;
+	for (sub = cb->args[1]; edm_region_at(dev, &sub, &r); sub++) {
+		void *hdr;
 
-			if (!edm_region_match(&r, attrs))
-				continue;
-			hdr = edm_nl_dump_hdr(skb, cb, EDM_CMD_REGION_GET);
-			err = hdr ? edm_nl_dump_end(skb, hdr, edm_region_fill(skb, &r, key)) :
-				    -EMSGSIZE;
-			if (err)
-				break;
-			cb->args[0] = id;
-			cb->args[1] = sub + 1;
+		if (!edm_region_match(&r, attrs))
+			continue;
+		hdr = edm_nl_dump_hdr(skb, cb, EDM_CMD_REGION_GET);
+		if (!hdr || edm_nl_dump_end(skb, hdr, edm_region_fill(skb, &r, key))) {
+			cb->args[1] = sub;
+			return -EMSGSIZE;
 		}
-		if (err)
-			break;
 	}
-	mutex_unlock(&en->lock);
-	return edm_nl_dump_done(skb, err);
+	cb->args[1] = 0;
+	return 0;
+}
+
+/*
+ * Every region of the netns that the request's ID and owner (if any) fit,
+ * by device and region index in it; the registry generation flags a dump
+ * that spans a change.
+ */
+static int edm_nl_region_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return edm_nl_dump_devs(skb, cb, edm_region_dump_dev);
 }
 
 /*

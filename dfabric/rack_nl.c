@@ -424,35 +424,25 @@ full:
 	return -EMSGSIZE;
 }
 
+/* The CNs @dev has, if it is a rack the request selects (RACK, if given). */
+static int edm_cn_dump_dev(struct sk_buff *skb, struct netlink_callback *cb, struct edm_dev *dev)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct nlattr *only = attrs[EDM_A_CN_RACK];
+
+	if (dev->type != EDM_DEV_TYPE_RACK || (only && strcmp(nla_data(only), dev->name)))
+		return 0;
+	return edm_cn_dump_rack(skb, cb, edm_rack_of(dev), attrs[EDM_A_CN_NAME]);
+}
+
 /*
  * Every CN of every rack of the netns (of RACK only, and named NAME only,
- * if given). Resumes at rack ID cb->args[0], slot cb->args[1]; the registry
- * generation, which CN changes bump too, flags interrupted dumps.
+ * if given). The registry generation, which CN changes bump too, flags
+ * interrupted dumps.
  */
 static int edm_nl_cn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct nlattr *only = attrs[EDM_A_CN_RACK], *name = attrs[EDM_A_CN_NAME];
-	struct edm_dev *dev;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		if (dev->type != EDM_DEV_TYPE_RACK || (only && strcmp(nla_data(only), dev->name)))
-			continue;
-		if (id != cb->args[0])
-			cb->args[1] = 0;
-		cb->args[0] = id;
-		err = edm_cn_dump_rack(skb, cb, edm_rack_of(dev), name);
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&en->lock);
-	return edm_nl_dump_done(skb, err);
+	return edm_nl_dump_devs(skb, cb, edm_cn_dump_dev);
 }
 
 static const struct genl_ops edm_rack_genl_ops[] = {

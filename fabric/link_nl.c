@@ -543,35 +543,26 @@ static int edm_flink_dump_node(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
+/* The links of @dev, if it is a fabric node the request selects (NODE, if given). */
+static int edm_flink_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct edm_dev *dev)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct nlattr *node = attrs[EDM_A_FLINK_NODE];
+
+	if (!edm_fab_is_node(dev) || (node && strcmp(nla_data(node), dev->name)))
+		return 0;
+	return edm_flink_dump_node(skb, cb, edm_fab_node_of(dev), attrs);
+}
+
 /*
  * Every linked port of every fabric node (of NODE only, and only PORT, if
- * given). Resumes at node ID cb->args[0], port cb->args[1]; the registry
- * generation, which link changes bump too, flags interrupted dumps.
+ * given). The registry generation, which link changes bump too, flags
+ * interrupted dumps.
  */
 static int edm_nl_flink_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct edm_net *en = edm_net(sock_net(skb->sk));
-	struct nlattr *node = attrs[EDM_A_FLINK_NODE];
-	struct edm_dev *dev;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&en->lock);
-	cb->seq = en->gen;
-	xa_for_each_start(&en->devs, id, dev, cb->args[0]) {
-		if (!edm_fab_is_node(dev) || (node && strcmp(nla_data(node), dev->name)))
-			continue;
-		if (id != cb->args[0])	/* a node of its own: from its first port */
-			cb->args[1] = 0;
-		cb->args[0] = id;
-		err = edm_flink_dump_node(skb, cb, edm_fab_node_of(dev), attrs);
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&en->lock);
-	return edm_nl_dump_done(skb, err);
+	return edm_nl_dump_devs(skb, cb, edm_flink_dump_dev);
 }
 
 void edm_fab_nl_link_down(struct net *net, const char *node, u32 port, const char *why)

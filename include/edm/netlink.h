@@ -140,6 +140,18 @@ void *edm_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
 int edm_nl_dump_end(struct sk_buff *skb, void *hdr, int err);
 int edm_nl_dump_done(struct sk_buff *skb, int err);
 
+/*
+ * A dump over every device of the caller's netns, under its registry lock,
+ * in ID order from cb->args[0]: @one puts the messages it has for @dev from
+ * its own cursor cb->args[1] (0 for a device not begun), and leaves it 0
+ * when done with @dev or returns -EMSGSIZE, the cursor where to go on, when
+ * the skb is full. cb->seq carries the registry generation, so a dump that
+ * spans a change is flagged NLM_F_DUMP_INTR.
+ */
+int edm_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     int (*one)(struct sk_buff *skb, struct netlink_callback *cb,
+				struct edm_dev *dev));
+
 /* The name attribute @attr of @info, checked against edm_name_valid(). */
 int edm_nl_chk_name(struct genl_info *info, int attr);
 

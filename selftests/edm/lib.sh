@@ -95,16 +95,32 @@ poll() {
 }
 
 # expect_error "MSG" CMD...: CMD must fail and print exactly "Error: MSG." on stderr.
+# expect_error_in "TEXT" CMD...: CMD must fail with TEXT somewhere on stderr.
 expect_error() {
-	local want=$1 err
+	expect_failure "Error: $1." exact "${@:2}"
+}
 
-	shift
+expect_error_in() {
+	expect_failure "$1" part "${@:2}"
+}
+
+# expect_failure WANT exact|part CMD...: what the two above share.
+expect_failure() {
+	local want=$1 how=$2 err
+
+	shift 2
 	echo "+ $* (must fail: $want)"
 	if err=$("$@" 2>&1 >/dev/null); then
 		echo "succeeded, expected: $want"
 		return 1
 	fi
-	[ "$err" = "Error: $want." ] || { echo "stderr was: $err"; return 1; }
+	if [ "$how" = exact ]; then
+		[ "$err" = "$want" ] && return 0
+	elif [[ $err == *"$want"* ]]; then
+		return 0
+	fi
+	echo "stderr was: $err"
+	return 1
 }
 
 edm_loaded() {

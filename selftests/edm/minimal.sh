@@ -12,20 +12,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# must_fail WANT CMD...: CMD fails and its error output contains WANT.
-must_fail() {
-	local want=$1 err
-
-	shift
-	echo "+ $* (must fail: $want)"
-	if err=$("$@" 2>&1 >/dev/null); then
-		echo "succeeded, expected: $want"
-		return 1
-	fi
-	echo "$err"
-	[[ $err == *"$want"* ]]
-}
-
 modinfo_says_core() {
 	[ "$(modinfo -F subsystems "$EDM_KO")" = core ]
 }
@@ -42,9 +28,9 @@ commands_left_out() {
 	local obj
 
 	for obj in fabric netdimm pool rack nicpool region cowbird; do
-		must_fail "not supported" "$EDMCTL" "$obj" show || return 1
+		expect_error_in "not supported" "$EDMCTL" "$obj" show || return 1
 	done
-	must_fail "not supported" "$EDMCTL" fabric add switch s0 ports 4
+	expect_error_in "not supported" "$EDMCTL" fabric add switch s0 ports 4
 	[ ! -e /dev/cowbird ]
 	x "$EDMCTL" -j dev show | jq -e 'length == 0'
 }
