@@ -12,7 +12,7 @@ MON_PID=
 
 cleanup() {
 	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
-	for n in sw0 h0 h1 h2; do "$EDMCTL" fabric del $n 2>/dev/null; done
+	for n in sw0 h0 h1 h2 swa swb; do "$EDMCTL" fabric del $n 2>/dev/null; done
 	rm -f "$MON_OUT"
 }
 trap cleanup EXIT
@@ -221,9 +221,29 @@ link_down() {
 	for n in sw0 h0 h1; do x "$EDMCTL" fabric del $n; done
 }
 
+# A dump of more link ends than one message holds (80 of ~330 bytes) resumes at
+# the right node and port: every end once, in node then port order.
+many_links() {
+	local i n=40 want
+
+	x "$EDMCTL" fabric add switch swa ports $n >/dev/null
+	x "$EDMCTL" fabric add switch swb ports $n >/dev/null
+	for ((i = 0; i < n; i++)); do
+		"$EDMCTL" fabric link add swa:$i peer swb:$((n - 1 - i)) >/dev/null || return 1
+	done
+	want=$(jq -cn --argjson n $n '[range($n) | ["swa", .]] + [range($n) | ["swb", .]]')
+	x "$EDMCTL" -j fabric link show | jq -e --argjson want "$want" 'map([.node, .port]) == $want'
+	x "$EDMCTL" -j fabric link show swb | jq -e --argjson n $n 'length == $n and
+		all(.[]; .node == "swb" and .peer == "swa" and .peer_port == $n - 1 - .port)'
+	x "$EDMCTL" fabric del swa
+	x "$EDMCTL" fabric del swb
+	x "$EDMCTL" -j fabric link show | jq -e 'length == 0'
+}
+
 run_case nodes "fabric add, show (JSON), stats, set and del of switches and hosts"
 run_case node_errors "the kernel's messages for nodes it refuses reach the user"
 run_case links "fabric link add, show, set and del of emulated links"
 run_case events "monitor prints fabric and link events, none for a set that changed nothing"
+run_case many_links "a link dump over several messages has every end once, in order"
 run_case link_down "corrupted blocks take a link end down, the monitor says why, set revives it"
 tap_done

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <linux/edm.h>
 #include <linux/genetlink.h>
 
@@ -1098,6 +1099,69 @@ static void dump_check_cb(const struct nlattr *attrs, size_t len, void *arg)
 		d->with++;
 	else
 		d->without++;
+}
+
+/* The region IDs a dump carries, in order. */
+static void region_id_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct id_set *set = arg;
+	const struct nlattr *a = genl_attr(attrs, len, EDM_A_REGION_ID);
+
+	if (a && set->n < (int)(sizeof(set->ids) / sizeof(set->ids[0])))
+		set->ids[set->n++] = *(const uint32_t *)((const char *)a + NLA_HDRLEN);
+}
+
+/*
+ * A region dump larger than its first message resumes at the right pool and
+ * region: 2 pools of 20 regions come back once each, in device then ID
+ * order. The dump goes out on a socket that has not received yet, so the
+ * kernel sizes its first message to a page (NLMSG_GOODSIZE, ~25 regions).
+ */
+TEST_F(edm, region_dump_spans_messages)
+{
+	const int npools = 2, n = 20, one = 1;
+	uint64_t psize = (uint64_t)2 * n << 20, rsize = 2 << 20;
+	struct genl_sock fresh = self->gs;
+	static struct id_set set;
+	char name[EDM_NAME_LEN];
+	struct attrbuf ab;
+	int k, i, err;
+
+	for (k = 0; k < npools; k++) {
+		snprintf(name, sizeof(name), "dp%d", k);
+		memset(&ab, 0, sizeof(ab));
+		ab_put_str(&ab, EDM_A_POOL_NAME, name);
+		ab_put(&ab, EDM_A_POOL_SIZE, &psize, sizeof(psize));
+		ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_POOL_NEW, 0, &ab, NULL, NULL)) {
+			TH_LOG("pool: %s", self->gs.errmsg);
+		}
+		for (i = 0; i < n; i++) {
+			memset(&ab, 0, sizeof(ab));
+			ab_put_u32(&ab, EDM_A_REGION_ID, 1000 + 100 * k + i);
+			ab_put_str(&ab, EDM_A_REGION_OWNER, name);
+			ab_put(&ab, EDM_A_REGION_SIZE, &rsize, sizeof(rsize));
+			ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_REGION_NEW, 0, &ab, NULL,
+						  NULL)) {
+				TH_LOG("region %d of %s: %s", i, name, self->gs.errmsg);
+			}
+		}
+	}
+	fresh.fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	ASSERT_LE(0, fresh.fd);
+	setsockopt(fresh.fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	set.n = 0;
+	err = genl_request(&fresh, EDM_CMD_REGION_GET, 1, NULL, region_id_cb, &set);
+	close(fresh.fd);
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(npools * n, set.n);
+	for (k = 0; k < npools; k++)
+		for (i = 0; i < n; i++)
+			ASSERT_EQ((uint32_t)(1000 + 100 * k + i), set.ids[k * n + i]);
+	for (k = 0; k < npools; k++)
+		for (i = 0; i < n; i++)
+			ASSERT_EQ(0, region_req(&self->gs, EDM_CMD_REGION_DEL, 0,
+						1000 + 100 * k + i, NULL, NULL));
+	dev_del_all(_metadata, &self->gs);
 }
 
 TEST_F(edm, regions)

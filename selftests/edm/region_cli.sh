@@ -22,6 +22,10 @@ fresh() {
 		"$EDMCTL" fabric del $n 2>/dev/null || true
 	done
 	for n in 512 513 700; do "$EDMCTL" region del $n 2>/dev/null || true; done
+	for n in $("$EDMCTL" -j region show 2>/dev/null | jq -r '.[] | select(.kind == "pool") | .id')
+	do
+		"$EDMCTL" region del "$n" 2>/dev/null || true
+	done
 	for n in rp0 rp1; do "$EDMCTL" pool del $n 2>/dev/null || true; done
 	ip netns del "$NS" 2>/dev/null || true
 }
