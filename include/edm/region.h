@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Memory regions, what a Cowbird instance binds to with a key: a fabric
- * memory host's local region (fabric/host.c) or a pool region
+ * memory host's local region (fabric/region.c) or a pool region
  * (dfabric/pool_region.c), both shown and rekeyed by cowbird/region_nl.c.
  *
  * A pool region is whole 2 MiB Sections of a pool, held by a node id of its
