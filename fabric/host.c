@@ -114,6 +114,7 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 	struct edm_pcs_event ev;
 	u32 i;
 
+	lockdep_assert_held(&p->node->lock);
 	for (i = 0; i < n; i++) {
 		if (edm_pcs_dec_block(&p->dec, &b[i], &ev)) {
 			p->stats.rx_bad++;
@@ -142,6 +143,7 @@ void edm_fab_host_poll(struct edm_fab_node *n)
 {
 	struct edm_fab_host *h = to_host(n);
 
+	lockdep_assert_held(&n->lock);
 	edm_host_grants(h);
 	edm_host_issue(h);
 	edm_host_expire(h, edm_fab_now_ns());

@@ -110,6 +110,7 @@ static void edm_op_unslot(struct edm_fab_host *h, struct edm_fab_op *op, int sta
 
 void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int status)
 {
+	lockdep_assert_held(&h->node->lock);
 	edm_op_unslot(h, op, status);
 	list_move_tail(&op->list, &h->completed);
 	h->nops--;
@@ -260,6 +261,7 @@ void edm_host_issue(struct edm_fab_host *h)
 	DECLARE_BITMAP(blocked, EDM_FAB_ADDR_MAX + 1);
 	struct edm_fab_op *op, *tmp;
 
+	lockdep_assert_held(&h->node->lock);
 	if (!edm_fab_port_up(&h->node->port[0]))
 		return;
 	bitmap_zero(blocked, EDM_FAB_ADDR_MAX + 1);
@@ -281,6 +283,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	u64 word;
 	u32 n;
 
+	lockdep_assert_held(&h->node->lock);
 	if (!op || op->state != EDM_OPS_WAIT_GRANT) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
@@ -324,6 +327,7 @@ void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 {
 	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
 
+	lockdep_assert_held(&h->node->lock);
 	if (!op) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
@@ -355,6 +359,7 @@ void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 {
 	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
 
+	lockdep_assert_held(&h->node->lock);
 	if (!op) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
@@ -369,6 +374,7 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	struct edm_fab_op *op = d && hdr->id < EDM_HOST_RD_ID0 ? d->wr[hdr->id] : NULL;
 	u64 w;
 
+	lockdep_assert_held(&h->node->lock);
 	if (!op || op->state != EDM_OPS_WAIT_ACK || hdr->len != 8) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
@@ -391,6 +397,7 @@ void edm_host_expire(struct edm_fab_host *h, u64 now)
 {
 	struct edm_fab_op *op, *tmp;
 
+	lockdep_assert_held(&h->node->lock);
 	list_for_each_entry_safe(op, tmp, &h->inflight, list)
 		if (op->deadline_ns <= now)
 			edm_op_finish(h, op, -ETIMEDOUT);
@@ -403,6 +410,7 @@ void edm_host_arm(struct edm_fab_host *h)
 {
 	u32 ms = max(h->node->cfg.timeout_ms / 4, 1U);
 
+	lockdep_assert_held(&h->node->lock);
 	if ((!list_empty(&h->inflight) || !list_empty(&h->queue)) && !h->stopped &&
 	    !timer_pending(&h->timer))
 		mod_timer(&h->timer, jiffies + msecs_to_jiffies(ms));

@@ -37,6 +37,7 @@ static void edm_host_rmw_run(struct edm_fab_host *h, struct edm_served *s)
 	/* words are little endian, as on the wire */
 	__le64 *word = (__le64 *)(h->region + s->addr);
 
+	lockdep_assert_held(&h->node->lock);
 	s->value = true;
 	s->val = le64_to_cpu(*word);
 	if (s->rmw == EDM_OP_CAS) {
@@ -68,6 +69,7 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	u8 code;
 	u32 n;
 
+	lockdep_assert_held(&h->node->lock);
 	if (!s) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
@@ -125,6 +127,7 @@ void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	u64 w, addr;
 	u32 len;
 
+	lockdep_assert_held(&h->node->lock);
 	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 8) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
@@ -158,6 +161,7 @@ void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, 
 	u64 w, addr;
 	u32 op;
 
+	lockdep_assert_held(&h->node->lock);
 	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 24) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
@@ -221,6 +225,7 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	u64 addr, word;
 	u32 n;
 
+	lockdep_assert_held(&h->node->lock);
 	if (hdr->len < 8) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
