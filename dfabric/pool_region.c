@@ -214,17 +214,6 @@ int edm_pool_region_io(struct edm_pool_region *r, u64 key, u64 off, void *buf, u
 	return err;
 }
 
-/* 0 when @key still opens @r, else -EACCES, counted like a refused copy. */
-int edm_pool_region_check(struct edm_pool_region *r, u64 key)
-{
-	bool ok;
-
-	spin_lock(&r->lock);
-	ok = edm_pool_region_key_ok(r, key);
-	spin_unlock(&r->lock);
-	return ok ? 0 : -EACCES;
-}
-
 /* A new random key; the bytes stay. */
 void edm_pool_region_rekey(struct edm_pool_region *r)
 {

@@ -63,7 +63,6 @@ void edm_pool_region_put(struct edm_pool_region *r);
 /* any context that may sleep, with a reference */
 int edm_pool_region_io(struct edm_pool_region *r, u64 key, u64 off, void *buf, u32 len,
 		       bool write);
-int edm_pool_region_check(struct edm_pool_region *r, u64 key);
 void edm_pool_region_rekey(struct edm_pool_region *r);
 void edm_pool_region_info(struct edm_pool_region *r, struct edm_region_info *ri);
 
