@@ -139,7 +139,7 @@ int cowbird_ring_init(struct cowbird_ring *r, const struct cowbird_ring_cfg *cfg
  * tail (producers refilled what the library freed in between) look more
  * than a ring apart, and an honest ring would be stopped.
  */
-void cowbird_ring_snapshot(const struct cowbird_book *b, struct cowbird_snap *s)
+static void cowbird_ring_snapshot(const struct cowbird_book *b, struct cowbird_snap *s)
 {
 	s->tail = cowbird_load_acquire(&b->tail);
 	s->head = cowbird_load_acquire(&b->head);
@@ -156,7 +156,7 @@ static u32 oldest(u32 a, u32 b)
  * complete, the tail may not fall behind what was fetched nor run more than
  * a ring ahead of the head, and the data tail likewise.
  */
-int cowbird_ring_check_snap(const struct cowbird_ring *r, const struct cowbird_snap *s)
+static int cowbird_ring_check_snap(const struct cowbird_ring *r, const struct cowbird_snap *s)
 {
 	u32 t = COWBIRD_POS_IDX(s->tail), h = COWBIRD_POS_IDX(s->head);
 	u32 dt = COWBIRD_POS_DATA(s->tail), dh = COWBIRD_POS_DATA(s->head);

@@ -60,6 +60,7 @@ void edm_nicpool_member_stats(struct edm_nicpool_member *m, struct edm_nicpool_m
 /* The member @dev is, if it is one of any NIC pool; RTNL. */
 static struct edm_nicpool_member *edm_nicpool_member_of(const struct net_device *dev)
 {
+	ASSERT_RTNL();
 	if (rtnl_dereference(dev->rx_handler) != edm_nicpool_handle_frame)
 		return NULL;
 	return rtnl_dereference(dev->rx_handler_data);
@@ -235,6 +236,7 @@ void edm_nicpool_detach(struct edm_nicpool *np)
 	struct edm_nicpool_member *m;
 	int i;
 
+	edm_registry_assert_held(np->edev->net);
 	if (!rack)
 		return;
 	rtnl_lock();

@@ -45,6 +45,7 @@ static struct edm_rack_cn *edm_nicpool_cn_by_ip(struct edm_rack *rack, __be32 ip
 	struct edm_rack_cn *cn;
 	int i;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
 		cn = rcu_dereference(rack->cn[i]);
 		in_dev = cn ? __in_dev_get_rcu(cn->netdev) : NULL;
@@ -63,6 +64,7 @@ static struct edm_rack_cn *edm_nicpool_cn_by_ip6(struct edm_rack *rack, const st
 	struct edm_rack_cn *cn;
 	int i;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return NULL;
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
@@ -139,6 +141,7 @@ static void edm_nicpool_deliver(struct edm_nicpool *np, const struct edm_rack_de
 {
 	struct edm_rack_cn *cn = rcu_dereference(np->rack->cn[d->dst]);
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	if (!cn) {
 		edm_free_shared_buffer(&np->pn, d->ref);
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
@@ -279,12 +282,13 @@ static void edm_nicpool_reorder(struct edm_nicpool *np, const struct edm_nicpool
 	spin_unlock(&np->ro_lock);
 }
 
-/* Every context's holes are given up; BH off or in softirq. */
+/* Every context's holes are given up; ro_lock held, BH off or in softirq. */
 static void edm_nicpool_ro_flush_locked(struct edm_nicpool *np, bool count)
 {
 	struct edm_nicpool_reorder *c;
 	int i;
 
+	lockdep_assert_held(&np->ro_lock);
 	for (i = 0; i < EDM_NICPOOL_RO_CTX; i++) {
 		c = &np->ro[i];
 		if (!c->nheld)

@@ -251,6 +251,7 @@ int edm_nicpool_xmit(struct edm_nicpool *np, struct edm_rack_cn *cn,
 	u32 span = edm_shared_skb_span(d->len);
 	struct sk_buff *skb;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	/* the NIC pool loads the Buffer by reference (its DMA), no copy */
 	if (edm_pass_shared_buffer(&cn->pn, &np->pn, d->ref, span)) {
 		edm_free_shared_buffer(&cn->pn, d->ref);

@@ -155,7 +155,7 @@ static void edm_mpool_bury(struct edm_mpool *p)
 }
 
 /* Return every lent Buffer the stack is done with. */
-void edm_mpool_reclaim(struct edm_mpool *p)
+static void edm_mpool_reclaim(struct edm_mpool *p)
 {
 	struct edm_lppu *l = &p->lppu;
 	unsigned long gpg;

@@ -90,6 +90,7 @@ int edm_pool_region_create(struct edm_mpool *p, u32 id, u64 size,
 	struct edm_pool_region *r;
 	int node, err;
 
+	edm_registry_assert_held(p->edev->net);
 	if (!size || size > (u64)p->nsections << EDM_POOL_SECTION_SHIFT) {
 		NL_SET_ERR_MSG(extack, "a region's size is 1 byte to the pool's");
 		return -ERANGE;
@@ -142,6 +143,7 @@ int edm_pool_region_create(struct edm_mpool *p, u32 id, u64 size,
 /* Unpublish @r and drop the pool's reference; bound instances see EACCES. */
 void edm_pool_region_delete(struct edm_pool_region *r)
 {
+	edm_registry_assert_held(r->pool->edev->net);
 	xa_erase(&r->pool->regions, r->id);
 	spin_lock(&r->lock);
 	r->dead = true;
@@ -155,6 +157,7 @@ void edm_pool_regions_delete(struct edm_mpool *p)
 	struct edm_pool_region *r;
 	unsigned long id;
 
+	edm_registry_assert_held(p->edev->net);
 	xa_for_each(&p->regions, id, r)
 		edm_pool_region_delete(r);
 }
@@ -162,6 +165,7 @@ void edm_pool_regions_delete(struct edm_mpool *p)
 /* The region of @p with the lowest ID at or past *@id, and that ID; or NULL. */
 struct edm_pool_region *edm_pool_region_next(struct edm_mpool *p, unsigned long *id)
 {
+	edm_registry_assert_held(p->edev->net);
 	return xa_find(&p->regions, id, ULONG_MAX, XA_PRESENT);
 }
 
@@ -208,17 +212,6 @@ int edm_pool_region_io(struct edm_pool_region *r, u64 key, u64 off, void *buf, u
 	}
 	spin_unlock(&r->lock);
 	return err;
-}
-
-/* 0 when @key still opens @r, else -EACCES, counted like a refused copy. */
-int edm_pool_region_check(struct edm_pool_region *r, u64 key)
-{
-	bool ok;
-
-	spin_lock(&r->lock);
-	ok = edm_pool_region_key_ok(r, key);
-	spin_unlock(&r->lock);
-	return ok ? 0 : -EACCES;
 }
 
 /* A new random key; the bytes stay. */

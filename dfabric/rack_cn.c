@@ -68,6 +68,7 @@ struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr,
 	struct edm_rack_cn *cn;
 	int i;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	for (i = 0; i < EDM_POOL_NNODES; i++) {
 		cn = rcu_dereference(rack->cn[i]);
 		if (cn && cn != self && ether_addr_equal(cn->netdev->dev_addr, addr))
@@ -115,6 +116,7 @@ static struct edm_nicpool *edm_rack_np(struct edm_rack *rack)
 {
 	struct edm_nicpool *np = rcu_dereference(rack->np);
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	return np && READ_ONCE(np->nmembers) ? np : NULL;
 }
 
@@ -203,6 +205,7 @@ int edm_rack_post(struct edm_pool_node *from, struct edm_rack_cn *to,
 	struct edm_rack_ring *r = &to->rxq;
 	bool posted = false;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without rcu_read_lock()");
 	if (edm_pass_shared_buffer(from, &to->pn, d->ref, span)) {
 		edm_free_shared_buffer(from, d->ref);
 		return -EACCES;

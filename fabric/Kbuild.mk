@@ -3,7 +3,8 @@
 # scheduler and timing cores, nodes, links, mux, host stack, switch,
 # /dev/edm<N>, EDM over Ethernet, the hosts' netdevs and the netlink commands.
 edm-$(EDM_FABRIC) += fabric/pcs.o fabric/sched.o fabric/timing.o fabric/node.o fabric/link.o \
-	 fabric/mux.o fabric/host.o fabric/switch.o fabric/cdev.o fabric/eth.o \
+	 fabric/mux.o fabric/host.o fabric/requester.o fabric/responder.o \
+	 fabric/region.o fabric/switch.o fabric/cdev.o fabric/eth.o \
 	 fabric/netdev.o fabric/nl.o fabric/link_nl.o
 # fabric/trace.h is found by the tracepoint machinery from the folder itself.
 CFLAGS_fabric/node.o := -I$(src)/fabric

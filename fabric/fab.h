@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private to the EDM fabric (fabric/, fabric/eth.c): the node, port
- * and link structures behind include/edm/fabric.h, and the calls between
- * node.c, link.c, mux.c, host.c and switch.c.
+ * Private to the EDM fabric (fabric/, fabric/eth.c): the node, port, link
+ * and host structures behind include/edm/fabric.h, and the calls between
+ * node.c, link.c, mux.c, the host stack (host.c, requester.c, responder.c,
+ * region.c) and switch.c.
  *
  * Locking. node->lock (a BH spinlock) protects everything of a node and its
  * ports but port->link, which is RCU: written under the registry lock and
@@ -168,7 +169,10 @@ bool edm_mux_pending(const struct edm_mux *m);
 u32 edm_mux_pull(struct edm_fab_port *p, struct edm_pcs_block *out, u32 max);
 void edm_mux_purge(struct edm_mux *m);
 
-/* host.c: the node kind's hooks, called under node->lock */
+/*
+ * host.c (complete: requester.c): the node kind's hooks. rx, poll and stats
+ * are called under node->lock; create, stop, free and complete without it.
+ */
 int edm_fab_host_create(struct edm_fab_node *n);
 void edm_fab_host_stop(struct edm_fab_node *n);
 void edm_fab_host_free(struct edm_fab_node *n);
@@ -176,6 +180,94 @@ void edm_fab_host_complete(struct edm_fab_node *n);
 void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
 void edm_fab_host_poll(struct edm_fab_node *n);
 void edm_fab_host_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st);
+
+/*
+ * The host stack's state, shared by host.c (hooks, grant queue, lifetime),
+ * requester.c (the ops a host issues), responder.c (a memory node serving
+ * its region) and region.c (the region's key, the list of regions). All of
+ * it under node->lock.
+ */
+enum {
+	EDM_HOST_IDS		= 128,		/* per kind and destination */
+	EDM_HOST_RD_ID0		= 128,
+	EDM_HOST_GQ		= 1024,		/* grant queue entries */
+	EDM_HOST_INFLIGHT_MAX	= 8192,		/* queued + in flight, per host */
+	EDM_KIND_RERR		= EDM_PCS_NR_KINDS,
+	EDM_KIND_WACK,
+	EDM_RERR_RANGE		= 1,
+	EDM_RERR_INVAL		= 2,
+	EDM_OP_PROBE		= 0xff,		/* internal: region size */
+};
+
+/* WREQ address word: the chunk's address and, for acknowledged writes, flags. */
+#define EDM_WREQ_ADDR_MASK	(BIT_ULL(48) - 1)
+#define EDM_WREQ_FIRST		BIT_ULL(63)
+#define EDM_WREQ_LAST		BIT_ULL(62)
+#define EDM_WREQ_ACK		BIT_ULL(61)
+
+struct edm_hdst;
+
+struct edm_gq_ent {
+	u16 dest;
+	u8 id;
+	u32 size;
+};
+
+struct edm_fab_host {
+	struct edm_fab_node *node;
+	u32 addr;
+	struct edm_hdst *dst[EDM_FAB_ADDR_MAX + 1];
+	struct list_head queue;		/* message queue: not yet issued */
+	struct list_head inflight;	/* issued, oldest first */
+	struct list_head completed;	/* for done(), outside the lock */
+	u32 nops;
+	struct edm_gq_ent gq[EDM_HOST_GQ];
+	u32 gq_head, gq_tail;
+	struct xarray served;		/* (src << 8 | id) -> edm_served */
+	struct xarray wruns;		/* (src << 8 | id) -> acked write's next address */
+	u8 *region;
+	u64 region_size;
+	u64 region_key;			/* what a Cowbird instance must present */
+	u32 region_key_gen;		/* rekeys so far */
+	u64 region_st[__EDM_A_RSTAT_CNT];	/* accesses through the key */
+	struct list_head regions;	/* on edm_fab_regions while the host lives */
+	struct timer_list timer;
+	bool stopped;
+	u8 *wbuf;			/* a WREQ payload being built */
+	u64 st[__EDM_A_FSTAT_CNT];
+	int minor;
+	void *cdev;
+};
+
+static inline struct edm_fab_host *to_host(const struct edm_fab_node *n)
+{
+	return n->host;
+}
+
+static inline bool edm_op_is_rmw(u32 opcode)
+{
+	return opcode == EDM_OP_CAS || opcode == EDM_OP_FADD || opcode == EDM_OP_SWAP;
+}
+
+/* requester.c, under node->lock */
+void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int status);
+void edm_host_issue(struct edm_fab_host *h);
+void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);
+void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+void edm_host_expire(struct edm_fab_host *h, u64 now);
+void edm_host_arm(struct edm_fab_host *h);
+
+/* responder.c, under node->lock */
+void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);
+void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+
+/* region.c: the list of regions, without node->lock */
+void edm_fab_regions_add(struct edm_fab_host *h);
+void edm_fab_regions_del(struct edm_fab_host *h);
 
 /* switch.c */
 int edm_fab_switch_create(struct edm_fab_node *n);

@@ -15,6 +15,7 @@
 #include <linux/if_arp.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
 #include "edm/dev.h"
@@ -202,6 +203,7 @@ static void edm_port_rx_in_order(struct edm_fab_port *p, struct sk_buff *skb)
 	u32 nb = ntohs(h->nblocks), seq = ntohl(h->seq);
 	int got;
 
+	lockdep_assert_held(&n->lock);
 	p->rx_seq = seq + 1;
 	p->rx_seq_valid = true;
 	got = edm_pcs_wire_unpack(skb->data + sizeof(*h), skb->len - sizeof(*h), n->scratch, nb);
@@ -225,6 +227,7 @@ static void edm_port_rx_held(struct edm_fab_port *p, u64 now)
 {
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&p->node->lock);
 	while ((skb = skb_peek(&p->held))) {
 		if (edm_burst_seq(skb) != p->rx_seq) {
 			if (skb_queue_len(&p->held) <= EDM_FAB_REORDER_MAX &&
@@ -249,6 +252,7 @@ static void edm_port_hold(struct edm_fab_port *p, struct sk_buff *skb, u64 now)
 	u32 seq = edm_burst_seq(skb);
 	struct sk_buff *at;
 
+	lockdep_assert_held(&n->lock);
 	skb_queue_reverse_walk(&p->held, at) {
 		if ((s32)(seq - edm_burst_seq(at)) > 0)
 			break;
@@ -549,6 +553,7 @@ int edm_fab_link_emu(struct edm_fab_node *a, u32 pa, struct edm_fab_node *b, u32
 	struct edm_fab_link *l;
 	int err;
 
+	edm_registry_assert_held(a->net);
 	if (a == b) {
 		NL_SET_ERR_MSG(extack, "a link joins two different nodes");
 		return -EINVAL;
@@ -583,6 +588,7 @@ int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
 	struct edm_fab_link *l;
 	int err;
 
+	edm_registry_assert_held(n->net);
 	if (dev->type != ARPHRD_ETHER || dev->flags & IFF_LOOPBACK) {
 		NL_SET_ERR_MSG(extack, "EDM over Ethernet needs an Ethernet netdev");
 		return -EINVAL;
@@ -640,6 +646,7 @@ int edm_fab_link_del(struct edm_fab_node *n, u32 port, struct netlink_ext_ack *e
 {
 	struct edm_fab_link *l;
 
+	edm_registry_assert_held(n->net);
 	if (port >= n->nports) {
 		NL_SET_ERR_MSG(extack, "the node has no such port");
 		return -ERANGE;
@@ -676,6 +683,8 @@ void edm_fab_link_lost(struct edm_fab_port *p)
 {
 	struct edm_fab_link *l;
 
+	ASSERT_RTNL();
+	lockdep_assert_held(&edm_fab_link_mutex);
 	l = rcu_dereference_protected(p->link, lockdep_is_held(&edm_fab_link_mutex));
 	if (l)
 		edm_link_free(l);
@@ -688,6 +697,7 @@ int edm_fab_link_set(struct edm_fab_node *n, u32 port, const struct edm_fab_link
 	struct edm_fab_port *p;
 	int err = 0;
 
+	edm_registry_assert_held(n->net);
 	if (port >= n->nports) {
 		NL_SET_ERR_MSG(extack, "the node has no such port");
 		return -ERANGE;
@@ -721,6 +731,7 @@ int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info
 	struct edm_fab_port *p, *peer;
 	struct edm_fab_link *l;
 
+	edm_registry_assert_held(n->net);
 	if (port >= n->nports)
 		return -ERANGE;
 	memset(info, 0, sizeof(*info));

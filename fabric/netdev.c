@@ -100,6 +100,7 @@ void edm_fab_netdev_rx(struct edm_fab_node *n, const u8 *frame, u32 len)
 	struct net_device *dev = n->ndev;
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&n->lock);
 	if (!dev || len < ETH_HLEN)
 		return;
 	skb = netdev_alloc_skb_ip_align(dev, len);

@@ -203,7 +203,7 @@ void edm_pcs_error_pack(struct edm_pcs_block *b)
 	pcs_set(b, EDM_PCS_SYNC_CTRL, p);
 }
 
-void edm_pcs_data_pack(struct edm_pcs_block *b, const u8 *data)
+static void edm_pcs_data_pack(struct edm_pcs_block *b, const u8 *data)
 {
 	pcs_set(b, EDM_PCS_SYNC_DATA, pcs_load(data, 8));
 }
@@ -362,7 +362,7 @@ int edm_pcs_mt_pack(struct edm_pcs_block *b, const u8 *tail, u32 n)
 }
 
 /* @n, the tail length, comes from the /MS/: len % 8. */
-int edm_pcs_mt_unpack(const struct edm_pcs_block *b, u8 *tail, u32 n)
+static int edm_pcs_mt_unpack(const struct edm_pcs_block *b, u8 *tail, u32 n)
 {
 	if (n > PCS_TERM_MAX || edm_pcs_classify(b) != EDM_PCS_K_MT ||
 	    (b->payload & pcs_above(8 + 8 * n)))

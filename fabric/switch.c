@@ -492,6 +492,7 @@ void edm_fab_switch_port_down(struct edm_fab_node *n, u32 port)
 	struct edm_sw_req *r;
 	unsigned long key;
 
+	lockdep_assert_held(&n->lock);
 	edm_sched_flush_port(sw->sched, port);
 	xa_for_each(&sw->reqs, key, r) {
 		if (r->src == port || r->dst == port) {

@@ -155,7 +155,6 @@ enum hrtimer_restart edm_netdimm_wire_timer(struct hrtimer *t);
 int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_desc *src,
 			     const struct sk_buff *skb, u32 skb_off, u32 len,
 			   const struct virtio_net_hdr *vh, u64 due_ns);
-void edm_netdimm_kick(struct edm_netdimm *nd);
 s64 edm_netdimm_next_hint(struct edm_netdimm *nd);
 
 /* ndimm_lower.c */

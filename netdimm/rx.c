@@ -77,7 +77,7 @@ s64 edm_netdimm_next_hint(struct edm_netdimm *nd)
 	return edm_netdimm_subarray_page(&z->geom, id, 0, PAGE_SHIFT);
 }
 
-void edm_netdimm_kick(struct edm_netdimm *nd)
+static void edm_netdimm_kick(struct edm_netdimm *nd)
 {
 	if (!nd->poll_us)
 		napi_schedule(&nd->napi);

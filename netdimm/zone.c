@@ -110,6 +110,11 @@ static s64 edm_netdimm_cache_pop(struct edm_netdimm_zone *z, u64 id)
 	return off;
 }
 
+static void edm_netdimm_zone_kick(struct edm_netdimm_zone *z)
+{
+	mod_delayed_work(system_wq, &z->work, 0);
+}
+
 /*
  * Best effort on the hint's sub-array: the allocCache first, then a search
  * of the zone; failing that any page of the zone. NULL when the zone is
@@ -173,11 +178,6 @@ void edm_netdimm_lend(struct edm_netdimm_zone *z, struct page *page)
 	spin_unlock_bh(&z->lock);
 	/* the background work comes back for it (no-op while it is queued) */
 	schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETDIMM_WORK_MS));
-}
-
-void edm_netdimm_zone_kick(struct edm_netdimm_zone *z)
-{
-	mod_delayed_work(system_wq, &z->work, 0);
 }
 
 /* Take back lent pages whose last outside reference is gone. */

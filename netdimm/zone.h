@@ -88,7 +88,6 @@ void edm_netdimm_free_pages(struct edm_netdimm_zone *z, struct page *page, unsig
 void edm_netdimm_lend(struct edm_netdimm_zone *z, struct page *page);
 bool edm_netdimm_owns(const struct edm_netdimm_zone *z, const struct page *page);
 s64 edm_netdimm_page_off(const struct edm_netdimm_zone *z, const struct page *page);
-void edm_netdimm_zone_kick(struct edm_netdimm_zone *z);
 
 void edm_netdimm_clone(struct edm_netdimm_zone *z, struct page *dst, u32 doff, struct page *src,
 		       u32 soff, u32 len);

@@ -159,8 +159,6 @@ static inline size_t cowbird_ring_reqs_size(u32 entries)
 }
 
 int cowbird_ring_init(struct cowbird_ring *r, const struct cowbird_ring_cfg *cfg);
-void cowbird_ring_snapshot(const struct cowbird_book *b, struct cowbird_snap *s);
-int cowbird_ring_check_snap(const struct cowbird_ring *r, const struct cowbird_snap *s);
 u16 cowbird_entry_check(const struct cowbird_ring *r, const struct cowbird_meta *e, u32 index,
 			struct cowbird_req *req, u32 *dpos);
 int cowbird_ring_fetch(struct cowbird_ring *r, u32 max, u64 now);

@@ -64,6 +64,13 @@ struct edm_net {
 
 struct edm_net *edm_net(const struct net *net);
 
+/*
+ * lockdep: the registry lock of @net is held. Unlike lockdep_assert_held(),
+ * it evaluates nothing without lockdep (edm_net() is a call).
+ */
+#define edm_registry_assert_held(net) \
+	lockdep_assert(lockdep_is_held(&edm_net(net)->lock) != LOCK_STATE_NOT_HELD)
+
 struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
 			     const struct nlattr *name, struct netlink_ext_ack *extack);
 struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,

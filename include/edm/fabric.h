@@ -173,13 +173,13 @@ const char *edm_fab_node_name(const struct edm_fab_node *n);
 bool edm_fab_node_is_host(const struct edm_fab_node *n);
 u32 edm_fab_node_nports(const struct edm_fab_node *n);
 
-/* Host stack (fabric/host.c) */
+/* Host stack (fabric/requester.c: ops; fabric/host.c: addr, minor, cdev) */
 int edm_fab_host_submit(struct edm_fab_node *host, struct edm_fab_op *op);
 int edm_fab_host_probe(struct edm_fab_node *host, u32 dst, u64 *size);
 int edm_fab_host_sync_op(struct edm_fab_node *host, struct edm_fab_op *op);
 u32 edm_fab_host_addr(const struct edm_fab_node *host);
 int edm_fab_host_minor(const struct edm_fab_node *host);
-/* the local region for Cowbird, named by address, proven by key */
+/* the local region for Cowbird, named by address, proven by key (fabric/region.c) */
 int edm_fab_host_region(struct edm_fab_node *host, u32 addr, u64 *size, u64 *key);
 int edm_fab_host_region_io(struct edm_fab_node *host, u64 key, u64 off, void *buf, u32 len,
 			   bool write);

@@ -226,7 +226,6 @@ struct edm_pcs_dec {
 enum edm_pcs_class edm_pcs_classify(const struct edm_pcs_block *b);
 void edm_pcs_idle_pack(struct edm_pcs_block *b);
 void edm_pcs_error_pack(struct edm_pcs_block *b);
-void edm_pcs_data_pack(struct edm_pcs_block *b, const u8 *data);
 void edm_pcs_data_unpack(const struct edm_pcs_block *b, u8 *data);
 void edm_pcs_start_pack(struct edm_pcs_block *b, const u8 *data);
 int edm_pcs_term_pack(struct edm_pcs_block *b, const u8 *data, u32 n);
@@ -242,7 +241,6 @@ int edm_pcs_mst_pack(struct edm_pcs_block *b, const struct edm_pcs_msg_hdr *hdr,
 int edm_pcs_mst_unpack(const struct edm_pcs_block *b, struct edm_pcs_msg_hdr *hdr,
 		       u8 *payload);
 int edm_pcs_mt_pack(struct edm_pcs_block *b, const u8 *tail, u32 n);
-int edm_pcs_mt_unpack(const struct edm_pcs_block *b, u8 *tail, u32 n);
 
 /* Whole frames and messages: block i of n, or all n at once */
 u32 edm_pcs_frame_nblocks(u32 len);

@@ -116,7 +116,6 @@ void edm_mpool_get(struct edm_mpool *p);
 void edm_mpool_put(struct edm_mpool *p);
 void edm_mpool_info(struct edm_mpool *p, struct edm_mpool_info *info);
 int edm_mpool_set(struct edm_mpool *p, u32 keep, u32 node_quota);
-void edm_mpool_reclaim(struct edm_mpool *p);
 
 /* The per-node allocator. */
 int edm_pool_node_init(struct edm_pool_node *n, struct edm_mpool *p,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Memory regions, what a Cowbird instance binds to with a key: a fabric
- * memory host's local region (fabric/host.c) or a pool region
+ * memory host's local region (fabric/region.c) or a pool region
  * (dfabric/pool_region.c), both shown and rekeyed by cowbird/region_nl.c.
  *
  * A pool region is whole 2 MiB Sections of a pool, held by a node id of its
@@ -63,7 +63,6 @@ void edm_pool_region_put(struct edm_pool_region *r);
 /* any context that may sleep, with a reference */
 int edm_pool_region_io(struct edm_pool_region *r, u64 key, u64 off, void *buf, u32 len,
 		       bool write);
-int edm_pool_region_check(struct edm_pool_region *r, u64 key);
 void edm_pool_region_rekey(struct edm_pool_region *r);
 void edm_pool_region_info(struct edm_pool_region *r, struct edm_region_info *ri);
 

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The requester side of the EDM host stack (paper 3.2.1): the message queue
+ * of the ops a host issues, per destination message ids, the message state
+ * table, the answers to those ops, their completion and their timeouts.
+ *
+ * Writes are posted (the paper's): done when the last chunk leaves. An op
+ * with EDM_FAB_OP_ACKED (Cowbird's, which must know a write landed) marks
+ * its first and last chunk and asks for a WACK; the memory node checks the
+ * chunks arrived back to back (a lost one breaks the run) and answers with
+ * the write's end address, ungranted like a request: one block. The op ends
+ * on the WACK, an incomplete one as -EPROTO, none as -ETIMEDOUT.
+ *
+ * Order. Per destination, ops of one kind pipeline, but a read or RMW waits
+ * until no write to that node is still sending, and a write until no read or
+ * RMW is outstanding: with in-order links that makes each op see every op
+ * issued before it.
+ *
+ * Locking: everything under node->lock. The API (submit, sync_op, probe)
+ * takes it; edm_fab_host_complete() takes it to collect what completed and
+ * calls done() after dropping it. A timer (timeouts) and submitters kick the
+ * poll.
+ */
+#include <linux/completion.h>
+#include <linux/slab.h>
+#include <asm/unaligned.h>
+
+#include "fab.h"
+#include "trace.h"
+
+enum edm_op_state {
+	EDM_OPS_QUEUED,
+	EDM_OPS_WAIT_GRANT,	/* write: /N/ sent */
+	EDM_OPS_WAIT_RESP,	/* read, RMW: request sent */
+	EDM_OPS_WAIT_ACK,	/* acknowledged write: every chunk sent */
+};
+
+struct edm_hdst {
+	struct edm_fab_op *wr[EDM_HOST_IDS];
+	struct edm_fab_op *rd[EDM_HOST_IDS];
+	/* an id whose op timed out rests until then: a late answer finds no op */
+	u64 wr_rest[EDM_HOST_IDS];
+	u64 rd_rest[EDM_HOST_IDS];
+	u8 wr_next, rd_next;
+	u16 wr_busy, rd_busy;
+	u64 region_size;		/* learnt by a probe */
+	bool region_known;
+};
+
+static int edm_op_check(const struct edm_fab_host *h, const struct edm_fab_op *op)
+{
+	if (op->dst > EDM_FAB_ADDR_MAX || (op->flags & ~EDM_FAB_OP_ACKED))
+		return -EINVAL;
+	if (op->dst == h->addr)
+		return -EINVAL;
+	if (op->opcode == EDM_OP_PROBE)
+		return 0;
+	if (op->opcode > EDM_OP_MAX || op->addr >= EDM_FAB_REGION_MAX)
+		return -EINVAL;
+	if (edm_op_is_rmw(op->opcode))
+		return op->len == 8 && IS_ALIGNED(op->addr, 8) ? 0 : -EINVAL;
+	if (!op->len || op->len > EDM_OP_MAX_LEN || !op->buf)
+		return -EINVAL;
+	return 0;
+}
+
+/* Completion */
+
+static void edm_op_model(struct edm_fab_port *p, struct edm_fab_op *op)
+{
+	struct edm_timing_params tp;
+	struct edm_timing_result r;
+	struct edm_timing_op t = {
+		.kind = op->opcode == EDM_OP_WRITE ? EDM_TIMING_WRITE :
+			edm_op_is_rmw(op->opcode) ? EDM_TIMING_RMW : EDM_TIMING_READ,
+		.bytes = op->len ? op->len : 8,
+	};
+
+	if (edm_timing_params_init(&tp, p->cfg.rate_mbps) || edm_timing_model(&tp, &t, &r))
+		op->model_ns = 0;
+	else
+		op->model_ns = div_u64(r.total_ps, 1000);
+}
+
+/*
+ * Frees op's message id. The answer to an op that timed out may still be on
+ * its way (its request waited in the switch, or a chunk of it was lost and
+ * the rest comes): its id rests for one more timeout, so that answer finds
+ * no op, counted as stray, instead of the next op given the id.
+ */
+static void edm_op_unslot(struct edm_fab_host *h, struct edm_fab_op *op, int status)
+{
+	struct edm_hdst *d = h->dst[op->dst];
+	u64 rest = 0;
+
+	if (op->state == EDM_OPS_QUEUED || !d)
+		return;
+	if (status == -ETIMEDOUT)
+		rest = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+	if (op->id < EDM_HOST_RD_ID0) {
+		d->wr[op->id] = NULL;
+		d->wr_rest[op->id] = rest;
+		d->wr_busy--;
+	} else {
+		d->rd[op->id - EDM_HOST_RD_ID0] = NULL;
+		d->rd_rest[op->id - EDM_HOST_RD_ID0] = rest;
+		d->rd_busy--;
+	}
+}
+
+void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int status)
+{
+	lockdep_assert_held(&h->node->lock);
+	edm_op_unslot(h, op, status);
+	list_move_tail(&op->list, &h->completed);
+	h->nops--;
+	op->status = status;
+	op->lat_ns = edm_fab_now_ns() - op->start_ns;
+	if (status) {
+		h->st[status == -ETIMEDOUT ? EDM_A_FSTAT_TIMEOUTS : EDM_A_FSTAT_ERRORS]++;
+		trace_edm_fab_op_done(h->node->name, op, status, op->lat_ns, 0);
+		return;
+	}
+	op->bytes = op->opcode == EDM_OP_PROBE ? 0 : op->len;
+	edm_op_model(&h->node->port[0], op);
+	trace_edm_fab_op_done(h->node->name, op, 0, op->lat_ns, op->model_ns);
+	switch (op->opcode) {
+	case EDM_OP_READ:
+		h->st[EDM_A_FSTAT_READS]++;
+		h->st[EDM_A_FSTAT_READ_BYTES] += op->len;
+		break;
+	case EDM_OP_WRITE:
+		h->st[EDM_A_FSTAT_WRITES]++;
+		h->st[EDM_A_FSTAT_WRITE_BYTES] += op->len;
+		break;
+	case EDM_OP_PROBE:
+		break;
+	default:
+		h->st[EDM_A_FSTAT_RMWS]++;
+	}
+}
+
+/* Call done() for what the poll completed; without the lock. */
+void edm_fab_host_complete(struct edm_fab_node *n)
+{
+	struct edm_fab_host *h = to_host(n);
+	struct edm_fab_op *op, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock_bh(&n->lock);
+	list_splice_init(&h->completed, &done);
+	spin_unlock_bh(&n->lock);
+	list_for_each_entry_safe(op, tmp, &done, list) {
+		list_del_init(&op->list);
+		op->done(op);
+	}
+}
+
+/* Issue */
+
+static struct edm_hdst *edm_hdst_get(struct edm_fab_host *h, u32 dst)
+{
+	if (!h->dst[dst])
+		h->dst[dst] = kzalloc(sizeof(*h->dst[dst]), GFP_ATOMIC);
+	return h->dst[dst];
+}
+
+static int edm_id_take(struct edm_fab_op **slot, const u64 *rest, u8 *next, u16 *busy)
+{
+	u64 now = edm_fab_now_ns();
+	u32 i, id;
+
+	if (*busy >= EDM_HOST_IDS)
+		return -1;
+	for (i = 0; i < EDM_HOST_IDS; i++) {
+		id = (*next + i) % EDM_HOST_IDS;
+		if (!slot[id] && rest[id] <= now) {
+			*next = id + 1;
+			(*busy)++;
+			return id;
+		}
+	}
+	return -1;
+}
+
+static u32 edm_mux_need(const struct edm_fab_op *op)
+{
+	if (op->opcode == EDM_OP_WRITE)
+		return 1;
+	return edm_pcs_msg_nblocks(edm_op_is_rmw(op->opcode) ? 24 : 8);
+}
+
+static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
+{
+	struct edm_fab_port *p = &h->node->port[0];
+	struct edm_pcs_msg_hdr hdr = {
+		.dest = op->dst, .src = h->addr, .id = op->id,
+	};
+	__le64 pl[3];
+
+	if (edm_op_is_rmw(op->opcode)) {
+		hdr.kind = EDM_PCS_RMWREQ;
+		hdr.len = 24;
+		pl[0] = cpu_to_le64(op->addr | (u64)op->opcode << 48);
+		pl[1] = cpu_to_le64(op->arg0);
+		pl[2] = cpu_to_le64(op->arg1);
+	} else {
+		hdr.kind = EDM_PCS_RREQ;
+		hdr.len = 8;
+		pl[0] = cpu_to_le64(op->addr |
+				    (u64)(op->opcode == EDM_OP_PROBE ? 0 : op->len) << 48);
+	}
+	edm_mux_put_msg(p, &hdr, (const u8 *)pl);
+}
+
+/* Can op go now without overtaking an op of the other kind? */
+static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
+{
+	struct edm_fab_port *p = &h->node->port[0];
+	struct edm_pcs_ng ng;
+	struct edm_hdst *d;
+	int id;
+
+	d = edm_hdst_get(h, op->dst);
+	if (!d || edm_mux_space(&p->mux) < edm_mux_need(op))
+		return -EAGAIN;
+	if (op->opcode == EDM_OP_WRITE) {
+		if (d->rd_busy)
+			return -EAGAIN;
+		id = edm_id_take(d->wr, d->wr_rest, &d->wr_next, &d->wr_busy);
+		if (id < 0)
+			return -EAGAIN;
+		d->wr[id] = op;
+		op->id = id;
+		ng.dest = op->dst;
+		ng.id = id;
+		ng.size = op->len;
+		edm_mux_put_ng(p, false, &ng);
+		h->st[EDM_A_FSTAT_NOTIFS]++;
+		op->state = EDM_OPS_WAIT_GRANT;
+	} else {
+		if (d->wr_busy)
+			return -EAGAIN;
+		id = edm_id_take(d->rd, d->rd_rest, &d->rd_next, &d->rd_busy);
+		if (id < 0)
+			return -EAGAIN;
+		d->rd[id] = op;
+		op->id = EDM_HOST_RD_ID0 + id;
+		edm_req_put(h, op);
+		op->state = EDM_OPS_WAIT_RESP;
+	}
+	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+	list_move_tail(&op->list, &h->inflight);
+	trace_edm_fab_op_issue(h->node->name, op, h->addr, op->dst, op->id);
+	return 0;
+}
+
+/* The message queue: oldest first, never past a blocked op to the same node. */
+void edm_host_issue(struct edm_fab_host *h)
+{
+	DECLARE_BITMAP(blocked, EDM_FAB_ADDR_MAX + 1);
+	struct edm_fab_op *op, *tmp;
+
+	lockdep_assert_held(&h->node->lock);
+	if (!edm_fab_port_up(&h->node->port[0]))
+		return;
+	bitmap_zero(blocked, EDM_FAB_ADDR_MAX + 1);
+	list_for_each_entry_safe(op, tmp, &h->queue, list) {
+		if (test_bit(op->dst, blocked))
+			continue;
+		if (edm_op_issue(h, op))
+			__set_bit(op->dst, blocked);
+	}
+}
+
+/* Grants: send a write's chunk */
+
+void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
+{
+	struct edm_hdst *d = h->dst[g->dest];
+	struct edm_fab_op *op = d ? d->wr[g->id] : NULL;
+	struct edm_pcs_msg_hdr hdr;
+	u64 word;
+	u32 n;
+
+	lockdep_assert_held(&h->node->lock);
+	if (!op || op->state != EDM_OPS_WAIT_GRANT) {
+		h->st[EDM_A_FSTAT_STRAY]++;
+		return;
+	}
+	n = min3(g->size, op->len - op->progress, (u32)EDM_FAB_CHUNK_MAX);
+	word = op->addr + op->progress;
+	if (op->flags & EDM_FAB_OP_ACKED)
+		word |= EDM_WREQ_ACK | (op->progress ? 0 : EDM_WREQ_FIRST) |
+			(op->progress + n == op->len ? EDM_WREQ_LAST : 0);
+	put_unaligned_le64(word, h->wbuf);
+	memcpy(h->wbuf + 8, (u8 *)op->buf + op->progress, n);
+	hdr = (struct edm_pcs_msg_hdr){
+		.dest = g->dest, .src = h->addr, .id = g->id, .kind = EDM_PCS_WREQ, .len = 8 + n,
+	};
+	if (edm_mux_put_msg(&h->node->port[0], &hdr, h->wbuf))
+		return;		/* lost like on a wire; the write times out */
+	op->progress += n;
+	if (op->progress != op->len)
+		return;
+	if (!(op->flags & EDM_FAB_OP_ACKED)) {
+		edm_op_finish(h, op, 0);	/* posted: nothing acknowledges it */
+		return;
+	}
+	op->state = EDM_OPS_WAIT_ACK;
+	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+}
+
+/* Answers to this host's ops */
+
+static struct edm_fab_op *edm_host_resp_op(struct edm_fab_host *h,
+					   const struct edm_pcs_msg_hdr *hdr)
+{
+	struct edm_hdst *d = h->dst[hdr->src];
+
+	if (!d || hdr->id < EDM_HOST_RD_ID0)
+		return NULL;
+	return d->rd[hdr->id - EDM_HOST_RD_ID0];
+}
+
+void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
+{
+	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
+
+	lockdep_assert_held(&h->node->lock);
+	if (!op) {
+		h->st[EDM_A_FSTAT_STRAY]++;
+		return;
+	}
+	if (op->opcode != EDM_OP_READ) {
+		if (hdr->len != 8) {
+			edm_op_finish(h, op, -EPROTO);
+			return;
+		}
+		op->result = get_unaligned_le64(pl);
+		if (op->opcode == EDM_OP_PROBE) {
+			h->dst[op->dst]->region_size = op->result;
+			h->dst[op->dst]->region_known = true;
+		}
+		edm_op_finish(h, op, 0);
+		return;
+	}
+	if (hdr->len > op->len - op->progress) {
+		edm_op_finish(h, op, -EPROTO);
+		return;
+	}
+	memcpy((u8 *)op->buf + op->progress, pl, hdr->len);
+	op->progress += hdr->len;
+	if (op->progress == op->len)
+		edm_op_finish(h, op, 0);
+}
+
+void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
+{
+	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
+
+	lockdep_assert_held(&h->node->lock);
+	if (!op) {
+		h->st[EDM_A_FSTAT_STRAY]++;
+		return;
+	}
+	edm_op_finish(h, op, hdr->len == 1 && pl[0] == EDM_RERR_RANGE ? -ERANGE : -EINVAL);
+}
+
+/* An acknowledged write's answer: done when it names this write's end and says whole. */
+void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
+{
+	struct edm_hdst *d = h->dst[hdr->src];
+	struct edm_fab_op *op = d && hdr->id < EDM_HOST_RD_ID0 ? d->wr[hdr->id] : NULL;
+	u64 w;
+
+	lockdep_assert_held(&h->node->lock);
+	if (!op || op->state != EDM_OPS_WAIT_ACK || hdr->len != 8) {
+		h->st[EDM_A_FSTAT_STRAY]++;
+		return;
+	}
+	w = get_unaligned_le64(pl);
+	if ((w & EDM_WREQ_ADDR_MASK) != op->addr + op->len) {
+		h->st[EDM_A_FSTAT_STRAY]++;	/* an older write's late answer */
+		return;
+	}
+	edm_op_finish(h, op, w >> 48 == 1 ? 0 : -EPROTO);
+}
+
+/* Timeouts: the paper's NULL response when a memory node is gone */
+
+/*
+ * An op has the timeout from the moment its request leaves; one still queued
+ * (its node busy, or the link down) has ten times that from submission.
+ */
+void edm_host_expire(struct edm_fab_host *h, u64 now)
+{
+	struct edm_fab_op *op, *tmp;
+
+	lockdep_assert_held(&h->node->lock);
+	list_for_each_entry_safe(op, tmp, &h->inflight, list)
+		if (op->deadline_ns <= now)
+			edm_op_finish(h, op, -ETIMEDOUT);
+	list_for_each_entry_safe(op, tmp, &h->queue, list)
+		if (op->deadline_ns <= now)
+			edm_op_finish(h, op, -ETIMEDOUT);
+}
+
+void edm_host_arm(struct edm_fab_host *h)
+{
+	u32 ms = max(h->node->cfg.timeout_ms / 4, 1U);
+
+	lockdep_assert_held(&h->node->lock);
+	if ((!list_empty(&h->inflight) || !list_empty(&h->queue)) && !h->stopped &&
+	    !timer_pending(&h->timer))
+		mod_timer(&h->timer, jiffies + msecs_to_jiffies(ms));
+}
+
+/* API */
+
+int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
+{
+	struct edm_fab_host *h;
+	int err;
+
+	if (!edm_fab_node_is_host(n))
+		return -EINVAL;
+	h = to_host(n);
+	err = edm_op_check(h, op);
+	if (err)
+		return err;
+	op->progress = 0;
+	op->status = 0;
+	op->bytes = 0;
+	op->result = 0;
+	op->model_ns = 0;
+	op->state = EDM_OPS_QUEUED;
+	op->start_ns = edm_fab_now_ns();
+	trace_edm_fab_op_submit(n->name, op, op->opcode, op->dst, op->addr, op->len);
+	op->deadline_ns = op->start_ns + (u64)n->cfg.timeout_ms * NSEC_PER_MSEC * 10;
+	spin_lock_bh(&n->lock);
+	if (n->dead || h->stopped) {
+		err = -ENODEV;
+	} else if (h->nops >= EDM_HOST_INFLIGHT_MAX) {
+		err = -EAGAIN;
+	} else if (op->opcode == EDM_OP_WRITE && h->dst[op->dst] &&
+		   h->dst[op->dst]->region_known &&
+		   !(op->addr <= h->dst[op->dst]->region_size &&
+		     op->len <= h->dst[op->dst]->region_size - op->addr)) {
+		err = -ERANGE;
+	} else {
+		list_add_tail(&op->list, &h->queue);
+		h->nops++;
+	}
+	spin_unlock_bh(&n->lock);
+	if (!err)
+		edm_fab_node_kick(n);
+	return err;
+}
+
+static void edm_sync_done(struct edm_fab_op *op)
+{
+	complete(op->priv);
+}
+
+/* Wait, uninterruptibly: the timeout bounds it and op lives on our stack. */
+int edm_fab_host_sync_op(struct edm_fab_node *n, struct edm_fab_op *op)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	int err;
+
+	op->done = edm_sync_done;
+	op->priv = &done;
+	err = edm_fab_host_submit(n, op);
+	if (err)
+		return err;
+	wait_for_completion(&done);
+	return op->status;
+}
+
+int edm_fab_host_probe(struct edm_fab_node *n, u32 dst, u64 *size)
+{
+	struct edm_fab_op op = { .opcode = EDM_OP_PROBE, .dst = dst };
+	int err;
+
+	err = edm_fab_host_sync_op(n, &op);
+	if (!err)
+		*size = op.result;
+	return err;
+}

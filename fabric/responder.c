@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memory-node side of the EDM host stack: a host with a region serves
+ * it to the fabric. Reads, writes, and compare-and-swap, fetch-and-add and
+ * swap on 8-byte words are executed here and so atomic. A read or RMW
+ * request is recorded when it arrives (struct edm_served) and acted on only
+ * when its grant comes (edm_host_serve_chunk()); the chunks of an
+ * acknowledged write are followed until its last one, which a WACK answers.
+ *
+ * Locking: everything under node->lock, called from the node's poll; no lock
+ * of its own.
+ */
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <asm/unaligned.h>
+
+#include "fab.h"
+
+/*
+ * A request this memory node is answering. Nothing is read or changed before
+ * the request's grant: see edm_host_serve_chunk().
+ */
+struct edm_served {
+	u64 addr;
+	u32 len;
+	u32 sent;
+	u8 err;				/* EDM_RERR_*, 0: none */
+	u8 rmw;				/* an RMW's opcode until it runs, 0: none */
+	bool value;			/* answer with @val, not region bytes */
+	u64 val;
+	u64 arg0, arg1;			/* the RMW's operands */
+};
+
+/* Runs a served RMW on its word, under node->lock: atomic against every access. */
+static void edm_host_rmw_run(struct edm_fab_host *h, struct edm_served *s)
+{
+	/* words are little endian, as on the wire */
+	__le64 *word = (__le64 *)(h->region + s->addr);
+
+	lockdep_assert_held(&h->node->lock);
+	s->value = true;
+	s->val = le64_to_cpu(*word);
+	if (s->rmw == EDM_OP_CAS) {
+		if (s->val == s->arg0)
+			*word = cpu_to_le64(s->arg1);
+	} else if (s->rmw == EDM_OP_FADD) {
+		*word = cpu_to_le64(s->val + s->arg0);
+	} else {
+		*word = cpu_to_le64(s->arg0);
+	}
+	s->rmw = 0;
+	h->st[EDM_A_FSTAT_SERVED_RMWS]++;
+}
+
+/*
+ * One granted chunk of a served request's answer. The region is read, and an
+ * RMW run, only here, when the grant arrives: the switch grants a pair's
+ * messages one after the other in the order they were issued, so a READ and
+ * an RMW (or two RMWs) from one requester act on the region in that order.
+ * Running an RMW when its request arrived would let it overtake a READ
+ * issued before it whose grants were still queued.
+ */
+void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
+{
+	unsigned long key = (unsigned long)g->dest << 8 | g->id;
+	struct edm_served *s = xa_load(&h->served, key);
+	struct edm_pcs_msg_hdr hdr = { .dest = g->dest, .src = h->addr, .id = g->id };
+	__le64 val;
+	u8 code;
+	u32 n;
+
+	lockdep_assert_held(&h->node->lock);
+	if (!s) {
+		h->st[EDM_A_FSTAT_STRAY]++;
+		return;
+	}
+	if (s->err) {
+		code = s->err;
+		hdr.kind = EDM_KIND_RERR;
+		hdr.len = 1;
+		edm_mux_put_msg(&h->node->port[0], &hdr, &code);
+		s->sent = s->len;
+	} else if (s->value || s->rmw) {
+		if (s->rmw)
+			edm_host_rmw_run(h, s);
+		val = cpu_to_le64(s->val);
+		hdr.kind = EDM_PCS_RRES;
+		hdr.len = 8;
+		if (!edm_mux_put_msg(&h->node->port[0], &hdr, (u8 *)&val))
+			s->sent = s->len;
+	} else {
+		n = min(g->size, s->len - s->sent);
+		hdr.kind = EDM_PCS_RRES;
+		hdr.len = n;
+		if (!edm_mux_put_msg(&h->node->port[0], &hdr, h->region + s->addr + s->sent))
+			s->sent += n;
+	}
+	if (s->sent == s->len) {
+		xa_erase(&h->served, key);
+		kfree(s);
+	}
+}
+
+static void edm_host_served_new(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
+				struct edm_served *s)
+{
+	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
+	struct edm_served *old;
+
+	old = xa_store(&h->served, key, s, GFP_ATOMIC);
+	if (xa_is_err(old)) {
+		kfree(s);
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	kfree(old);	/* a request whose answer was never granted */
+}
+
+static bool edm_region_ok(const struct edm_fab_host *h, u64 addr, u64 len)
+{
+	return h->region && addr <= h->region_size && len <= h->region_size - addr;
+}
+
+void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
+{
+	struct edm_served *s;
+	u64 w, addr;
+	u32 len;
+
+	lockdep_assert_held(&h->node->lock);
+	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 8) {
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	s = kzalloc(sizeof(*s), GFP_ATOMIC);
+	if (!s)
+		return;
+	w = get_unaligned_le64(pl);
+	addr = w & GENMASK_ULL(47, 0);
+	len = w >> 48;
+	if (!len) {
+		s->value = true;
+		s->val = h->region_size;
+		s->len = 8;
+	} else if (!edm_region_ok(h, addr, len)) {
+		s->err = EDM_RERR_RANGE;
+		s->len = 1;
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+	} else {
+		s->addr = addr;
+		s->len = len;
+		h->st[EDM_A_FSTAT_SERVED_READS]++;
+	}
+	edm_host_served_new(h, hdr, s);
+}
+
+/* Kept until its grant, which runs it (edm_host_serve_chunk()). */
+void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
+{
+	struct edm_served *s;
+	u64 w, addr;
+	u32 op;
+
+	lockdep_assert_held(&h->node->lock);
+	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 24) {
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	s = kzalloc(sizeof(*s), GFP_ATOMIC);
+	if (!s)
+		return;
+	w = get_unaligned_le64(pl);
+	addr = w & GENMASK_ULL(47, 0);
+	op = (w >> 48) & 0xff;
+	s->len = 8;
+	if (!edm_op_is_rmw(op) || !IS_ALIGNED(addr, 8) || !edm_region_ok(h, addr, 8)) {
+		s->err = edm_op_is_rmw(op) ? EDM_RERR_RANGE : EDM_RERR_INVAL;
+		s->len = 1;
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		edm_host_served_new(h, hdr, s);
+		return;
+	}
+	s->addr = addr;
+	s->rmw = op;
+	s->arg0 = get_unaligned_le64(pl + 8);
+	s->arg1 = get_unaligned_le64(pl + 16);
+	edm_host_served_new(h, hdr, s);
+}
+
+/*
+ * Follows an acknowledged write's chunks: each must start where the last
+ * ended. On its last chunk, answers with a WACK carrying the end address
+ * and whether the run was whole (a lost chunk breaks it: the sender resends).
+ */
+static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, u64 word,
+			  u64 end)
+{
+	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
+	u64 start = word & EDM_WREQ_ADDR_MASK;
+	struct edm_pcs_msg_hdr ack = {
+		.dest = hdr->src, .src = h->addr, .id = hdr->id, .kind = EDM_KIND_WACK, .len = 8,
+	};
+	void *next = xa_load(&h->wruns, key);
+	bool whole;
+	__le64 pl;
+
+	if (word & EDM_WREQ_FIRST)
+		whole = true;
+	else
+		whole = next && xa_to_value(next) == start;
+	if (!(word & EDM_WREQ_LAST)) {
+		/* a broken run stays broken: 0 is never a next address (chunks are not empty) */
+		if (xa_is_err(xa_store(&h->wruns, key, xa_mk_value(whole ? end : 0), GFP_ATOMIC)))
+			h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	xa_erase(&h->wruns, key);
+	pl = cpu_to_le64(end | (u64)whole << 48);
+	if (edm_mux_put_msg(&h->node->port[0], &ack, (const u8 *)&pl))
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender times out and resends */
+}
+
+void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
+{
+	u64 addr, word;
+	u32 n;
+
+	lockdep_assert_held(&h->node->lock);
+	if (hdr->len < 8) {
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	word = get_unaligned_le64(pl);
+	addr = word & EDM_WREQ_ADDR_MASK;
+	n = hdr->len - 8;
+	if ((word & ~EDM_WREQ_ADDR_MASK & ~(EDM_WREQ_FIRST | EDM_WREQ_LAST | EDM_WREQ_ACK)) ||
+	    !edm_region_ok(h, addr, n)) {
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	memcpy(h->region + addr, pl + 8, n);
+	h->st[EDM_A_FSTAT_SERVED_WRITES]++;
+	if (word & EDM_WREQ_ACK)
+		edm_host_wrun(h, hdr, word, addr + n);
+}
