@@ -19,7 +19,7 @@
  * family's pre_doit (EDM_NL_LOCK), around lookup, change and the messages
  * it builds; a region's
  * own fields are read and changed under its host's node->lock
- * (fabric/host.c) or its own lock (dfabric/pool_region.c). A change
+ * (fabric/region.c) or its own lock (dfabric/pool_region.c). A change
  * either happens with its reply and event built, or not at all: the
  * messages are allocated first.
  */
