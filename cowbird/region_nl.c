@@ -17,10 +17,9 @@
  *
  * Locking: each handler runs under its netns's registry lock, taken by the
  * family's pre_doit (EDM_NL_LOCK), around lookup, change and the messages
- * it builds; a region's
- * own fields are read and changed under its host's node->lock
- * (fabric/region.c) or its own lock (dfabric/pool_region.c). A change
- * either happens with its reply and event built, or not at all: the
+ * it builds; a region's own fields are read and changed under its host's
+ * node->lock (fabric/region.c) or its own lock (dfabric/pool_region.c). A
+ * change either happens with its reply and event built, or not at all: the
  * messages are allocated first.
  */
 #include <net/sock.h>
