@@ -13,10 +13,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 src=$tmp/src/edm-$ver
 mkdir -p "$src" "$tmp/dkms"
-# Exactly the files the module's Kbuild needs.
-(cd "$top" && cp -r --parents Kbuild VERSION dkms.conf include kernel drivers "$src/")
-[ -d "$top/net" ] && cp -r "$top/net" "$src/"
-[ -d "$top/mm" ] && cp -r "$top/mm" "$src/"
+# Exactly the files the module's Kbuild needs: include/ and every folder
+# with a Kbuild.mk.
+mapfile -t dirs < <(cd "$top" && git ls-files '*/Kbuild.mk' | xargs -n 1 dirname)
+(cd "$top" && cp -r --parents Kbuild VERSION dkms.conf include "${dirs[@]}" "$src/")
 find "$src" -name '*.o' -o -name '*.cmd' -o -name '*.ko' | xargs -r rm -f
 
 dk=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms")
