@@ -141,7 +141,7 @@ static int edm_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	const struct edm_nl_obj *obj = edm_nl_obj_of(ops->internal_flags);
 	struct edm_dev *dev;
 
-	info->user_ptr[0] = en;
+	info->user_ptr[0] = (void *)obj;	/* for edm_nl_info_obj() */
 	info->user_ptr[1] = NULL;
 	if (!(ops->internal_flags & EDM_NL_LOCK))
 		return 0;
@@ -166,16 +166,10 @@ static void edm_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
 		mutex_unlock(&en->lock);
 }
 
-/* The kind of device the command of @info addresses (its internal_flags). */
+/* The kind of device the command of @info addresses, as pre_doit found it. */
 static const struct edm_nl_obj *edm_nl_info_obj(struct genl_info *info)
 {
-	const struct genl_ops *op;
-	int i;
-
-	for (i = 0, op = edm_genl_family.ops; i < edm_genl_family.n_ops; i++, op++)
-		if (op->cmd == info->genlhdr->cmd)
-			return edm_nl_obj_of(op->internal_flags);
-	return NULL;
+	return info->user_ptr[0];
 }
 
 int edm_nl_obj_get_doit(struct sk_buff *skb, struct genl_info *info)

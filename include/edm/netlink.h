@@ -10,6 +10,8 @@
 
 #include <net/genetlink.h>
 
+#include "edm/dev.h"
+
 extern struct genl_family edm_genl_family;
 
 enum edm_mcgrp {
@@ -88,7 +90,8 @@ extern const struct edm_nl_obj edm_nicpool_nl_obj;	/* dfabric/nicpool_nl.c */
  * EDM_NL_FIND(kind) also finds the device the request names, of that kind,
  * and fails the request with a message pointing at the attribute if there
  * is none; EDM_NL_NEW(kind) only names the kind, for edm_nl_created(). The
- * handler gets the netns and device from edm_nl_en() and edm_nl_dev().
+ * handler gets the netns and device from edm_nl_en() and edm_nl_dev();
+ * pre_doit keeps the kind in user_ptr[0] for the shared handlers.
  */
 #define EDM_NL_OBJ_MASK		0x0f
 #define EDM_NL_LOCK		0x10
@@ -98,7 +101,7 @@ extern const struct edm_nl_obj edm_nicpool_nl_obj;	/* dfabric/nicpool_nl.c */
 
 static inline struct edm_net *edm_nl_en(struct genl_info *info)
 {
-	return info->user_ptr[0];
+	return edm_net(genl_info_net(info));
 }
 
 static inline struct edm_dev *edm_nl_dev(struct genl_info *info)
