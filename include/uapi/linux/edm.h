@@ -51,6 +51,8 @@ enum edm_dev_type {
 	EDM_DEV_TYPE_RACK,
 	/* A DFabric NIC pool: netdevs carrying a rack's inter-rack traffic. */
 	EDM_DEV_TYPE_NICPOOL,
+	/* This kernel's membership of a pool shared with other kernels. */
+	EDM_DEV_TYPE_SHPOOL,
 
 	__EDM_DEV_TYPE_CNT,
 	EDM_DEV_TYPE_MAX = __EDM_DEV_TYPE_CNT - 1
@@ -654,6 +656,94 @@ enum {
 	EDM_A_NPSTAT_MAX = __EDM_A_NPSTAT_CNT - 1
 };
 
+/* A host slot's state in a shared pool, as every member sees it. */
+enum edm_shpool_host_state {
+	EDM_SHPOOL_HOST_FREE,
+	EDM_SHPOOL_HOST_JOINING,
+	EDM_SHPOOL_HOST_LIVE,
+	EDM_SHPOOL_HOST_DEAD,		/* a survivor is reclaiming its Buffers */
+	EDM_SHPOOL_HOST_LEAVING,	/* it is giving its Buffers back */
+
+	__EDM_SHPOOL_HOST_CNT,
+	EDM_SHPOOL_HOST_MAX = __EDM_SHPOOL_HOST_CNT - 1
+};
+
+/*
+ * Shared pools (EDM_DEV_TYPE_SHPOOL): this kernel joined to a memory range
+ * that other kernels map too (an ivshmem device, PCI name in DEVICE), with
+ * a netdev whose frames travel to the other members as Buffers passed
+ * through the range. The first to join formats the range with NHOSTS,
+ * BUF_SHIFT, RING and LEASE_MS; later ones read them from it.
+ */
+enum {
+	EDM_A_SHPOOL_UNSPEC,
+	EDM_A_SHPOOL_PAD,
+	EDM_A_SHPOOL_ID,		/* u32: its edm device ID */
+	EDM_A_SHPOOL_NAME,		/* string */
+	EDM_A_SHPOOL_DEVICE,		/* string: the memory's PCI device, e.g. 0000:00:10.0 */
+	EDM_A_SHPOOL_IFNAME,		/* string: its netdev; default shp%d */
+	EDM_A_SHPOOL_HOSTNAME,		/* string: how other members see it; default uts name */
+	EDM_A_SHPOOL_NHOSTS,		/* u32: host slots, if this join formats */
+	EDM_A_SHPOOL_BUF_SHIFT,		/* u32: log2 of the Buffer size, if this join formats */
+	EDM_A_SHPOOL_RING,		/* u32: descriptors per ring, if this join formats */
+	EDM_A_SHPOOL_LEASE_MS,		/* u32: silence before a host is reaped, if formats */
+	EDM_A_SHPOOL_SIZE,		/* u64: bytes of the range, reply only */
+	EDM_A_SHPOOL_BUFS,		/* u32: Buffers in the range, reply only */
+	EDM_A_SHPOOL_SLOT,		/* u32: this kernel's host slot, reply only */
+	EDM_A_SHPOOL_EPOCH,		/* u32: its life in that slot, reply only */
+	EDM_A_SHPOOL_FORMATTED,		/* flag: this join formatted the range, reply only */
+	EDM_A_SHPOOL_HOST,		/* nest: EDM_A_SHHOST_*, one per slot in use, reply only */
+	EDM_A_SHPOOL_STATS,		/* nest: EDM_A_SHSTAT_*, reply only */
+
+	__EDM_A_SHPOOL_CNT,
+	EDM_A_SHPOOL_MAX = __EDM_A_SHPOOL_CNT - 1
+};
+
+/* A host slot of a shared pool, as this kernel sees it. Replies only. */
+enum {
+	EDM_A_SHHOST_UNSPEC,
+	EDM_A_SHHOST_PAD,
+	EDM_A_SHHOST_SLOT,		/* u32 */
+	EDM_A_SHHOST_STATE,		/* u32: enum edm_shpool_host_state */
+	EDM_A_SHHOST_EPOCH,		/* u32 */
+	EDM_A_SHHOST_NAME,		/* string: its hostname */
+	EDM_A_SHHOST_MAC,		/* binary, 6 bytes: its netdev's address */
+	EDM_A_SHHOST_HELD,		/* u32: Buffers it holds */
+	EDM_A_SHHOST_REAPED,		/* u64: lives of this slot reaped by survivors */
+	EDM_A_SHHOST_SELF,		/* flag: this kernel */
+
+	__EDM_A_SHHOST_CNT,
+	EDM_A_SHHOST_MAX = __EDM_A_SHHOST_CNT - 1
+};
+
+/* Shared pool counters of this kernel, all u64. */
+enum {
+	EDM_A_SHSTAT_UNSPEC,
+	EDM_A_SHSTAT_PAD,
+	EDM_A_SHSTAT_TX_PACKETS,	/* frames passed to another member */
+	EDM_A_SHSTAT_TX_BYTES,
+	EDM_A_SHSTAT_TX_NO_HOST,	/* no live member has that address */
+	EDM_A_SHSTAT_TX_NO_BUF,		/* the pool had no free Buffer */
+	EDM_A_SHSTAT_TX_RING_FULL,	/* the ring to that member was full */
+	EDM_A_SHSTAT_TX_HOST_DOWN,	/* the member died as the Buffer was passed */
+	EDM_A_SHSTAT_TX_FLOODS,		/* broadcast frames, one Buffer per member */
+	EDM_A_SHSTAT_RX_PACKETS,
+	EDM_A_SHSTAT_RX_BYTES,
+	EDM_A_SHSTAT_RX_REFUSED,	/* descriptors whose Buffer was not ours as they said */
+	EDM_A_SHSTAT_RX_DROPS,		/* no skb, or bad offload state */
+	EDM_A_SHSTAT_ALLOCS,		/* Buffers taken from the pool */
+	EDM_A_SHSTAT_FREES,		/* Buffers given back */
+	EDM_A_SHSTAT_TAKEN_BACK,	/* passed to a member that died, taken back */
+	EDM_A_SHSTAT_REAPED_HOSTS,	/* dead members this kernel reclaimed */
+	EDM_A_SHSTAT_REAPED_BUFS,	/* their Buffers it freed */
+	EDM_A_SHSTAT_POLLS,		/* receive polls (no doorbell: polling) */
+	EDM_A_SHSTAT_IDLE_POLLS,	/* polls that found nothing */
+	EDM_A_SHSTAT_FENCED,		/* times this kernel found itself reaped */
+
+	__EDM_A_SHSTAT_CNT,
+	EDM_A_SHSTAT_MAX = __EDM_A_SHSTAT_CNT - 1
+};
+
 enum {
 	EDM_CMD_UNSPEC,
 	EDM_CMD_VERSION_GET,		/* do: reply carries EDM_A_INFO_* */
@@ -696,6 +786,9 @@ enum {
 	EDM_CMD_NICPOOL_SET,		/* admin: mode, flowlet gap; event if changed */
 	EDM_CMD_NICPOOL_NIC_ADD,	/* admin: NIC becomes a member; event */
 	EDM_CMD_NICPOOL_NIC_DEL,	/* admin: NIC leaves, its flows move; event */
+	EDM_CMD_SHPOOL_GET,		/* do (by ID or NAME) and dump */
+	EDM_CMD_SHPOOL_JOIN,		/* admin: join (format if blank); created event */
+	EDM_CMD_SHPOOL_LEAVE,		/* admin: give Buffers back, leave; deleted event */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared pool's layout and its lock-free protocol; see
+ * include/edm/shpool_core.h. No lock: every shared word changes by
+ * compare-and-swap or has one writer.
+ */
+#include "edm/shpool_core.h"
+
+#define EDM_SHP_ALIGN(x, a)	(((x) + (a) - 1) & ~((u64)(a) - 1))
+#define EDM_SHP_PAGE		4096
+
+void edm_shp_cfg_default(struct edm_shp_cfg *cfg)
+{
+	cfg->nhosts = EDM_SHP_DEFAULT_HOSTS;
+	cfg->buf_shift = EDM_SHP_DEFAULT_BUF_SHIFT;
+	cfg->ring_size = EDM_SHP_DEFAULT_RING;
+	cfg->lease_ms = EDM_SHP_DEFAULT_LEASE_MS;
+}
+
+/* Where everything goes in @size bytes; -ENOSPC if fewer than 2 Buffers a host fit. */
+static int edm_shp_layout(const struct edm_shp_cfg *cfg, u64 size, struct edm_shp_super *sb)
+{
+	u64 off, nbufs;
+
+	memset(sb, 0, sizeof(*sb));
+	sb->magic = EDM_SHP_MAGIC;
+	sb->version = EDM_SHP_VERSION;
+	sb->size = size;
+	sb->nhosts = cfg->nhosts;
+	sb->buf_shift = cfg->buf_shift;
+	sb->ring_size = cfg->ring_size;
+	sb->lease_ms = cfg->lease_ms;
+
+	off = EDM_SHP_ALIGN(sizeof(*sb), EDM_SHP_LINE);
+	sb->hosts_off = off;
+	off += (u64)cfg->nhosts * sizeof(struct edm_shp_host);
+	sb->ring_bytes = sizeof(struct edm_shp_ring) +
+			 (u64)cfg->ring_size * sizeof(struct edm_shp_desc);
+	sb->rings_off = EDM_SHP_ALIGN(off, EDM_SHP_LINE);
+	off = sb->rings_off + (u64)cfg->nhosts * cfg->nhosts * sb->ring_bytes;
+	sb->holder_off = EDM_SHP_ALIGN(off, EDM_SHP_LINE);
+	/* holder words and Buffers share what is left: 8 bytes + one Buffer each */
+	if (size < sb->holder_off + EDM_SHP_PAGE)
+		return -ENOSPC;
+	nbufs = (size - sb->holder_off - EDM_SHP_PAGE) / ((1ULL << cfg->buf_shift) + 8);
+	if (nbufs > 0xffffffffULL)
+		nbufs = 0xffffffffULL;
+	for (;;) {
+		if (nbufs < 2ULL * cfg->nhosts)
+			return -ENOSPC;
+		sb->bufs_off = EDM_SHP_ALIGN(sb->holder_off + nbufs * 8, EDM_SHP_PAGE);
+		if (sb->bufs_off + (nbufs << cfg->buf_shift) <= size)
+			break;
+		nbufs--;
+	}
+	sb->nbufs = nbufs;
+	return 0;
+}
+
+int edm_shp_cfg_check(const struct edm_shp_cfg *cfg, u64 size)
+{
+	struct edm_shp_super sb;
+
+	if (cfg->nhosts < 2 || cfg->nhosts > EDM_SHP_MAX_HOSTS)
+		return -EINVAL;
+	if (cfg->buf_shift < EDM_SHP_MIN_BUF_SHIFT || cfg->buf_shift > EDM_SHP_MAX_BUF_SHIFT)
+		return -EINVAL;
+	if (cfg->ring_size < EDM_SHP_MIN_RING || cfg->ring_size > EDM_SHP_MAX_RING ||
+	    (cfg->ring_size & (cfg->ring_size - 1)))
+		return -EINVAL;
+	if (cfg->lease_ms < EDM_SHP_MIN_LEASE_MS || cfg->lease_ms > EDM_SHP_MAX_LEASE_MS)
+		return -EINVAL;
+	return edm_shp_layout(cfg, size, &sb);
+}
+
+/*
+ * Write the layout into a blank range. -EEXIST if another host formats or
+ * has formatted it (the format word is not BLANK).
+ */
+int edm_shp_format(void *base, u64 size, const struct edm_shp_cfg *cfg)
+{
+	struct edm_shp_super *sb = base, geo;
+	int err;
+
+	err = edm_shp_cfg_check(cfg, size);
+	if (err)
+		return err;
+	edm_shp_layout(cfg, size, &geo);
+	if (edm_shp_cas32(&sb->fmt, EDM_SHP_FMT_BLANK, EDM_SHP_FMT_BUSY) != EDM_SHP_FMT_BLANK)
+		return -EEXIST;
+	/* host table, rings and holder words start at zero: FREE, empty, free */
+	memset((u8 *)base + geo.hosts_off, 0, geo.bufs_off - geo.hosts_off);
+	geo.fmt = EDM_SHP_FMT_BUSY;
+	geo.magic = 0;
+	memcpy(sb, &geo, sizeof(geo));
+	edm_shp_store(&sb->magic, EDM_SHP_MAGIC);
+	edm_shp_release(&sb->fmt, EDM_SHP_FMT_READY);
+	return 0;
+}
+
+/*
+ * Build a view of a formatted range mapped at @base. -ENODATA: blank;
+ * -EAGAIN: being formatted; -EINVAL: not ours, or a layout that does not
+ * fit @size.
+ */
+int edm_shp_open(struct edm_shp *v, void *base, u64 size)
+{
+	struct edm_shp_super *sb = base, want;
+	struct edm_shp_cfg cfg;
+	u32 fmt = edm_shp_acquire(&sb->fmt);
+
+	if (fmt == EDM_SHP_FMT_BLANK && !edm_shp_load(&sb->magic))
+		return -ENODATA;
+	if (fmt == EDM_SHP_FMT_BUSY)
+		return -EAGAIN;
+	if (fmt != EDM_SHP_FMT_READY || sb->magic != EDM_SHP_MAGIC ||
+	    sb->version != EDM_SHP_VERSION || sb->size > size)
+		return -EINVAL;
+	cfg.nhosts = sb->nhosts;
+	cfg.buf_shift = sb->buf_shift;
+	cfg.ring_size = sb->ring_size;
+	cfg.lease_ms = sb->lease_ms;
+	if (edm_shp_cfg_check(&cfg, sb->size))
+		return -EINVAL;
+	edm_shp_layout(&cfg, sb->size, &want);
+	want.fmt = EDM_SHP_FMT_READY;
+	if (memcmp(&want, sb, sizeof(want)))
+		return -EINVAL;
+
+	memset(v, 0, sizeof(*v));
+	v->base = base;
+	v->size = size;
+	v->sb = sb;
+	v->geo = want;
+	v->hosts = (struct edm_shp_host *)(v->base + want.hosts_off);
+	v->holder = (u64 *)(v->base + want.holder_off);
+	v->rings = v->base + want.rings_off;
+	v->bufs = v->base + want.bufs_off;
+	v->slot = EDM_SHP_MAX_HOSTS;
+	return 0;
+}
+
+/* ---- hosts ---- */
+
+u64 edm_shp_host_state(const struct edm_shp *v, u32 slot)
+{
+	return edm_shp_acquire(&v->hosts[slot].state);
+}
+
+bool edm_shp_fenced(const struct edm_shp *v)
+{
+	return v->slot >= v->geo.nhosts ||
+	       edm_shp_host_state(v, v->slot) != EDM_SHP_HW(EDM_SHP_H_LIVE, v->epoch);
+}
+
+/* Take a free slot. -EBUSY: every slot is taken; -EALREADY: this view has one. */
+int edm_shp_join(struct edm_shp *v, const char *name, const u8 *mac)
+{
+	u32 i, k, epoch;
+	u64 w;
+
+	if (v->slot < v->geo.nhosts)
+		return -EALREADY;
+	for (i = 0; i < v->geo.nhosts; i++) {
+		struct edm_shp_host *h = &v->hosts[i];
+
+		w = edm_shp_host_state(v, i);
+		if (EDM_SHP_HW_STATE(w) != EDM_SHP_H_FREE)
+			continue;
+		epoch = (EDM_SHP_HW_EPOCH(w) + 1) & 0xffffff;
+		if (!epoch)
+			epoch = 1;
+		if (edm_shp_cas64(&h->state, w, EDM_SHP_HW(EDM_SHP_H_JOINING, epoch)) != w)
+			continue;
+		memset(h->name, 0, sizeof(h->name));
+		for (k = 0; k + 1 < sizeof(h->name) && name[k]; k++)
+			h->name[k] = name[k];
+		memcpy(h->mac, mac, sizeof(h->mac));
+		edm_shp_store(&h->beat, 0);
+		v->slot = i;
+		v->epoch = epoch;
+		v->tag = EDM_SHP_TAG(i, epoch);
+		v->cursor = 0;
+		edm_shp_release(&h->state, EDM_SHP_HW(EDM_SHP_H_LIVE, epoch));
+		return 0;
+	}
+	return -EBUSY;
+}
+
+void edm_shp_beat(struct edm_shp *v)
+{
+	struct edm_shp_host *h = &v->hosts[v->slot];
+
+	edm_shp_release(&h->beat, edm_shp_load(&h->beat) + 1);
+}
+
+/* Free every Buffer tagged @tag; how many. */
+static u32 edm_shp_free_tagged(struct edm_shp *v, u32 tag)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < v->geo.nbufs; i++) {
+		u64 w = edm_shp_load(&v->holder[i]);
+
+		if (EDM_SHP_WTAG(w) != tag)
+			continue;
+		if (edm_shp_cas64(&v->holder[i], w, (u64)EDM_SHP_GEN(w) << 32) == w)
+			n++;
+	}
+	return n;
+}
+
+/* Leave cleanly: give every Buffer back, free the slot. Buffers freed. */
+u32 edm_shp_leave(struct edm_shp *v)
+{
+	struct edm_shp_host *h;
+	u64 live, leaving;
+	u32 n = 0;
+
+	if (v->slot >= v->geo.nhosts)
+		return 0;
+	h = &v->hosts[v->slot];
+	live = EDM_SHP_HW(EDM_SHP_H_LIVE, v->epoch);
+	leaving = EDM_SHP_HW(EDM_SHP_H_LEAVING, v->epoch);
+	if (edm_shp_cas64(&h->state, live, leaving) == live) {
+		n = edm_shp_free_tagged(v, v->tag);
+		edm_shp_cas64(&h->state, leaving, EDM_SHP_HW(EDM_SHP_H_FREE, v->epoch));
+	}
+	v->slot = EDM_SHP_MAX_HOSTS;
+	v->tag = 0;
+	return n;
+}
+
+/*
+ * Reclaim the life of @slot seen in state word @seen (LIVE, JOINING,
+ * LEAVING or DEAD: a reaper that died half way). Buffers freed; 0 if
+ * another survivor won, or the slot moved on.
+ */
+u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 seen)
+{
+	struct edm_shp_host *h;
+	u32 epoch = EDM_SHP_HW_EPOCH(seen), n;
+	u64 dead = EDM_SHP_HW(EDM_SHP_H_DEAD, epoch);
+
+	if (slot >= v->geo.nhosts || slot == v->slot)
+		return 0;
+	switch (EDM_SHP_HW_STATE(seen)) {
+	case EDM_SHP_H_LIVE:
+	case EDM_SHP_H_JOINING:
+	case EDM_SHP_H_LEAVING:
+	case EDM_SHP_H_DEAD:
+		break;
+	default:
+		return 0;
+	}
+	h = &v->hosts[slot];
+	if (seen != dead && edm_shp_cas64(&h->state, seen, dead) != seen)
+		return 0;
+	n = edm_shp_free_tagged(v, EDM_SHP_TAG(slot, epoch));
+	if (edm_shp_cas64(&h->state, dead, EDM_SHP_HW(EDM_SHP_H_FREE, epoch)) == dead) {
+		edm_shp_store(&h->reaped, edm_shp_load(&h->reaped) + 1);
+		v->st.reaped_hosts++;
+	}
+	v->st.reaped_bufs += n;
+	return n;
+}
+
+/* Buffers held by the life now in @slot. */
+u32 edm_shp_held(const struct edm_shp *v, u32 slot)
+{
+	u64 w = edm_shp_host_state(v, slot);
+	u32 i, n = 0, tag = EDM_SHP_TAG(slot, EDM_SHP_HW_EPOCH(w));
+
+	if (EDM_SHP_HW_STATE(w) == EDM_SHP_H_FREE)
+		return 0;
+	for (i = 0; i < v->geo.nbufs; i++)
+		n += EDM_SHP_WTAG(edm_shp_load(&v->holder[i])) == tag;
+	return n;
+}
+
+/* The live host (not this one) with that MAC, or -ENOENT. */
+int edm_shp_find_mac(const struct edm_shp *v, const u8 *mac)
+{
+	u32 i;
+
+	for (i = 0; i < v->geo.nhosts; i++) {
+		if (i == v->slot ||
+		    EDM_SHP_HW_STATE(edm_shp_host_state(v, i)) != EDM_SHP_H_LIVE)
+			continue;
+		if (!memcmp(v->hosts[i].mac, mac, sizeof(v->hosts[i].mac)))
+			return i;
+	}
+	return -ENOENT;
+}
+
+/* ---- Buffers ---- */
+
+u32 edm_shp_buf_size(const struct edm_shp *v)
+{
+	return 1U << v->geo.buf_shift;
+}
+
+void *edm_shp_buf(const struct edm_shp *v, u32 buf)
+{
+	return v->bufs + ((u64)buf << v->geo.buf_shift);
+}
+
+/* A free Buffer, now held by this host. -ENOMEM: none. */
+int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw)
+{
+	u32 n = v->geo.nbufs, i, k;
+
+	if (v->slot >= v->geo.nhosts)
+		return -ENOTCONN;
+	for (k = 0, i = v->cursor; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
+		u64 w = edm_shp_load(&v->holder[i]), nw;
+
+		if (EDM_SHP_WTAG(w))
+			continue;
+		nw = (u64)(EDM_SHP_GEN(w) + 1) << 32 | v->tag;
+		if (edm_shp_cas64(&v->holder[i], w, nw) != w)
+			continue;
+		v->cursor = i + 1 == n ? 0 : i + 1;
+		*buf = i;
+		*hw = nw;
+		v->st.allocs++;
+		return 0;
+	}
+	v->st.no_buf++;
+	return -ENOMEM;
+}
+
+/* Give back a Buffer this host holds as @hw. -EPERM: it does not. */
+int edm_shp_free(struct edm_shp *v, u32 buf, u64 hw)
+{
+	if (buf >= v->geo.nbufs || EDM_SHP_WTAG(hw) != v->tag)
+		return -EINVAL;
+	if (edm_shp_cas64(&v->holder[buf], hw, (u64)EDM_SHP_GEN(hw) << 32) != hw)
+		return -EPERM;
+	return 0;
+}
+
+/*
+ * Make the live host in @dst the holder. -EHOSTDOWN: it is not live;
+ * -EPERM: this host does not hold the Buffer as @hw.
+ */
+int edm_shp_pass(struct edm_shp *v, u32 buf, u64 hw, u32 dst, u64 *new_hw)
+{
+	u64 st, nw;
+
+	if (buf >= v->geo.nbufs || dst >= v->geo.nhosts || dst == v->slot ||
+	    EDM_SHP_WTAG(hw) != v->tag)
+		return -EINVAL;
+	st = edm_shp_host_state(v, dst);
+	if (EDM_SHP_HW_STATE(st) != EDM_SHP_H_LIVE)
+		return -EHOSTDOWN;
+	nw = (u64)EDM_SHP_GEN(hw) << 32 | EDM_SHP_TAG(dst, EDM_SHP_HW_EPOCH(st));
+	if (edm_shp_cas64(&v->holder[buf], hw, nw) != hw)
+		return -EPERM;
+	/* a reaper that swapped the state before our swap sees our word, or we see its state */
+	edm_shp_fence();
+	if (edm_shp_host_state(v, dst) != st) {
+		if (edm_shp_cas64(&v->holder[buf], nw, hw) == nw) {
+			v->st.taken_back++;
+			return -EHOSTDOWN;
+		}
+		/* the reaper freed it, or the receiver had it already */
+	}
+	v->st.passes++;
+	*new_hw = nw;
+	return 0;
+}
+
+/* ---- rings ---- */
+
+static struct edm_shp_ring *edm_shp_ring(const struct edm_shp *v, u32 src, u32 dst)
+{
+	return (struct edm_shp_ring *)(v->rings +
+				       ((u64)src * v->geo.nhosts + dst) * v->geo.ring_bytes);
+}
+
+static struct edm_shp_desc *edm_shp_slot(const struct edm_shp *v, struct edm_shp_ring *r,
+					 u32 i)
+{
+	return (struct edm_shp_desc *)(r + 1) + (i & (v->geo.ring_size - 1));
+}
+
+/* Queue @d on the ring to @dst. -ENOSPC: full. The view's one producer. */
+int edm_shp_post(struct edm_shp *v, u32 dst, const struct edm_shp_desc *d)
+{
+	struct edm_shp_ring *r;
+	u32 prod;
+
+	if (dst >= v->geo.nhosts || v->slot >= v->geo.nhosts)
+		return -EINVAL;
+	r = edm_shp_ring(v, v->slot, dst);
+	prod = edm_shp_load(&r->prod);
+	if (prod - edm_shp_acquire(&r->cons) >= v->geo.ring_size) {
+		v->st.ring_full++;
+		return -ENOSPC;
+	}
+	memcpy(edm_shp_slot(v, r, prod), d, sizeof(*d));
+	edm_shp_release(&r->prod, prod + 1);
+	v->st.posts++;
+	return 0;
+}
+
+/*
+ * Pass a Buffer to @dst and queue it there. On an error the Buffer is
+ * still this host's, as @hw, for the caller to free: -ENOSPC (ring full),
+ * -EHOSTDOWN, -EINVAL.
+ */
+int edm_shp_send(struct edm_shp *v, u32 dst, u32 buf, u64 hw, u32 len, const void *meta,
+		 u32 meta_len)
+{
+	struct edm_shp_desc d = { .buf = buf, .len = len };
+	struct edm_shp_ring *r;
+	int err;
+
+	if (dst >= v->geo.nhosts || v->slot >= v->geo.nhosts || meta_len > sizeof(d.meta) ||
+	    len > edm_shp_buf_size(v))
+		return -EINVAL;
+	r = edm_shp_ring(v, v->slot, dst);
+	if (edm_shp_load(&r->prod) - edm_shp_acquire(&r->cons) >= v->geo.ring_size) {
+		v->st.ring_full++;
+		return -ENOSPC;
+	}
+	err = edm_shp_pass(v, buf, hw, dst, &d.hw);
+	if (err)
+		return err;
+	if (meta_len)
+		memcpy(d.meta, meta, meta_len);
+	/* cannot fail: this host is the ring's one producer and saw room */
+	return edm_shp_post(v, dst, &d);
+}
+
+bool edm_shp_pending(const struct edm_shp *v, u32 src)
+{
+	struct edm_shp_ring *r = edm_shp_ring(v, src, v->slot);
+
+	return edm_shp_acquire(&r->prod) != edm_shp_load(&r->cons);
+}
+
+/*
+ * Take the next descriptor on the ring from @src. -EAGAIN: empty;
+ * -ESTALE: one was there but its Buffer is not this host's as it says
+ * (queued for a reaped life, or garbage): it is consumed and refused.
+ */
+int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
+{
+	struct edm_shp_ring *r;
+	u32 cons;
+
+	if (src >= v->geo.nhosts || v->slot >= v->geo.nhosts)
+		return -EINVAL;
+	r = edm_shp_ring(v, src, v->slot);
+	cons = edm_shp_load(&r->cons);
+	if (edm_shp_acquire(&r->prod) == cons)
+		return -EAGAIN;
+	memcpy(d, edm_shp_slot(v, r, cons), sizeof(*d));
+	edm_shp_release(&r->cons, cons + 1);
+	if (d->buf >= v->geo.nbufs || d->len > edm_shp_buf_size(v) ||
+	    EDM_SHP_WTAG(d->hw) != v->tag || edm_shp_load(&v->holder[d->buf]) != d->hw) {
+		v->st.refused++;
+		return -ESTALE;
+	}
+	v->st.takes++;
+	return 0;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A DFabric pool shared by several kernels (paper 3, 4.1-4.3), a
+ * kernel-agnostic core (include/edm/core.h): the layout of one memory range
+ * that every host maps (an ivshmem BAR or a CXL region), and the lock-free
+ * protocol the hosts follow on it.
+ *
+ * Everything the hosts share is in the range, as offsets, never pointers:
+ * a superblock, a host table, a holder word per Buffer and a ring per
+ * ordered pair of hosts. Each host keeps a private view (struct edm_shp)
+ * with its own pointers into its own mapping.
+ *
+ * Buffers have one size. A Buffer's holder word is gen << 32 | tag, tag 0
+ * when free; a host's tag is epoch << 8 | (slot + 1), so a tag names one
+ * life of one host. Allocating, passing and freeing are compare-and-swap
+ * on that word; passing changes the tag to the receiver's and keeps gen,
+ * allocating bumps gen, so a stale descriptor never matches again.
+ *
+ * A host joins by taking a free slot (state FREE -> JOINING -> LIVE, epoch
+ * bumped) and beats while it lives. A host whose beat stops for the lease
+ * is reaped by whichever survivor wins the LIVE -> DEAD swap: every Buffer
+ * tagged with the dead life is freed, then the slot is FREE again. A sender
+ * that passed a Buffer to a host that died meanwhile takes it back (or the
+ * reaper has freed it: exactly one compare-and-swap wins).
+ *
+ * Ring (src, dst) has one producer (src) and one consumer (dst); each index
+ * is written by one side only, published with release and read with
+ * acquire. A descriptor carries the holder word the receiver must find; the
+ * receiver refuses one that does not match (stale, or from a reaped life).
+ *
+ * The core takes no lock and reads no clock. Calls on one view must be
+ * serialized by the caller, except edm_shp_post() (the view's one producer)
+ * and edm_shp_take() (its one consumer), which may run concurrently with
+ * each other and with everything else.
+ */
+#ifndef _EDM_SHPOOL_CORE_H
+#define _EDM_SHPOOL_CORE_H
+
+#include "edm/core.h"
+
+#ifdef __KERNEL__
+#include <linux/atomic.h>
+#include <asm/barrier.h>
+#define edm_shp_cas64(p, o, n)		cmpxchg64(p, o, n)
+#define edm_shp_cas32(p, o, n)		cmpxchg(p, o, n)
+#define edm_shp_load(p)			READ_ONCE(*(p))
+#define edm_shp_store(p, v)		WRITE_ONCE(*(p), v)
+#define edm_shp_acquire(p)		smp_load_acquire(p)
+#define edm_shp_release(p, v)		smp_store_release(p, v)
+#define edm_shp_fence()			smp_mb()
+#else
+#define edm_shp_cas64(p, o, n)		edm_shp_cas_(p, o, n)
+#define edm_shp_cas32(p, o, n)		edm_shp_cas_(p, o, n)
+#define edm_shp_cas_(p, o, n) ({					\
+	__typeof__(*(p)) edm_old_ = (o);				\
+	__atomic_compare_exchange_n(p, &edm_old_, n, 0,			\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	edm_old_; })
+#define edm_shp_load(p)			__atomic_load_n(p, __ATOMIC_RELAXED)
+#define edm_shp_store(p, v)		__atomic_store_n(p, v, __ATOMIC_RELAXED)
+#define edm_shp_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define edm_shp_release(p, v)		__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define edm_shp_fence()			__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
+#define EDM_SHP_MAGIC		0x314c504853444d45ULL	/* "EDMSHPL1" */
+
+enum {
+	EDM_SHP_VERSION		= 1,
+	EDM_SHP_MAX_HOSTS	= 16,
+	EDM_SHP_DEFAULT_HOSTS	= 8,
+	EDM_SHP_MIN_BUF_SHIFT	= 11,		/* 2 KiB: one MTU-sized frame */
+	EDM_SHP_MAX_BUF_SHIFT	= 17,		/* 128 KiB */
+	EDM_SHP_DEFAULT_BUF_SHIFT = 16,		/* 64 KiB: one GSO packet */
+	EDM_SHP_MIN_RING	= 8,
+	EDM_SHP_MAX_RING	= 4096,
+	EDM_SHP_DEFAULT_RING	= 256,
+	EDM_SHP_MIN_LEASE_MS	= 100,
+	EDM_SHP_MAX_LEASE_MS	= 600000,
+	EDM_SHP_DEFAULT_LEASE_MS = 3000,
+	EDM_SHP_NAME_LEN	= 32,
+	EDM_SHP_LINE		= 64,		/* what one index or entry is padded to */
+};
+
+/* The superblock's format word. */
+enum edm_shp_fmt {
+	EDM_SHP_FMT_BLANK,
+	EDM_SHP_FMT_BUSY,			/* one host is writing the layout */
+	EDM_SHP_FMT_READY,
+};
+
+/* A host slot's state, the low half of its state word; the high half is the epoch. */
+enum edm_shp_hstate {
+	EDM_SHP_H_FREE,
+	EDM_SHP_H_JOINING,
+	EDM_SHP_H_LIVE,
+	EDM_SHP_H_DEAD,				/* a survivor is reclaiming its Buffers */
+	EDM_SHP_H_LEAVING,			/* it is giving its Buffers back itself */
+};
+
+#define EDM_SHP_HW(state, epoch)	((u64)(epoch) << 32 | (state))
+#define EDM_SHP_HW_STATE(w)		((u32)(w))
+#define EDM_SHP_HW_EPOCH(w)		((u32)((w) >> 32))
+#define EDM_SHP_TAG(slot, epoch)	((u32)(epoch) << 8 | ((slot) + 1))
+#define EDM_SHP_TAG_SLOT(t)		(((t) & 0xff) - 1)
+#define EDM_SHP_GEN(w)			((u32)((w) >> 32))
+#define EDM_SHP_WTAG(w)			((u32)(w))
+
+/* Offset 0 of the range. Written once, by the host that formats it. */
+struct edm_shp_super {
+	u64 magic;
+	u32 version;
+	u32 fmt;		/* enum edm_shp_fmt, swapped BLANK -> BUSY by the formatter */
+	u64 size;		/* bytes of the range the layout fits in */
+	u32 nhosts;
+	u32 buf_shift;
+	u32 nbufs;
+	u32 ring_size;		/* descriptors per ring, a power of 2 */
+	u32 lease_ms;		/* beats may stop this long before a host is reaped */
+	u32 pad;
+	u64 hosts_off;		/* struct edm_shp_host[nhosts] */
+	u64 holder_off;		/* u64[nbufs] */
+	u64 rings_off;		/* nhosts * nhosts rings of ring_bytes */
+	u64 ring_bytes;
+	u64 bufs_off;		/* nbufs << buf_shift bytes, page aligned */
+};
+
+struct edm_shp_host {
+	u64 state;		/* EDM_SHP_HW(state, epoch) */
+	u64 beat;		/* bumped by the host while it lives */
+	u64 reaped;		/* lives of this slot reaped by others */
+	u8 mac[6];
+	u8 pad[2];
+	char name[EDM_SHP_NAME_LEN];	/* NUL-terminated */
+	u8 pad2[EDM_SHP_LINE];
+};
+
+/* A descriptor: a Buffer passed from the ring's src to its dst. */
+struct edm_shp_desc {
+	u64 hw;			/* the holder word the receiver must find */
+	u32 buf;
+	u32 len;
+	u8 meta[16];		/* the caller's (a virtio_net_hdr for frames) */
+};
+
+/* A ring's header; ring_size descriptors follow it. */
+struct edm_shp_ring {
+	u32 prod;		/* written by src only */
+	u8 pad[EDM_SHP_LINE - 4];
+	u32 cons;		/* written by dst only */
+	u8 pad2[EDM_SHP_LINE - 4];
+};
+
+struct edm_shp_cfg {
+	u32 nhosts;		/* 2 .. EDM_SHP_MAX_HOSTS */
+	u32 buf_shift;
+	u32 ring_size;
+	u32 lease_ms;
+};
+
+/*
+ * Counters of one view, private to its host. Each is written by one side
+ * only: allocs .. ring_full by the producer, takes and refused by the
+ * consumer, reaped_* by whoever reaps; frees are the caller's to count.
+ */
+struct edm_shp_stats {
+	u64 allocs, no_buf, passes, taken_back, posts, ring_full;
+	u64 takes, refused, reaped_hosts, reaped_bufs;
+};
+
+/* One host's view of a mapped range. */
+struct edm_shp {
+	u8 *base;
+	u64 size;
+	struct edm_shp_super *sb;	/* a copy checked at open is in geo */
+	struct edm_shp_super geo;
+	struct edm_shp_host *hosts;
+	u64 *holder;
+	u8 *rings;
+	u8 *bufs;
+	u32 slot;		/* EDM_SHP_MAX_HOSTS: not joined */
+	u32 epoch;
+	u32 tag;
+	u32 cursor;		/* where the next allocation looks first */
+	struct edm_shp_stats st;
+};
+
+void edm_shp_cfg_default(struct edm_shp_cfg *cfg);
+int edm_shp_cfg_check(const struct edm_shp_cfg *cfg, u64 size);
+int edm_shp_format(void *base, u64 size, const struct edm_shp_cfg *cfg);
+int edm_shp_open(struct edm_shp *v, void *base, u64 size);
+
+int edm_shp_join(struct edm_shp *v, const char *name, const u8 *mac);
+bool edm_shp_fenced(const struct edm_shp *v);
+void edm_shp_beat(struct edm_shp *v);
+u32 edm_shp_leave(struct edm_shp *v);
+u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 state);
+u64 edm_shp_host_state(const struct edm_shp *v, u32 slot);
+u32 edm_shp_held(const struct edm_shp *v, u32 slot);
+int edm_shp_find_mac(const struct edm_shp *v, const u8 *mac);
+
+int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw);
+void *edm_shp_buf(const struct edm_shp *v, u32 buf);
+u32 edm_shp_buf_size(const struct edm_shp *v);
+int edm_shp_free(struct edm_shp *v, u32 buf, u64 hw);
+int edm_shp_pass(struct edm_shp *v, u32 buf, u64 hw, u32 dst, u64 *new_hw);
+int edm_shp_post(struct edm_shp *v, u32 dst, const struct edm_shp_desc *d);
+int edm_shp_send(struct edm_shp *v, u32 dst, u32 buf, u64 hw, u32 len, const void *meta,
+		 u32 meta_len);
+int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d);
+bool edm_shp_pending(const struct edm_shp *v, u32 src);
+
+#endif /* _EDM_SHPOOL_CORE_H */
