@@ -16,6 +16,8 @@
 #    reboots (QEMU runs with -no-reboot, so that ends the VM).
 # Anything going wrong before the command ran leaves no exit-status file,
 # which the runner reports as a crash together with the tail of console.log.
+# An empty /results/started, written just before the command starts, tells
+# the runner that a guest without exit-status died while the command ran.
 
 PATH=/bin
 export PATH
@@ -135,6 +137,9 @@ stty -F /dev/ttyS1 raw -echo
 # final scan reports was made while CMD ran.
 kml=$r/sys/kernel/debug/kmemleak
 [ ! -w "$kml" ] || echo clear >"$kml"
+# Tells the runner that a guest without exit-status died while CMD ran
+# (allowed with --may-die), not before.
+: >/results/started
 env -i "$@" chroot $r /bin/sh "$VM_OUT_DIR/cmd.sh" </dev/null >&3 2>&1 3>&-
 status=$?
 
