@@ -36,6 +36,7 @@ static const struct edm_dev_type_ops * const edm_dev_types[__EDM_DEV_TYPE_CNT] =
 	[EDM_DEV_TYPE_POOL] = &edm_pool_dev_type,
 	[EDM_DEV_TYPE_RACK] = &edm_rack_dev_type,
 	[EDM_DEV_TYPE_NICPOOL] = &edm_nicpool_dev_type,
+	[EDM_DEV_TYPE_SHPOOL] = &edm_shpool_dev_type,
 #endif
 };
 

@@ -23,6 +23,8 @@ static const struct edm_subsys edm_subsystems[] = {
 #if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	/* before the registry: NIC pool members leave when their netdev goes */
 	{ "nicpool", edm_nicpool_notifier_init, edm_nicpool_notifier_exit },
+	/* before the registry: shared pools hold the ivshmem devices it binds */
+	{ "shpool", edm_shpool_init, edm_shpool_exit },
 #endif
 #if IS_ENABLED(CONFIG_EDM_COWBIRD)
 	/* /dev/cowbird and its engine threads; instances hold fabric hosts */

@@ -103,6 +103,7 @@ static const struct edm_nl_obj *const edm_nl_objs[__EDM_NL_OBJ_CNT] = {
 	[EDM_NL_OBJ_POOL] = &edm_pool_nl_obj,
 	[EDM_NL_OBJ_RACK] = &edm_rack_nl_obj,
 	[EDM_NL_OBJ_NICPOOL] = &edm_nicpool_nl_obj,
+	[EDM_NL_OBJ_SHPOOL] = &edm_shpool_nl_obj,
 #endif
 };
 
@@ -389,6 +390,7 @@ static const struct edm_nl_ops *const edm_nl_parts[] = {
 	&edm_pool_nl_ops,
 	&edm_rack_nl_ops,
 	&edm_nicpool_nl_ops,
+	&edm_shpool_nl_ops,
 #endif
 #if IS_ENABLED(CONFIG_EDM_COWBIRD)
 	&edm_region_nl_ops,

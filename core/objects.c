@@ -23,6 +23,7 @@ static const char * const edm_obj_names[__EDM_OBJ_CNT] = {
 	[EDM_OBJ_CN] = "cn",
 	[EDM_OBJ_REGION] = "region",
 	[EDM_OBJ_NICPOOL] = "nicpool",
+	[EDM_OBJ_SHPOOL] = "shpool",
 };
 
 static atomic_t edm_obj_live[__EDM_OBJ_CNT];

@@ -434,6 +434,17 @@ int edm_shp_send(struct edm_shp *v, u32 dst, u32 buf, u64 hw, u32 len, const voi
 	return edm_shp_post(v, dst, &d);
 }
 
+/* Descriptors the ring to @dst has room for. */
+u32 edm_shp_room(const struct edm_shp *v, u32 dst)
+{
+	struct edm_shp_ring *r;
+
+	if (dst >= v->geo.nhosts || v->slot >= v->geo.nhosts)
+		return 0;
+	r = edm_shp_ring(v, v->slot, dst);
+	return v->geo.ring_size - (edm_shp_load(&r->prod) - edm_shp_acquire(&r->cons));
+}
+
 bool edm_shp_pending(const struct edm_shp *v, u32 src)
 {
 	struct edm_shp_ring *r = edm_shp_ring(v, src, v->slot);

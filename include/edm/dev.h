@@ -91,5 +91,6 @@ extern const struct edm_dev_type_ops edm_fhost_dev_type;	/* fabric/node.c */
 extern const struct edm_dev_type_ops edm_pool_dev_type;		/* dfabric/pool.c */
 extern const struct edm_dev_type_ops edm_rack_dev_type;		/* dfabric/rack.c */
 extern const struct edm_dev_type_ops edm_nicpool_dev_type;	/* dfabric/nicpool.c */
+extern const struct edm_dev_type_ops edm_shpool_dev_type;	/* dfabric/shpool.c */
 
 #endif /* _EDM_DEV_H */

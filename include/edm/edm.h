@@ -28,6 +28,7 @@ enum edm_obj_kind {
 	EDM_OBJ_CN,		/* rack compute nodes */
 	EDM_OBJ_REGION,		/* pool regions, until their last reference */
 	EDM_OBJ_NICPOOL,	/* NIC pools */
+	EDM_OBJ_SHPOOL,		/* shared pool memberships */
 
 	__EDM_OBJ_CNT
 };
@@ -57,6 +58,8 @@ int edm_fab_eth_init(void);				/* fabric/eth.c */
 void edm_fab_eth_exit(void);
 int edm_nicpool_notifier_init(void);		/* dfabric/nicpool.c */
 void edm_nicpool_notifier_exit(void);
+int edm_shpool_init(void);			/* dfabric/shpool.c */
+void edm_shpool_exit(void);
 int edm_cowbird_init(void);			/* cowbird/dev.c */
 void edm_cowbird_exit(void);
 

@@ -72,6 +72,7 @@ enum edm_nl_obj_id {
 	EDM_NL_OBJ_POOL,
 	EDM_NL_OBJ_RACK,
 	EDM_NL_OBJ_NICPOOL,
+	EDM_NL_OBJ_SHPOOL,
 
 	__EDM_NL_OBJ_CNT
 };
@@ -82,6 +83,7 @@ extern const struct edm_nl_obj edm_fab_nl_obj;		/* fabric/nl.c */
 extern const struct edm_nl_obj edm_pool_nl_obj;		/* dfabric/pool_nl.c */
 extern const struct edm_nl_obj edm_rack_nl_obj;		/* dfabric/rack_nl.c */
 extern const struct edm_nl_obj edm_nicpool_nl_obj;	/* dfabric/nicpool_nl.c */
+extern const struct edm_nl_obj edm_shpool_nl_obj;	/* dfabric/shpool_nl.c */
 
 /*
  * What the family's pre_doit does before a command's doit, from the
@@ -122,6 +124,7 @@ extern const struct edm_nl_ops edm_flink_nl_ops;	/* fabric/link_nl.c */
 extern const struct edm_nl_ops edm_pool_nl_ops;		/* dfabric/pool_nl.c */
 extern const struct edm_nl_ops edm_rack_nl_ops;		/* dfabric/rack_nl.c */
 extern const struct edm_nl_ops edm_nicpool_nl_ops;	/* dfabric/nicpool_nl.c */
+extern const struct edm_nl_ops edm_shpool_nl_ops;	/* dfabric/shpool_nl.c */
 extern const struct edm_nl_ops edm_cowbird_nl_ops;	/* cowbird/nl.c */
 extern const struct edm_nl_ops edm_region_nl_ops;	/* cowbird/region_nl.c */
 

@@ -208,6 +208,7 @@ int edm_shp_post(struct edm_shp *v, u32 dst, const struct edm_shp_desc *d);
 int edm_shp_send(struct edm_shp *v, u32 dst, u32 buf, u64 hw, u32 len, const void *meta,
 		 u32 meta_len);
 int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d);
+u32 edm_shp_room(const struct edm_shp *v, u32 dst);
 bool edm_shp_pending(const struct edm_shp *v, u32 src);
 
 #endif /* _EDM_SHPOOL_CORE_H */

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared pools (dfabric/shpool.h): the ivshmem PCI driver that offers
+ * memory devices, the SHPOOL device type that joins one (formatting it if
+ * blank) and leaves it, and the beat work that keeps this kernel's lease
+ * and reaps members whose beat stopped.
+ *
+ * Locking: edm_shmem_lock, see shpool.h. A membership detaches once, under
+ * it, either when its device is deleted or when the PCI device goes away
+ * under it (unbind, unplug); after that it only answers GET.
+ */
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/io.h>
+#include <linux/rtnetlink.h>
+#include <linux/utsname.h>
+
+#include "edm/edm.h"
+#include "shpool.h"
+
+#define EDM_IVSHMEM_VENDOR	0x1af4	/* Red Hat, Inc. (Qumranet) */
+#define EDM_IVSHMEM_DEVICE	0x1110
+#define EDM_IVSHMEM_BAR		2
+
+DEFINE_MUTEX(edm_shmem_lock);
+static LIST_HEAD(edm_shmem_list);
+
+void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum)
+{
+	int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct edm_shpool_stats *c = per_cpu_ptr(sp->ctrs, cpu);
+
+		for (i = 0; i < ARRAY_SIZE(sum->v); i++)
+			sum->v[i] += READ_ONCE(c->v[i]);
+	}
+	/* the core's own counters, each written by one side */
+	sum->v[EDM_A_SHSTAT_ALLOCS] = READ_ONCE(sp->v.st.allocs);
+	sum->v[EDM_A_SHSTAT_TX_RING_FULL] = READ_ONCE(sp->v.st.ring_full);
+	sum->v[EDM_A_SHSTAT_TAKEN_BACK] = READ_ONCE(sp->v.st.taken_back);
+	sum->v[EDM_A_SHSTAT_RX_REFUSED] = READ_ONCE(sp->v.st.refused);
+	sum->v[EDM_A_SHSTAT_REAPED_HOSTS] = READ_ONCE(sp->v.st.reaped_hosts);
+	sum->v[EDM_A_SHSTAT_REAPED_BUFS] = READ_ONCE(sp->v.st.reaped_bufs);
+}
+
+/* ---- the beat: this kernel's lease, and the others' ---- */
+
+static void edm_shpool_check_peer(struct edm_shpool *sp, u32 slot, unsigned long lease)
+{
+	u64 st = edm_shp_host_state(&sp->v, slot);
+	u64 beat = READ_ONCE(sp->v.hosts[slot].beat);
+	u32 n;
+
+	if (st != sp->seen_state[slot] || beat != sp->seen_beat[slot]) {
+		sp->seen_state[slot] = st;
+		sp->seen_beat[slot] = beat;
+		sp->seen_at[slot] = jiffies;
+		return;
+	}
+	if (EDM_SHP_HW_STATE(st) == EDM_SHP_H_FREE ||
+	    time_before(jiffies, sp->seen_at[slot] + lease))
+		return;
+	n = edm_shp_reap(&sp->v, slot, st);
+	netdev_info(sp->netdev, "host %u (%.*s, epoch %u) silent for %u ms: reaped, %u Buffers freed\n",
+		    slot, EDM_SHP_NAME_LEN, sp->v.hosts[slot].name, EDM_SHP_HW_EPOCH(st),
+		    jiffies_to_msecs(jiffies - sp->seen_at[slot]), n);
+	sp->seen_at[slot] = jiffies;
+}
+
+static void edm_shpool_beat(struct work_struct *work)
+{
+	struct edm_shpool *sp = container_of(to_delayed_work(work), struct edm_shpool, beat);
+	unsigned long lease = msecs_to_jiffies(sp->v.geo.lease_ms);
+	u32 i;
+
+	if (edm_shp_fenced(&sp->v)) {
+		/* reaped while alive (stalled past the lease): our Buffers are gone */
+		if (!sp->fenced) {
+			sp->fenced = true;
+			edm_shpool_stat(sp, EDM_A_SHSTAT_FENCED, 1);
+			netif_carrier_off(sp->netdev);
+			netdev_err(sp->netdev, "reaped by another member: leave and join again\n");
+		}
+		return;
+	}
+	edm_shp_beat(&sp->v);
+	for (i = 0; i < sp->v.geo.nhosts; i++)
+		if (i != sp->v.slot)
+			edm_shpool_check_peer(sp, i, lease);
+	queue_delayed_work(system_power_efficient_wq, &sp->beat, sp->beat_jiffies);
+}
+
+/* ---- joining and leaving ---- */
+
+static struct edm_shmem *edm_shmem_find(const char *name)
+{
+	struct edm_shmem *m;
+
+	lockdep_assert_held(&edm_shmem_lock);
+	list_for_each_entry(m, &edm_shmem_list, node)
+		if (!strcmp(pci_name(m->pdev), name))
+			return m;
+	return NULL;
+}
+
+/* Format the pool if blank, then open it; a later joiner's format options must match. */
+static int edm_shpool_open(struct edm_shpool *sp, const struct edm_shpool_cfg *cfg,
+			   struct netlink_ext_ack *extack)
+{
+	const struct edm_shp_super *g = &sp->v.geo;
+	int err, tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		err = edm_shp_open(&sp->v, sp->va, sp->mem->len);
+		if (err == -ENODATA) {
+			err = edm_shp_format(sp->va, sp->mem->len, &cfg->fmt);
+			if (!err)
+				sp->formatted = true;
+			else if (err != -EEXIST)
+				break;
+			continue;
+		}
+		if (err != -EAGAIN)
+			break;
+		msleep(20);	/* another member is writing the layout */
+	}
+	if (err == -ENOSPC) {
+		NL_SET_ERR_MSG(extack, "the memory is too small for that many hosts and Buffers");
+		return err;
+	}
+	if (err == -EINVAL && !sp->formatted) {
+		NL_SET_ERR_MSG(extack, "the memory holds something that is not a shared pool of this version");
+		return err;
+	}
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot format or open the shared pool");
+		return err;
+	}
+	if (sp->formatted)
+		return 0;
+	if ((cfg->fmt_given & BIT(EDM_A_SHPOOL_NHOSTS) && cfg->fmt.nhosts != g->nhosts) ||
+	    (cfg->fmt_given & BIT(EDM_A_SHPOOL_BUF_SHIFT) && cfg->fmt.buf_shift != g->buf_shift) ||
+	    (cfg->fmt_given & BIT(EDM_A_SHPOOL_RING) && cfg->fmt.ring_size != g->ring_size) ||
+	    (cfg->fmt_given & BIT(EDM_A_SHPOOL_LEASE_MS) && cfg->fmt.lease_ms != g->lease_ms)) {
+		NL_SET_ERR_MSG(extack,
+			       "the pool is formatted with other hosts, buf-shift, ring or lease-ms: leave them out to take the pool's");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void edm_shpool_detach(struct edm_shpool *sp)
+{
+	struct net_device *nd = sp->netdev;
+
+	lockdep_assert_held(&edm_shmem_lock);
+	if (!sp->mem)
+		return;
+	rtnl_lock();
+	unregister_netdevice(nd);	/* stops NAPI and the poll timer */
+	rtnl_unlock();
+	cancel_delayed_work_sync(&sp->beat);
+	if (!sp->fenced)
+		edm_shp_leave(&sp->v);
+	memunmap(sp->va);
+	sp->va = NULL;
+	sp->mem->user = NULL;
+	sp->mem = NULL;
+	sp->netdev = NULL;
+	edm_shpool_netdev_free(nd);
+}
+
+static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg *cfg,
+			     struct netlink_ext_ack *extack)
+{
+	struct edm_shmem *m;
+	struct net_device *nd;
+	int err;
+
+	mutex_lock(&edm_shmem_lock);
+	m = edm_shmem_find(cfg->device);
+	if (!m) {
+		NL_SET_ERR_MSG(extack, "no ivshmem device of that PCI name is bound to edm");
+		err = -ENODEV;
+		goto out;
+	}
+	if (m->user) {
+		NL_SET_ERR_MSG(extack, "this kernel has joined that device already");
+		err = -EBUSY;
+		goto out;
+	}
+	sp->va = memremap(m->start, m->len, MEMREMAP_WB);
+	if (!sp->va) {
+		NL_SET_ERR_MSG(extack, "cannot map the device's memory");
+		err = -ENOMEM;
+		goto out;
+	}
+	sp->mem = m;
+	err = edm_shpool_open(sp, cfg, extack);
+	if (err)
+		goto err_unmap;
+	nd = edm_shpool_netdev_alloc(sp, cfg->ifname);
+	if (IS_ERR(nd)) {
+		err = PTR_ERR(nd);
+		NL_SET_ERR_MSG(extack, "cannot allocate the netdev");
+		goto err_unmap;
+	}
+	err = edm_shp_join(&sp->v, sp->hostname, nd->dev_addr);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "every host slot of the pool is taken");
+		edm_shpool_netdev_free(nd);
+		goto err_unmap;
+	}
+	sp->netdev = nd;
+	err = register_netdev(nd);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
+		sp->netdev = NULL;
+		edm_shp_leave(&sp->v);
+		edm_shpool_netdev_free(nd);
+		goto err_unmap;
+	}
+	sp->beat_jiffies = max(1UL, msecs_to_jiffies(sp->v.geo.lease_ms / EDM_SHPOOL_BEATS));
+	m->user = sp;
+	queue_delayed_work(system_power_efficient_wq, &sp->beat, 0);
+	mutex_unlock(&edm_shmem_lock);
+	return 0;
+
+err_unmap:
+	memunmap(sp->va);
+	sp->va = NULL;
+	sp->mem = NULL;
+out:
+	mutex_unlock(&edm_shmem_lock);
+	return err;
+}
+
+static int edm_shpool_create(struct edm_dev *edev, const void *arg,
+			     struct netlink_ext_ack *extack)
+{
+	const struct edm_shpool_cfg *cfg = arg;
+	struct edm_shpool *sp;
+	int err;
+
+	if (!cfg) {
+		NL_SET_ERR_MSG(extack, "join shared pools with SHPOOL_JOIN (edmctl shpool join)");
+		return -EOPNOTSUPP;
+	}
+	sp = kzalloc(sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		return -ENOMEM;
+	sp->ctrs = alloc_percpu(struct edm_shpool_stats);
+	if (!sp->ctrs) {
+		kfree(sp);
+		return -ENOMEM;
+	}
+	sp->edev = edev;
+	strscpy(sp->device, cfg->device, sizeof(sp->device));
+	strscpy(sp->hostname, cfg->hostname ?: utsname()->nodename, sizeof(sp->hostname));
+	INIT_DELAYED_WORK(&sp->beat, edm_shpool_beat);
+	err = edm_shpool_attach(sp, cfg, extack);
+	if (err) {
+		free_percpu(sp->ctrs);
+		kfree(sp);
+		return err;
+	}
+	edev->type_priv = sp;
+	edm_obj_get(EDM_OBJ_SHPOOL);
+	return 0;
+}
+
+static void edm_shpool_destroy(struct edm_dev *edev)
+{
+	struct edm_shpool *sp = edm_shpool_of(edev);
+
+	mutex_lock(&edm_shmem_lock);
+	edm_shpool_detach(sp);
+	mutex_unlock(&edm_shmem_lock);
+	free_percpu(sp->ctrs);
+	kfree(sp);
+	edm_obj_put(EDM_OBJ_SHPOOL);
+}
+
+const struct edm_dev_type_ops edm_shpool_dev_type = {
+	.name = "shpool",
+	.create = edm_shpool_create,
+	.destroy = edm_shpool_destroy,
+};
+
+/* ---- the ivshmem driver ---- */
+
+static int edm_shmem_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct edm_shmem *m;
+	int err;
+
+	err = pcim_enable_device(pdev);
+	if (err)
+		return err;
+	if (!(pci_resource_flags(pdev, EDM_IVSHMEM_BAR) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, EDM_IVSHMEM_BAR) < SZ_1M) {
+		dev_err(&pdev->dev, "no shared memory BAR of 1 MiB or more\n");
+		return -ENODEV;
+	}
+	/* released by pcim on unbind; mapped write-back at join */
+	err = pci_request_region(pdev, EDM_IVSHMEM_BAR, "edm-shmem");
+	if (err)
+		return err;
+	m = devm_kzalloc(&pdev->dev, sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->pdev = pdev;
+	m->start = pci_resource_start(pdev, EDM_IVSHMEM_BAR);
+	m->len = pci_resource_len(pdev, EDM_IVSHMEM_BAR);
+	pci_set_drvdata(pdev, m);
+	mutex_lock(&edm_shmem_lock);
+	list_add_tail(&m->node, &edm_shmem_list);
+	mutex_unlock(&edm_shmem_lock);
+	dev_info(&pdev->dev, "shared memory: %llu MiB for shared pools\n", m->len >> 20);
+	return 0;
+}
+
+static void edm_shmem_remove(struct pci_dev *pdev)
+{
+	struct edm_shmem *m = pci_get_drvdata(pdev);
+
+	mutex_lock(&edm_shmem_lock);
+	if (m->user) {
+		dev_warn(&pdev->dev, "device going away: shared pool %s leaves\n",
+			 m->user->edev->name);
+		edm_shpool_detach(m->user);
+	}
+	list_del(&m->node);
+	mutex_unlock(&edm_shmem_lock);
+}
+
+static const struct pci_device_id edm_shmem_ids[] = {
+	{ PCI_DEVICE(EDM_IVSHMEM_VENDOR, EDM_IVSHMEM_DEVICE) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, edm_shmem_ids);
+
+static struct pci_driver edm_shmem_driver = {
+	.name = "edm-shmem",
+	.id_table = edm_shmem_ids,
+	.probe = edm_shmem_probe,
+	.remove = edm_shmem_remove,
+};
+
+int edm_shpool_init(void)
+{
+	return pci_register_driver(&edm_shmem_driver);
+}
+
+void edm_shpool_exit(void)
+{
+	pci_unregister_driver(&edm_shmem_driver);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A pool shared with other kernels (Documentation/pool.md, "Sharing a pool
+ * between kernels"): this kernel's membership (an edm device of type
+ * SHPOOL), the memory device it maps, and the netdev whose frames travel
+ * to the other members as Buffers passed through the pool. The layout and
+ * protocol are the kernel-agnostic core's (include/edm/shpool_core.h).
+ *
+ * Memory: a PCI driver binds ivshmem devices (dfabric/shpool.c) and keeps
+ * them on a list; a join takes one (exclusive) and maps its BAR 2
+ * write-back.
+ *
+ * Locking: edm_shmem_lock (a mutex) protects the device list, each
+ * device's user and a membership's attachment (mem, netdev), and nests
+ * inside the registry lock and outside RTNL. The data path runs with no
+ * lock of ours: xmit is serialized by the netdev's TX lock (the view's one
+ * producer), receive by NAPI (its one consumer); the beat work is the only
+ * one that reaps. All three stop before the membership detaches:
+ * unregister_netdevice() stops the NAPI and its timer, the work is
+ * cancelled.
+ */
+#ifndef _EDM_SHPOOL_H
+#define _EDM_SHPOOL_H
+
+#include <linux/hrtimer.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/workqueue.h>
+
+#include "edm/dev.h"
+#include "edm/shpool_core.h"
+
+enum {
+	EDM_SHPOOL_POLL_MIN_NS	= 20 * NSEC_PER_USEC,	/* poll this soon after traffic */
+	EDM_SHPOOL_POLL_MAX_NS	= 1 * NSEC_PER_MSEC,	/* back off to this when idle */
+	EDM_SHPOOL_BEATS	= 8,			/* beats per lease */
+	EDM_SHPOOL_DEV_LEN	= 32,
+};
+
+/* An ivshmem device the driver bound. */
+struct edm_shmem {
+	struct list_head node;		/* edm_shmem_lock */
+	struct pci_dev *pdev;
+	phys_addr_t start;
+	u64 len;
+	struct edm_shpool *user;	/* edm_shmem_lock */
+};
+
+struct edm_shpool_stats {
+	u64 v[__EDM_A_SHSTAT_CNT];
+};
+
+struct edm_shpool {
+	struct edm_dev *edev;
+	char device[EDM_SHPOOL_DEV_LEN];	/* the PCI name it joined with */
+	char hostname[EDM_SHP_NAME_LEN];
+	struct edm_shmem *mem;		/* edm_shmem_lock; NULL once detached */
+	void *va;			/* its BAR, mapped write-back */
+	struct edm_shp v;		/* this kernel's view of the pool */
+	bool formatted;			/* this join wrote the layout */
+	struct net_device *netdev;	/* edm_shmem_lock; NULL once detached */
+	struct napi_struct napi;
+	struct hrtimer poll_timer;	/* the doorbell we do not have */
+	u64 poll_ns;			/* NAPI: the next poll's delay */
+	u32 rx_next;			/* NAPI: the peer polled first */
+	struct delayed_work beat;
+	unsigned long beat_jiffies;	/* beat period */
+	/* beat work: what it last saw of each slot, and when that changed */
+	u64 seen_state[EDM_SHP_MAX_HOSTS];
+	u64 seen_beat[EDM_SHP_MAX_HOSTS];
+	unsigned long seen_at[EDM_SHP_MAX_HOSTS];
+	bool fenced;			/* beat work: found itself reaped */
+	struct edm_shpool_stats __percpu *ctrs;
+};
+
+struct edm_shpool_cfg {
+	const char *device;
+	const char *ifname;		/* NULL: shp%d */
+	const char *hostname;		/* NULL: the uts nodename */
+	struct edm_shp_cfg fmt;		/* if this join formats the pool */
+	u32 fmt_given;			/* which of fmt's fields the user gave: EDM_A_SHPOOL_* bits */
+};
+
+static inline struct edm_shpool *edm_shpool_of(const struct edm_dev *dev)
+{
+	return dev->type_priv;
+}
+
+static inline void edm_shpool_stat(struct edm_shpool *sp, int i, u64 v)
+{
+	this_cpu_add(sp->ctrs->v[i], v);
+}
+
+/* dfabric/shpool.c */
+extern struct mutex edm_shmem_lock;
+void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum);
+
+/* dfabric/shpool_net.c */
+struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname);
+void edm_shpool_netdev_free(struct net_device *nd);
+
+#endif /* _EDM_SHPOOL_H */

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A shared pool's netdev: frames to another member are copied once into a
+ * pool Buffer, which is passed to that member and queued on the ring to it
+ * (the pass is the pool's compare-and-swap on the Buffer's holder word);
+ * the member's receive NAPI copies the frame out of the Buffer and frees
+ * it. The memory is a PCI BAR without struct pages, so an skb cannot wrap
+ * the Buffer itself as the single-kernel rack does.
+ *
+ * No member can interrupt another (no doorbell): the receive NAPI polls
+ * the rings on an hrtimer, EDM_SHPOOL_POLL_MIN_NS after a poll that found
+ * frames, doubling up to EDM_SHPOOL_POLL_MAX_NS while idle.
+ *
+ * Locking: xmit runs under the TX lock (the view's one producer), the NAPI
+ * is the view's one consumer; nothing else of ours. A full ring stops the
+ * queue, and the NAPI wakes it when every ring has room again.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/virtio_net.h>
+
+#include "rack.h"
+#include "shpool.h"
+
+#define EDM_SHPOOL_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
+			     NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
+#define EDM_SHPOOL_RX_HEAD	256	/* bytes of a received frame in the skb's head */
+
+static struct edm_shpool *edm_shpool_nd(const struct net_device *nd)
+{
+	return *(struct edm_shpool **)netdev_priv(nd);
+}
+
+/* Room for one more frame on every ring to a live member? */
+static bool edm_shpool_room(struct edm_shpool *sp)
+{
+	u32 i;
+
+	for (i = 0; i < sp->v.geo.nhosts; i++)
+		if (i != sp->v.slot &&
+		    EDM_SHP_HW_STATE(edm_shp_host_state(&sp->v, i)) == EDM_SHP_H_LIVE &&
+		    !edm_shp_room(&sp->v, i))
+			return false;
+	return true;
+}
+
+static void edm_shpool_tx_one(struct edm_shpool *sp, struct sk_buff *skb, u32 dst)
+{
+	struct virtio_net_hdr vh;
+	u32 buf;
+	u64 hw;
+	int err;
+
+	BUILD_BUG_ON(sizeof(vh) > sizeof(((struct edm_shp_desc *)NULL)->meta));
+	if (skb->len > edm_shp_buf_size(&sp->v) ||
+	    virtio_net_hdr_from_skb(skb, &vh, true, false, 0)) {
+		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_BUF, 1);
+		return;
+	}
+	if (edm_shp_alloc(&sp->v, &buf, &hw)) {
+		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_BUF, 1);
+		return;
+	}
+	skb_copy_bits(skb, 0, edm_shp_buf(&sp->v, buf), skb->len);
+	err = edm_shp_send(&sp->v, dst, buf, hw, skb->len, &vh, sizeof(vh));
+	if (err) {
+		if (err == -EHOSTDOWN)
+			edm_shpool_stat(sp, EDM_A_SHSTAT_TX_HOST_DOWN, 1);
+		if (!edm_shp_free(&sp->v, buf, hw))
+			edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
+		return;
+	}
+	edm_shpool_stat(sp, EDM_A_SHSTAT_TX_PACKETS, 1);
+	edm_shpool_stat(sp, EDM_A_SHSTAT_TX_BYTES, skb->len);
+}
+
+static netdev_tx_t edm_shpool_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+	const struct ethhdr *eth = eth_hdr(skb);
+	int dst;
+	u32 i;
+
+	if (skb->len < ETH_HLEN || READ_ONCE(sp->fenced) || edm_shp_fenced(&sp->v)) {
+		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_HOST, 1);
+		goto out;
+	}
+	if (is_multicast_ether_addr(eth->h_dest)) {
+		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_FLOODS, 1);
+		for (i = 0; i < sp->v.geo.nhosts; i++)
+			if (i != sp->v.slot &&
+			    EDM_SHP_HW_STATE(edm_shp_host_state(&sp->v, i)) == EDM_SHP_H_LIVE)
+				edm_shpool_tx_one(sp, skb, i);
+	} else {
+		dst = edm_shp_find_mac(&sp->v, eth->h_dest);
+		if (dst < 0)
+			edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_HOST, 1);
+		else
+			edm_shpool_tx_one(sp, skb, dst);
+	}
+	if (!edm_shpool_room(sp))
+		netif_stop_queue(nd);	/* the NAPI wakes it */
+out:
+	dev_consume_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/* ---- receive ---- */
+
+static struct sk_buff *edm_shpool_rx_skb(struct edm_shpool *sp, const void *src, u32 len)
+{
+	struct sk_buff *skb;
+	u32 head = min_t(u32, len, EDM_SHPOOL_RX_HEAD);
+	int err;
+
+	if (len <= EDM_SHPOOL_RX_HEAD * 4) {
+		skb = napi_alloc_skb(&sp->napi, len);
+		if (skb)
+			skb_put_data(skb, src, len);
+		return skb;
+	}
+	skb = alloc_skb_with_frags(head, len - head, PAGE_ALLOC_COSTLY_ORDER, &err, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_put(skb, head);
+	skb->data_len = len - head;
+	skb->len = len;
+	if (skb_store_bits(skb, 0, src, len)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+static void edm_shpool_rx_one(struct edm_shpool *sp, const struct edm_shp_desc *d)
+{
+	struct virtio_net_hdr vh;
+	struct sk_buff *skb = NULL;
+
+	memcpy(&vh, d->meta, sizeof(vh));
+	if (d->len >= ETH_HLEN)
+		skb = edm_shpool_rx_skb(sp, edm_shp_buf(&sp->v, d->buf), d->len);
+	if (!edm_shp_free(&sp->v, d->buf, d->hw))
+		edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
+	if (!skb || edm_rack_skb_offloads(skb, &vh)) {
+		kfree_skb(skb);
+		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_DROPS, 1);
+		return;
+	}
+	skb->protocol = eth_type_trans(skb, sp->netdev);
+	edm_shpool_stat(sp, EDM_A_SHSTAT_RX_PACKETS, 1);
+	edm_shpool_stat(sp, EDM_A_SHSTAT_RX_BYTES, d->len);
+	napi_gro_receive(&sp->napi, skb);
+}
+
+static int edm_shpool_poll(struct napi_struct *napi, int budget)
+{
+	struct edm_shpool *sp = container_of(napi, struct edm_shpool, napi);
+	u32 n = sp->v.geo.nhosts, k, src;
+	struct edm_shp_desc d;
+	int done = 0, err;
+
+	edm_shpool_stat(sp, EDM_A_SHSTAT_POLLS, 1);
+	for (k = 0; k < n && done < budget; k++) {
+		src = (sp->rx_next + k) % n;
+		if (src == sp->v.slot)
+			continue;
+		while (done < budget) {
+			err = edm_shp_take(&sp->v, src, &d);
+			if (err == -EAGAIN)
+				break;
+			if (err)
+				continue;	/* refused, and counted */
+			edm_shpool_rx_one(sp, &d);
+			done++;
+		}
+	}
+	sp->rx_next = (sp->rx_next + 1) % n;
+	if (netif_queue_stopped(sp->netdev) && edm_shpool_room(sp))
+		netif_wake_queue(sp->netdev);
+	if (done == budget)
+		return done;
+	if (done) {
+		sp->poll_ns = EDM_SHPOOL_POLL_MIN_NS;
+	} else {
+		edm_shpool_stat(sp, EDM_A_SHSTAT_IDLE_POLLS, 1);
+		sp->poll_ns = min_t(u64, sp->poll_ns * 2, EDM_SHPOOL_POLL_MAX_NS);
+	}
+	if (napi_complete_done(napi, done))
+		hrtimer_start(&sp->poll_timer, ns_to_ktime(sp->poll_ns), HRTIMER_MODE_REL);
+	return done;
+}
+
+static enum hrtimer_restart edm_shpool_poll_timer(struct hrtimer *t)
+{
+	struct edm_shpool *sp = container_of(t, struct edm_shpool, poll_timer);
+
+	napi_schedule(&sp->napi);
+	return HRTIMER_NORESTART;
+}
+
+/* ---- the netdev ---- */
+
+static int edm_shpool_open(struct net_device *nd)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+
+	sp->poll_ns = EDM_SHPOOL_POLL_MIN_NS;
+	napi_enable(&sp->napi);
+	napi_schedule(&sp->napi);
+	if (!READ_ONCE(sp->fenced))
+		netif_carrier_on(nd);
+	netif_start_queue(nd);
+	return 0;
+}
+
+static int edm_shpool_stop(struct net_device *nd)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+
+	netif_carrier_off(nd);
+	netif_tx_disable(nd);
+	napi_disable(&sp->napi);
+	hrtimer_cancel(&sp->poll_timer);	/* a NAPI schedule now finds it disabled */
+	return 0;
+}
+
+static void edm_shpool_get_stats64(struct net_device *nd, struct rtnl_link_stats64 *s)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+	struct edm_shpool_stats sum;
+
+	edm_shpool_stats(sp, &sum);
+	s->tx_packets = sum.v[EDM_A_SHSTAT_TX_PACKETS];
+	s->tx_bytes = sum.v[EDM_A_SHSTAT_TX_BYTES];
+	s->tx_dropped = sum.v[EDM_A_SHSTAT_TX_NO_HOST] + sum.v[EDM_A_SHSTAT_TX_NO_BUF] +
+			sum.v[EDM_A_SHSTAT_TX_RING_FULL] + sum.v[EDM_A_SHSTAT_TX_HOST_DOWN];
+	s->rx_packets = sum.v[EDM_A_SHSTAT_RX_PACKETS];
+	s->rx_bytes = sum.v[EDM_A_SHSTAT_RX_BYTES];
+	s->rx_dropped = sum.v[EDM_A_SHSTAT_RX_DROPS] + sum.v[EDM_A_SHSTAT_RX_REFUSED];
+}
+
+static const struct net_device_ops edm_shpool_netdev_ops = {
+	.ndo_open = edm_shpool_open,
+	.ndo_stop = edm_shpool_stop,
+	.ndo_start_xmit = edm_shpool_xmit,
+	.ndo_get_stats64 = edm_shpool_get_stats64,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+static void edm_shpool_setup(struct net_device *nd)
+{
+	ether_setup(nd);
+	nd->netdev_ops = &edm_shpool_netdev_ops;
+	nd->features |= EDM_SHPOOL_FEATURES;
+	nd->hw_features |= EDM_SHPOOL_FEATURES;
+	nd->vlan_features |= EDM_SHPOOL_FEATURES;
+	eth_hw_addr_random(nd);
+}
+
+/* Sized for the pool's Buffers, which the view must know already. */
+struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname)
+{
+	u32 frame = min_t(u32, edm_shp_buf_size(&sp->v), GSO_LEGACY_MAX_SIZE);
+	struct net_device *nd;
+
+	nd = alloc_netdev(sizeof(sp), ifname ?: "shp%d", ifname ? NET_NAME_USER : NET_NAME_ENUM,
+			  edm_shpool_setup);
+	if (!nd)
+		return ERR_PTR(-ENOMEM);
+	*(struct edm_shpool **)netdev_priv(nd) = sp;
+	nd->max_mtu = frame - ETH_HLEN - VLAN_HLEN;
+	if (nd->mtu > nd->max_mtu)
+		nd->mtu = nd->max_mtu;
+	netif_set_tso_max_size(nd, frame - ETH_HLEN - VLAN_HLEN);
+	netif_napi_add(nd, &sp->napi, edm_shpool_poll);
+	hrtimer_init(&sp->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	sp->poll_timer.function = edm_shpool_poll_timer;
+	return nd;
+}
+
+void edm_shpool_netdev_free(struct net_device *nd)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+
+	netif_napi_del(&sp->napi);
+	free_netdev(nd);
+}
