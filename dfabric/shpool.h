@@ -33,6 +33,7 @@
 enum {
 	EDM_SHPOOL_POLL_MIN_NS	= 20 * NSEC_PER_USEC,	/* poll this soon after traffic */
 	EDM_SHPOOL_POLL_MAX_NS	= 1 * NSEC_PER_MSEC,	/* back off to this when idle */
+	EDM_SHPOOL_POLL_SPIN	= 64,			/* idle polls before backing off */
 	EDM_SHPOOL_BEATS	= 8,			/* beats per lease */
 	EDM_SHPOOL_DEV_LEN	= 32,
 };
@@ -62,6 +63,7 @@ struct edm_shpool {
 	struct napi_struct napi;
 	struct hrtimer poll_timer;	/* the doorbell we do not have */
 	u64 poll_ns;			/* NAPI: the next poll's delay */
+	u32 idle;			/* NAPI: polls in a row that found nothing */
 	u32 rx_next;			/* NAPI: the peer polled first */
 	struct delayed_work beat;
 	unsigned long beat_jiffies;	/* beat period */

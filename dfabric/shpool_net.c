@@ -8,8 +8,9 @@
  * the Buffer itself as the single-kernel rack does.
  *
  * No member can interrupt another (no doorbell): the receive NAPI polls
- * the rings on an hrtimer, EDM_SHPOOL_POLL_MIN_NS after a poll that found
- * frames, doubling up to EDM_SHPOOL_POLL_MAX_NS while idle.
+ * the rings on an hrtimer: every EDM_SHPOOL_POLL_MIN_NS while frames came in
+ * the last EDM_SHPOOL_POLL_SPIN polls (a request's answer comes soon),
+ * then doubling up to EDM_SHPOOL_POLL_MAX_NS while idle.
  *
  * Locking: xmit runs under the TX lock (the view's one producer), the NAPI
  * is the view's one consumer; nothing else of ours. A full ring stops the
@@ -181,10 +182,12 @@ static int edm_shpool_poll(struct napi_struct *napi, int budget)
 	if (done == budget)
 		return done;
 	if (done) {
+		sp->idle = 0;
 		sp->poll_ns = EDM_SHPOOL_POLL_MIN_NS;
 	} else {
 		edm_shpool_stat(sp, EDM_A_SHSTAT_IDLE_POLLS, 1);
-		sp->poll_ns = min_t(u64, sp->poll_ns * 2, EDM_SHPOOL_POLL_MAX_NS);
+		if (++sp->idle > EDM_SHPOOL_POLL_SPIN)
+			sp->poll_ns = min_t(u64, sp->poll_ns * 2, EDM_SHPOOL_POLL_MAX_NS);
 	}
 	if (napi_complete_done(napi, done))
 		hrtimer_start(&sp->poll_timer, ns_to_ktime(sp->poll_ns), HRTIMER_MODE_REL);
@@ -206,6 +209,7 @@ static int edm_shpool_open(struct net_device *nd)
 	struct edm_shpool *sp = edm_shpool_nd(nd);
 
 	sp->poll_ns = EDM_SHPOOL_POLL_MIN_NS;
+	sp->idle = 0;
 	napi_enable(&sp->napi);
 	napi_schedule(&sp->napi);
 	if (!READ_ONCE(sp->fenced))
