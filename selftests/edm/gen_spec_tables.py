@@ -13,6 +13,7 @@ operation with neither is an event and has none). Each variant says
   maxattr     the highest attribute of the operation's attribute set
   u32s, u64s, strs, nests
               the request's attributes, by type
+  str_max     each of strs' checks max-len: the longest string it takes
   reply_only  the set's other attributes (unused and pad ones left out):
               the kernel rejects them, as spec_check.py reads the spec
 
@@ -37,7 +38,9 @@ from spec_check import c_name, header_enums, numbered  # noqa: E402 (after the l
 
 # The request attribute types genl_test checks, and the variant list of each.
 TYPE_LISTS = {"u32": "u32s", "u64": "u64s", "string": "strs", "nest": "nests"}
-LISTS = ("u32s", "u64s", "strs", "nests", "reply_only")
+LISTS = ("u32s", "u64s", "strs", "str_max", "nests", "reply_only")
+# genl_test also sends a string of this many bytes and expects it refused.
+BIG_STRING = 4000
 # Attributes no message carries: neither request nor reply-only.
 NOT_ATTRS = ("unused", "pad")
 WIDTH = 100
@@ -90,26 +93,21 @@ def load_sets(spec):
     return sets
 
 
-def name_len(spec):
-    """The spec's name-len const: every request string must be shorter."""
-    for d in spec.get("definitions") or []:
-        if isinstance(d, dict) and d.get("type") == "const" and d.get("name") == "name-len":
-            need(isinstance(d.get("value"), int), "const name-len: no integer value")
-            return d["value"]
-    raise SpecError("no const name-len (genl_test's EDM_NAME_LEN)")
-
-
-def check_string(what, a, longest):
-    """genl_test sends a request string EDM_NAME_LEN characters long and
-    one without its NUL, and expects both refused."""
+def check_string(what, a):
+    """genl_test sends a request string one character longer than its
+    max-len, one of BIG_STRING bytes and one without its NUL, and expects
+    each refused. Its max-len."""
     checks = a.get("checks") or {}
     need(isinstance(checks, dict), f"{what}: checks is not a mapping")
     need(not checks.get("unterminated-ok"),
          f"{what}: an unterminated-ok string; genl_test expects a string without "
          "its NUL to be refused")
-    need(isinstance(checks.get("max-len"), int) and checks["max-len"] < longest,
-         f"{what}: a request string needs checks max-len below name-len ({longest}); "
-         "genl_test expects a name of name-len characters to be refused")
+    longest = checks.get("max-len")
+    need(isinstance(longest, int) and 0 < longest < BIG_STRING - 1,
+         f"{what}: a request string needs a number as checks max-len, below "
+         f"{BIG_STRING - 1}; genl_test expects a string one character longer to be "
+         "refused")
+    return longest
 
 
 def variant_name(op_name, dump):
@@ -125,7 +123,6 @@ def requests(spec, sets):
     ops = spec.get("operations")
     need(isinstance(ops, dict) and isinstance(ops.get("name-prefix"), str) and
          isinstance(ops.get("list"), list), "no operations with a name-prefix and a list")
-    longest = name_len(spec)
     need(all(isinstance(op, dict) for op in ops["list"]),
          "an operation that is not a mapping")
     out, seen_ops, seen_vals = [], set(), set()
@@ -165,7 +162,7 @@ def requests(spec, sets):
                      f"(only {', '.join(TYPE_LISTS)}); teach gen_spec_tables.py and "
                      "genl_test.c")
                 if a["type"] == "string":
-                    check_string(awhat, a, longest)
+                    r["str_max"].append(str(check_string(awhat, a)))
                 cn = c_name(prefix + n)
                 r["consts"][cn] = v
                 r[TYPE_LISTS[a["type"]]].append(cn)
@@ -220,8 +217,9 @@ def render(reqs, spec_path):
            "/*",
            " * One FIXTURE_VARIANT_ADD(cmd, ...) per request of the edm family (each",
            " * operation's do and dump): its command, its attribute set's maxattr, the",
-           " * attributes it takes by type, and the set's reply-only ones. Include after",
-           " * FIXTURE_VARIANT(cmd), whose lists have EDM_SPEC_LIST_MAX entries.",
+           " * attributes it takes by type (and each string's longest), and the set's",
+           " * reply-only ones. Include after FIXTURE_VARIANT(cmd), whose lists have",
+           " * EDM_SPEC_LIST_MAX entries.",
            " */",
            "",
            f"#define EDM_SPEC_LIST_MAX {longest + 1}\t/* the longest list and its 0 */",

@@ -48,6 +48,7 @@ FIXTURE_VARIANT(cmd) {
 	uint16_t u32s[LIST_MAX];
 	uint16_t u64s[LIST_MAX];
 	uint16_t strs[LIST_MAX];
+	uint16_t str_max[LIST_MAX];	/* strs[i]'s longest (checks max-len) */
 	uint16_t nests[LIST_MAX];
 	uint16_t reply_only[LIST_MAX];
 };
@@ -68,6 +69,7 @@ struct cmd_needs {
 	int dump;
 	uint16_t required[LIST_MAX];	/* each is required on its own */
 	uint32_t required_u32[LIST_MAX];	/* a valid value for required[i], if not 1 */
+	const char *required_str[LIST_MAX];	/* ... if a string and not a name */
 	int needs_one;			/* needs at least one attribute */
 };
 
@@ -115,6 +117,11 @@ static const struct cmd_needs cmd_needs[] = {
 	/* The NIC, and the pool by ID or name. */
 	{ .cmd = EDM_CMD_NICPOOL_NIC_ADD, .required = { EDM_A_NICPOOL_NIC }, .needs_one = 1 },
 	{ .cmd = EDM_CMD_NICPOOL_NIC_DEL, .required = { EDM_A_NICPOOL_NIC }, .needs_one = 1 },
+	NEEDS_ONE(EDM_CMD_SHPOOL_GET),
+	/* The name, and the PCI device whose memory is shared. */
+	{ .cmd = EDM_CMD_SHPOOL_JOIN, .required = { EDM_A_SHPOOL_NAME, EDM_A_SHPOOL_DEVICE },
+	  .required_str = { NULL, "0000:00:10.0" } },
+	NEEDS_ONE(EDM_CMD_SHPOOL_LEAVE),
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -256,12 +263,14 @@ TEST_F(cmd, oversized_attribute)
 		send_bad_attr(_metadata, &self->gs, variant, variant->u64s[i], v128, 16,
 			      "16-byte u64");
 	for (i = 0; variant->strs[i]; i++) {
-		char name[EDM_NAME_LEN + 1];
+		static char longer[sizeof(big)];
+		size_t n = variant->str_max[i] + 1;	/* one character too many */
 
-		memset(name, 'a', EDM_NAME_LEN);
-		name[EDM_NAME_LEN] = '\0';	/* one character too many */
-		send_bad_attr(_metadata, &self->gs, variant, variant->strs[i], name, sizeof(name),
-			      "name of EDM_NAME_LEN characters");
+		ASSERT_LT(n, sizeof(longer));
+		memset(longer, 'a', n);
+		longer[n] = '\0';
+		send_bad_attr(_metadata, &self->gs, variant, variant->strs[i], longer, n + 1,
+			      "string one character longer than its max-len");
 		send_bad_attr(_metadata, &self->gs, variant, variant->strs[i], big, sizeof(big),
 			      "4000-byte string");
 	}
@@ -316,7 +325,7 @@ static void put_required(struct attrbuf *ab, const FIXTURE_VARIANT(cmd) *v,
 		if (type == skip)
 			continue;
 		if (listed(v->strs, type))	/* a name, of the object or of its parent */
-			ab_put_str(ab, type, "missing0");
+			ab_put_str(ab, type, n->required_str[i] ?: "missing0");
 		else if (listed(v->u64s, type))
 			ab_put(ab, type, &size, sizeof(size));
 		else
