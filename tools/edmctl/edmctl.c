@@ -28,6 +28,7 @@ static const struct edm_object *const objects[] = {
 	&obj_pool,
 	&obj_rack,
 	&obj_nicpool,
+	&obj_shpool,
 	&obj_region,
 	&obj_cowbird,
 	&obj_monitor,

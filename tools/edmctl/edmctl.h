@@ -53,6 +53,7 @@ extern const struct edm_object obj_monitor;
 extern const struct edm_object obj_pool;
 extern const struct edm_object obj_rack;
 extern const struct edm_object obj_nicpool;
+extern const struct edm_object obj_shpool;
 
 /* Print "Error: <msg>." on stderr (the '.' is added if missing); returns -1. */
 int edm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

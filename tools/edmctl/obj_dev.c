@@ -21,6 +21,7 @@ static const char *const dev_type_names[] = {
 	[EDM_DEV_TYPE_POOL]	= "pool",
 	[EDM_DEV_TYPE_RACK]	= "rack",
 	[EDM_DEV_TYPE_NICPOOL]	= "nicpool",
+	[EDM_DEV_TYPE_SHPOOL]	= "shpool",
 };
 _Static_assert(ARRAY_SIZE(dev_type_names) == __EDM_DEV_TYPE_CNT,
 	       "dev_type_names[] does not match enum edm_dev_type");

@@ -33,7 +33,7 @@
 static const char *const kind_names[] = {
 	[EDM_DEV_TYPE_FSWITCH]	= "switch",
 	[EDM_DEV_TYPE_FHOST]	= "host",
-	[EDM_DEV_TYPE_NICPOOL]	= NULL,		/* pools, racks, NIC pools: no fabric node */
+	[EDM_DEV_TYPE_SHPOOL]	= NULL,		/* pools, racks, NIC and shared pools: no node */
 };
 _Static_assert(ARRAY_SIZE(kind_names) == __EDM_DEV_TYPE_CNT,
 	       "kind_names[] does not match enum edm_dev_type");

@@ -82,7 +82,7 @@ run 0 '^Usage: edmctl netdimm' '' -- netdimm zone show help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm stats help
 run 0 '^Usage: edmctl netdimm' '' -- netdimm del help
 run 0 'RXMODE := \{ zerocopy \| clone \}' '' -- netdimm help
-run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| nicpool \| region \|' \
+run 0 'OBJECT := \{ version \| dev \| netdimm \| fabric \| pool \| rack \| nicpool \| shpool \| region \|' \
 	'' -- help
 run 0 '^Usage: edmctl pool' '' -- pool help
 run 0 '^Usage: edmctl pool' '' -- pool create p0 size 64M help
@@ -100,6 +100,28 @@ run 1 '' '^Error: invalid flowlet-gap-us "x"' -- nicpool set np0 flowlet-gap-us 
 run 1 '' '^Error: "mode" given twice|^Error: duplicate' -- nicpool set np0 mode spray mode flowlet
 run 1 '' '^Error: unknown.*"rack"|"rack"' -- nicpool set np0 rack r1
 run 1 '' '^Error: invalid name' -- nicpool show 0123456789abcdefg
+run 0 '^Usage: edmctl shpool' '' -- shpool help
+run 0 '^Usage: edmctl shpool' '' -- help shpool
+run 0 '^Usage: edmctl shpool' '' -- s he
+run 0 '^Usage: edmctl shpool' '' -- shpool join sp0 dev 0000:00:10.0 help
+run 0 '^Usage: edmctl shpool' '' -- shpool hosts help
+run 0 '^Usage: edmctl shpool' '' -- shpool leave help
+run 1 '' '^Command "h" is ambiguous' -- shpool h
+run 1 '' '^Error: a shared pool name is required' -- shpool join
+run 1 '' '^Error: a shared pool name is required' -- shpool leave
+run 1 '' '^Error: "dev" is required' -- shpool join sp0
+run 1 '' '^Error: "dev" is required' -- shpool join sp0 ifname shp0
+run 1 '' '^Error: "dev" needs an argument' -- shpool join sp0 dev
+run 1 '' '^Error: duplicate "ring"' -- shpool join sp0 dev 0000:00:10.0 ring 8 ring 16
+run 1 '' '^Error: invalid lease-ms "3s"' -- shpool join sp0 dev 0000:00:10.0 lease-ms 3s
+run 1 '' '^Error: invalid hosts "-1"' -- shpool join sp0 dev 0000:00:10.0 hosts -1
+run 1 '' '^Error: invalid ifname "0123456789abcdef" \(expected 1 to 15' -- \
+	shpool join sp0 dev 0000:00:10.0 ifname 0123456789abcdef
+run 1 '' '^Error: invalid dev "" \(expected 1 to 31' -- shpool join sp0 dev ''
+run 1 '' '^Error: unknown argument "size"' -- shpool join sp0 dev 0000:00:10.0 size 64M
+run 1 '' '^Error: unknown argument "x"' -- shpool leave sp0 x
+run 1 '' '^Error: unknown argument "x"' -- shpool stats sp0 x
+run 1 '' '^Error: invalid name' -- shpool show 0123456789abcdefg
 run 1 '' '^Error: "size" is required|^Error: a name is required' -- pool create
 run 0 'netdimm new' '' -- monitor help
 run 0 'fabric-link' '' -- monitor help
@@ -402,7 +424,12 @@ if ! have_family; then
 		    "region key 2" "-j region key 2 owner mem0" "region rekey owner mem0" \
 		    "region create mem0 size 1M" "region create mem0 size 4k addr 511" \
 		    "cowbird" "cowbird show" "-j -s cowbird show" "cowbird set batch 4" \
-		    "cowbird set probe-max-us 100 idle-spins 0 batch 1024"; do
+		    "cowbird set probe-max-us 100 idle-spins 0 batch 1024" \
+		    "shpool" "shpool show" "-j -s shpool show sp0" "shpool hosts" \
+		    "-j shpool hosts sp0" "shpool stats" "sh st sp0" \
+		    "shpool join sp0 dev 0000:00:10.0" \
+		    "shpool join sp0 dev 0000:00:10.0 ifname shp0 hostname g0 hosts 16 buf-shift 11 ring 4096 lease-ms 100" \
+		    "shpool leave sp0"; do
 		# shellcheck disable=SC2086
 		run 1 '' "$notloaded" -- $args
 	done

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * edmctl shpool: this kernel's membership of pools shared with other
+ * kernels (SHPOOL_*): a memory range every member maps (an ivshmem PCI
+ * device), the host slots in it, and a netdev.
+ *
+ *   edmctl shpool join NAME dev PCI [ ifname IF ] [ hostname H ] [ hosts N ]
+ *                      [ buf-shift N ] [ ring N ] [ lease-ms N ]
+ *   edmctl shpool show [ NAME ] | hosts [ NAME ] | stats [ NAME ] | leave NAME
+ *
+ * One printer (sh_print()) serves every command, in one of three views:
+ * the pool and its host table (show, join), the host table alone (hosts),
+ * the counters alone (stats). Text uses the command line's words ("dev",
+ * "hosts"); JSON keys are the spec's attribute names ("device", "nhosts"),
+ * the host slots are the "hosts" array, the counters "stats". Value ranges
+ * are the kernel's to check.
+ */
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/genl/genl.h>
+
+#include <linux/edm.h>
+
+#include "edmctl.h"
+#include "nl.h"
+#include "obj_netdimm.h"
+#include "print.h"
+#include "stats.h"
+
+/* Longest PCI device name and hostname the kernel takes, NUL included. */
+#define SH_DEVICE_LEN	32
+#define SH_HOSTNAME_LEN	32
+
+static const char *const state_names[] = {
+	[EDM_SHPOOL_HOST_FREE]		= "free",
+	[EDM_SHPOOL_HOST_JOINING]	= "joining",
+	[EDM_SHPOOL_HOST_LIVE]		= "live",
+	[EDM_SHPOOL_HOST_DEAD]		= "dead",
+	[EDM_SHPOOL_HOST_LEAVING]	= "leaving",
+};
+_Static_assert(ARRAY_SIZE(state_names) == __EDM_SHPOOL_HOST_CNT,
+	       "state_names[] does not match enum edm_shpool_host_state");
+
+/* Command-line words of the attributes, for the kernel's errors. */
+static const char *const sh_attr_words[] = {
+	[EDM_A_SHPOOL_ID]		= "id",
+	[EDM_A_SHPOOL_NAME]		= "name",
+	[EDM_A_SHPOOL_DEVICE]		= "dev",
+	[EDM_A_SHPOOL_IFNAME]		= "ifname",
+	[EDM_A_SHPOOL_HOSTNAME]		= "hostname",
+	[EDM_A_SHPOOL_NHOSTS]		= "hosts",
+	[EDM_A_SHPOOL_BUF_SHIFT]	= "buf-shift",
+	[EDM_A_SHPOOL_RING]		= "ring",
+	[EDM_A_SHPOOL_LEASE_MS]		= "lease-ms",
+	[EDM_A_SHPOOL_SIZE]		= "size",
+	[EDM_A_SHPOOL_BUFS]		= "bufs",
+	[EDM_A_SHPOOL_SLOT]		= "slot",
+	[EDM_A_SHPOOL_EPOCH]		= "epoch",
+	[EDM_A_SHPOOL_FORMATTED]	= "formatted",
+	[EDM_A_SHPOOL_HOST]		= "host",
+	[EDM_A_SHPOOL_STATS]		= "stats",
+};
+_Static_assert(ARRAY_SIZE(sh_attr_words) == __EDM_A_SHPOOL_CNT,
+	       "sh_attr_words[] does not match the EDM_A_SHPOOL_* attributes");
+
+static const struct edm_nl_attr_names sh_attrs = {
+	.names = sh_attr_words, .count = ARRAY_SIZE(sh_attr_words),
+};
+
+static const struct edm_stat sh_stats[] = {
+	{ EDM_A_SHSTAT_TX_PACKETS,	"tx-packets",	"tx", "packets" },
+	{ EDM_A_SHSTAT_TX_BYTES,	"tx-bytes",	"tx", "bytes" },
+	{ EDM_A_SHSTAT_TX_NO_HOST,	"tx-no-host",	"tx", "no-host" },
+	{ EDM_A_SHSTAT_TX_NO_BUF,	"tx-no-buf",	"tx", "no-buf" },
+	{ EDM_A_SHSTAT_TX_RING_FULL,	"tx-ring-full",	"tx", "ring-full" },
+	{ EDM_A_SHSTAT_TX_HOST_DOWN,	"tx-host-down",	"tx", "host-down" },
+	{ EDM_A_SHSTAT_TX_FLOODS,	"tx-floods",	"tx", "floods" },
+	{ EDM_A_SHSTAT_RX_PACKETS,	"rx-packets",	"rx", "packets" },
+	{ EDM_A_SHSTAT_RX_BYTES,	"rx-bytes",	"rx", "bytes" },
+	{ EDM_A_SHSTAT_RX_REFUSED,	"rx-refused",	"rx", "refused" },
+	{ EDM_A_SHSTAT_RX_DROPS,	"rx-drops",	"rx", "drops" },
+	{ EDM_A_SHSTAT_ALLOCS,		"allocs",	"buffers", "allocs" },
+	{ EDM_A_SHSTAT_FREES,		"frees",	"buffers", "frees" },
+	{ EDM_A_SHSTAT_TAKEN_BACK,	"taken-back",	"buffers", "taken-back" },
+	{ EDM_A_SHSTAT_REAPED_HOSTS,	"reaped-hosts",	"reaped", "hosts" },
+	{ EDM_A_SHSTAT_REAPED_BUFS,	"reaped-bufs",	"reaped", "bufs" },
+	{ EDM_A_SHSTAT_POLLS,		"polls",	"", "polls" },
+	{ EDM_A_SHSTAT_IDLE_POLLS,	"idle-polls",	"", "idle-polls" },
+	{ EDM_A_SHSTAT_FENCED,		"fenced",	"", "fenced" },
+};
+_Static_assert(ARRAY_SIZE(sh_stats) == __EDM_A_SHSTAT_CNT - 2,
+	       "sh_stats[] does not match the EDM_A_SHSTAT_* counters");
+
+static void sh_usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: edmctl shpool show [ NAME ]\n"
+		"       edmctl shpool hosts [ NAME ]\n"
+		"       edmctl shpool stats [ NAME ]\n"
+		"       edmctl shpool join NAME dev PCI [ ifname IF ] [ hostname H ] [ hosts N ]\n"
+		"                   [ buf-shift S ] [ ring R ] [ lease-ms MS ]\n"
+		"       edmctl shpool leave NAME\n"
+		"       edmctl shpool help\n"
+		"where  PCI is the ivshmem device whose memory the members share, as in\n"
+		"       /sys/bus/pci/devices (e.g. 0000:00:10.0); IF the netdev to create\n"
+		"       (default shp%%d); H how the other members see this kernel (default\n"
+		"       its hostname). The join that finds the memory blank formats it with\n"
+		"       N host slots (2..16, default 8), Buffers of 2^S bytes (11..17, default\n"
+		"       16), rings of R descriptors (a power of two, 8..4096, default 256)\n"
+		"       and a lease of MS milliseconds (100..600000, default 3000): a member\n"
+		"       silent that long is reaped. Later joins read them from the memory\n"
+		"       (and refuse another value).\n"
+		"       \"leave\" gives this kernel's Buffers back and frees its slot.\n"
+		"       \"show\" marks this kernel's slot with \"*\", and prints the counters\n"
+		"       too with -s.\n");
+}
+
+/* ---- printing ---- */
+
+enum sh_view {
+	SH_VIEW_SHOW,		/* the pool and its host table (the counters with -s) */
+	SH_VIEW_HOSTS,		/* the name and the host table */
+	SH_VIEW_STATS,		/* the name and the counters */
+};
+
+struct sh_print {
+	enum sh_view view;
+	bool stats;
+	bool opened;
+};
+
+static void sh_print_mac(const struct nlattr *a)
+{
+	const uint8_t *m;
+	char buf[18];
+
+	if (!a || nla_len(a) != 6)
+		return;
+	m = nla_data(a);
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	print_string(PRINT_ANY, "mac", "%-17s ", buf);
+}
+
+/* One row of the host table: "  * 0    live     1      edm-vm0  52:54:...  3  0". */
+static void sh_print_host(struct nlattr *nest)
+{
+	struct nlattr *tb[EDM_A_SHHOST_MAX + 1];
+	const char *s;
+	char buf[32];
+	uint64_t v64;
+	uint32_t v;
+	bool self;
+
+	if (nla_parse_nested(tb, EDM_A_SHHOST_MAX, nest, NULL))
+		return;
+	self = tb[EDM_A_SHHOST_SELF] != NULL;
+	open_json_object(NULL);
+	print_string(PRINT_FP, NULL, "%s", self ? "\n  * " : "\n    ");
+	if (edm_nl_get_u32(tb[EDM_A_SHHOST_SLOT], &v))
+		print_uint(PRINT_ANY, "slot", "%-4u ", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHHOST_STATE], &v))
+		print_string(PRINT_ANY, "state", "%-8s ",
+			     enum_to_word(state_names, ARRAY_SIZE(state_names), v, buf,
+					  sizeof(buf)));
+	if (edm_nl_get_u32(tb[EDM_A_SHHOST_EPOCH], &v))
+		print_uint(PRINT_ANY, "epoch", "%-6u ", v);
+	s = edm_nl_get_str(tb[EDM_A_SHHOST_NAME]);
+	if (s)
+		print_string(PRINT_ANY, "name", "%-16s ", *s ? s : "-");
+	sh_print_mac(tb[EDM_A_SHHOST_MAC]);
+	if (edm_nl_get_u32(tb[EDM_A_SHHOST_HELD], &v))
+		print_uint(PRINT_ANY, "held", "%-8u ", v);
+	if (edm_nl_get_u64(tb[EDM_A_SHHOST_REAPED], &v64))
+		print_u64(PRINT_ANY, "reaped", "%" PRIu64, v64);
+	print_bool(PRINT_JSON, "self", NULL, self);
+	close_json_object();
+}
+
+static void sh_print_hosts(struct nlmsghdr *nlh)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *a;
+	bool any = false;
+	char head[128];
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		any |= nla_type(a) == EDM_A_SHPOOL_HOST;
+	/* The columns of sh_print_host()'s rows. */
+	snprintf(head, sizeof(head), "\n    %-4s %-8s %-6s %-16s %-17s %-8s %s", "slot",
+		 "state", "epoch", "name", "mac", "held", "reaped");
+	if (any)
+		print_string(PRINT_FP, NULL, "%s", head);
+	open_json_array(PRINT_JSON, "hosts");
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		if (nla_type(a) == EDM_A_SHPOOL_HOST)
+			sh_print_host(a);
+	close_json_array(PRINT_JSON, NULL);
+}
+
+/* The pool's own fields: two text lines, its membership and the range. */
+static void sh_print_pool(struct nlattr **tb)
+{
+	const char *s;
+	char buf[32];
+	uint64_t v64;
+	uint32_t v;
+
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_ID], &v))
+		print_uint(PRINT_ANY, "id", " id %u", v);
+	s = edm_nl_get_str(tb[EDM_A_SHPOOL_DEVICE]);
+	if (s)
+		print_string(PRINT_ANY, "device", " dev %s", s);
+	s = edm_nl_get_str(tb[EDM_A_SHPOOL_IFNAME]);
+	if (s)
+		print_string(PRINT_ANY, "ifname", " ifname %s", s);
+	s = edm_nl_get_str(tb[EDM_A_SHPOOL_HOSTNAME]);
+	if (s)
+		print_string(PRINT_ANY, "hostname", " hostname %s", s);
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_SLOT], &v))
+		print_uint(PRINT_ANY, "slot", " slot %u", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_EPOCH], &v))
+		print_uint(PRINT_ANY, "epoch", " epoch %u", v);
+	if (tb[EDM_A_SHPOOL_FORMATTED])
+		print_string(PRINT_FP, NULL, "%s", " formatted");
+	print_bool(PRINT_JSON, "formatted", NULL, tb[EDM_A_SHPOOL_FORMATTED] != NULL);
+
+	/* the range: absent once the PCI device went away */
+	if (!tb[EDM_A_SHPOOL_SIZE])
+		return;
+	print_string(PRINT_FP, NULL, "%s", "\n   ");
+	if (edm_nl_get_u64(tb[EDM_A_SHPOOL_SIZE], &v64)) {
+		netdimm_fmt_size(buf, sizeof(buf), v64);
+		print_string(PRINT_FP, NULL, " size %s", buf);
+		print_u64(PRINT_JSON, "size", NULL, v64);
+	}
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_BUFS], &v))
+		print_uint(PRINT_ANY, "bufs", " bufs %u", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_NHOSTS], &v))
+		print_uint(PRINT_ANY, "nhosts", " hosts %u", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_BUF_SHIFT], &v))
+		print_uint(PRINT_ANY, "buf-shift", " buf-shift %u", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_RING], &v))
+		print_uint(PRINT_ANY, "ring", " ring %u", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHPOOL_LEASE_MS], &v))
+		print_uint(PRINT_ANY, "lease-ms", " lease-ms %u", v);
+}
+
+static int sh_print(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[EDM_A_SHPOOL_MAX + 1];
+	struct sh_print *p = arg;
+	const char *s;
+
+	if (edm_nl_parse(nlh, tb, EDM_A_SHPOOL_MAX) < 0)
+		return 0;
+	if (!p->opened) {
+		open_json_array(PRINT_JSON, NULL);
+		p->opened = true;
+	}
+	open_json_object(NULL);
+	s = edm_nl_get_str(tb[EDM_A_SHPOOL_NAME]);
+	if (s)
+		print_string(PRINT_ANY, "name", "%s:", s);
+	if (p->view == SH_VIEW_SHOW)
+		sh_print_pool(tb);
+	if (p->view == SH_VIEW_STATS || (p->view == SH_VIEW_SHOW && p->stats))
+		print_stat_nest(tb[EDM_A_SHPOOL_STATS], sh_stats, ARRAY_SIZE(sh_stats));
+	if (p->view != SH_VIEW_STATS)
+		sh_print_hosts(nlh);
+	close_json_object();
+	print_nl();
+	return 0;
+}
+
+static int sh_talk(struct nl_msg *msg, struct sh_print *p)
+{
+	int ret;
+
+	if (!p)
+		return edm_nl_talk(msg, &sh_attrs, NULL, NULL) ? 1 : 0;
+	ret = edm_nl_talk(msg, &sh_attrs, sh_print, p);
+	if (!ret && !p->opened) {
+		open_json_array(PRINT_JSON, NULL);
+		p->opened = true;
+	}
+	if (p->opened)
+		close_json_array(PRINT_JSON, NULL);
+	return ret ? 1 : 0;
+}
+
+/* ---- requests ---- */
+
+/* A string of 1 .. max - 1 characters, or an error. */
+static int bad_str(const char *what, const char *s, size_t max)
+{
+	if (*s && strlen(s) < max)
+		return 0;
+	return edm_err("invalid %s \"%s\"", what, s);
+}
+
+/* "help" as NAME or where a keyword goes (every other word after NAME). */
+static void help_scan(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i = i ? i + 2 : 1) {
+		if (is_help(argv[i])) {
+			sh_usage(stdout);
+			exit(0);
+		}
+	}
+}
+
+/* join's keywords, "dev" required, into @msg; 0 or -1 (printed). */
+static int sh_parse_join(int argc, char **argv, struct nl_msg *msg)
+{
+	static const struct {
+		const char *word;
+		int attr;
+		size_t max;		/* a string of fewer characters; 0: a u32 */
+	} kws[] = {
+		{ "dev",	EDM_A_SHPOOL_DEVICE,	SH_DEVICE_LEN },
+		{ "ifname",	EDM_A_SHPOOL_IFNAME,	IFNAMSIZ },
+		{ "hostname",	EDM_A_SHPOOL_HOSTNAME,	SH_HOSTNAME_LEN },
+		{ "hosts",	EDM_A_SHPOOL_NHOSTS,	0 },
+		{ "buf-shift",	EDM_A_SHPOOL_BUF_SHIFT,	0 },
+		{ "ring",	EDM_A_SHPOOL_RING,	0 },
+		{ "lease-ms",	EDM_A_SHPOOL_LEASE_MS,	0 },
+	};
+	bool seen[ARRAY_SIZE(kws)] = { false };
+	unsigned int k;
+	uint32_t v;
+
+	for (; argc > 0; argc -= 2, argv += 2) {
+		for (k = 0; k < ARRAY_SIZE(kws); k++)
+			if (!strcmp(kws[k].word, *argv))
+				break;
+		if (k == ARRAY_SIZE(kws))
+			return unknown_arg("shpool", *argv);
+		if (need_arg(argc, argv))
+			return -1;
+		if (seen[k])
+			return dup_arg(*argv);
+		seen[k] = true;
+		if (kws[k].max) {
+			if (!*argv[1] || strlen(argv[1]) >= kws[k].max)
+				return edm_err("invalid %s \"%s\" (expected 1 to %zu characters)",
+					       kws[k].word, argv[1], kws[k].max - 1);
+			if (nla_put_string(msg, kws[k].attr, argv[1]) < 0)
+				return -1;
+			continue;
+		}
+		if (parse_u32(argv[1], &v))
+			return edm_err("invalid %s \"%s\"", kws[k].word, argv[1]);
+		if (nla_put_u32(msg, kws[k].attr, v) < 0)
+			return -1;
+	}
+	if (!seen[0])
+		return edm_err("\"dev\" is required, try \"edmctl shpool help\"");
+	return 0;
+}
+
+/* A request of @cmd naming NAME (argv[0]), or a dump when there is none and !need. */
+static struct nl_msg *sh_req(uint8_t cmd, int argc, char **argv, bool need)
+{
+	struct nl_msg *msg;
+
+	if (argc < 1 && need) {
+		edm_err("a shared pool name is required, try \"edmctl shpool help\"");
+		return NULL;
+	}
+	if (argc >= 1 && bad_str("name", argv[0], EDM_NAME_LEN))
+		return NULL;
+	if (edm_nl_open())
+		return NULL;
+	msg = edm_nl_req(cmd, argc < 1 ? NLM_F_DUMP : 0);
+	if (msg && argc >= 1 && nla_put_string(msg, EDM_A_SHPOOL_NAME, argv[0]) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int sh_get(int argc, char **argv, enum sh_view view)
+{
+	struct sh_print p = { .view = view, .stats = opts.stats > 0 };
+	struct nl_msg *msg;
+
+	help_scan(argc, argv);
+	if (argc > 1)
+		return unknown_arg("shpool", argv[1]), 1;
+	msg = sh_req(EDM_CMD_SHPOOL_GET, argc, argv, false);
+	return msg ? sh_talk(msg, &p) : 1;
+}
+
+static int sh_show(int argc, char **argv)
+{
+	return sh_get(argc, argv, SH_VIEW_SHOW);
+}
+
+static int sh_hosts(int argc, char **argv)
+{
+	return sh_get(argc, argv, SH_VIEW_HOSTS);
+}
+
+static int sh_stats_cmd(int argc, char **argv)
+{
+	return sh_get(argc, argv, SH_VIEW_STATS);
+}
+
+static int sh_join(int argc, char **argv)
+{
+	struct sh_print p = { .view = SH_VIEW_SHOW };
+	struct nl_msg *dry, *msg;
+	int err;
+
+	help_scan(argc, argv);
+	if (argc < 1)
+		return edm_err("a shared pool name is required, try \"edmctl shpool help\""), 1;
+	/* Every word checked before the kernel is asked (it may not be there). */
+	if (bad_str("name", argv[0], EDM_NAME_LEN))
+		return 1;
+	dry = nlmsg_alloc();
+	if (!dry)
+		return edm_err("out of memory"), 1;
+	err = sh_parse_join(argc - 1, argv + 1, dry);
+	nlmsg_free(dry);
+	if (err)
+		return 1;
+	msg = sh_req(EDM_CMD_SHPOOL_JOIN, argc, argv, true);
+	if (!msg)
+		return 1;
+	if (sh_parse_join(argc - 1, argv + 1, msg)) {
+		nlmsg_free(msg);
+		return 1;
+	}
+	return sh_talk(msg, &p);
+}
+
+static int sh_leave(int argc, char **argv)
+{
+	struct nl_msg *msg;
+
+	help_scan(argc, argv);
+	if (argc > 1)
+		return unknown_arg("shpool", argv[1]), 1;
+	msg = sh_req(EDM_CMD_SHPOOL_LEAVE, argc, argv, true);
+	return msg ? sh_talk(msg, NULL) : 1;
+}
+
+static const struct edm_cmd sh_cmds[] = {
+	{ "show",	sh_show },
+	{ "list",	sh_show },
+	{ "hosts",	sh_hosts },
+	{ "stats",	sh_stats_cmd },
+	{ "join",	sh_join },
+	{ "leave",	sh_leave },
+	{ NULL,		NULL },
+};
+
+const struct edm_object obj_shpool = {
+	.name	= "shpool",
+	.usage	= sh_usage,
+	.cmds	= sh_cmds,
+	.dflt	= sh_show,
+};
