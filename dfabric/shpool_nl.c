@@ -67,7 +67,8 @@ static int edm_shpool_put_host(struct sk_buff *msg, struct edm_shpool *sp, u32 s
 	u8 mac[ETH_ALEN];
 	struct nlattr *nest;
 
-	if (EDM_SHP_HW_STATE(st) == EDM_SHP_H_FREE)
+	/* a free slot only if a life of it was reaped: the survivors' record */
+	if (EDM_SHP_HW_STATE(st) == EDM_SHP_H_FREE && !READ_ONCE(h->reaped))
 		return 0;
 	/* another kernel may be writing them: copy, and terminate the name ourselves */
 	memcpy(name, h->name, sizeof(name));
