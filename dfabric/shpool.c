@@ -51,6 +51,7 @@ static void edm_shpool_check_peer(struct edm_shpool *sp, u32 slot, unsigned long
 {
 	u64 st = edm_shp_host_state(&sp->v, slot);
 	u64 beat = READ_ONCE(sp->v.hosts[slot].beat);
+	u64 won = sp->v.st.reaped_hosts;
 	u32 n;
 
 	if (st != sp->seen_state[slot] || beat != sp->seen_beat[slot]) {
@@ -63,9 +64,11 @@ static void edm_shpool_check_peer(struct edm_shpool *sp, u32 slot, unsigned long
 	    time_before(jiffies, sp->seen_at[slot] + lease))
 		return;
 	n = edm_shp_reap(&sp->v, slot, st);
-	netdev_info(sp->netdev, "host %u (%.*s, epoch %u) silent for %u ms: reaped, %u Buffers freed\n",
-		    slot, EDM_SHP_NAME_LEN, sp->v.hosts[slot].name, EDM_SHP_HW_EPOCH(st),
-		    jiffies_to_msecs(jiffies - sp->seen_at[slot]), n);
+	if (sp->v.st.reaped_hosts != won)	/* not another survivor */
+		netdev_info(sp->netdev,
+			    "host %u (%.*s, epoch %u) silent for %u ms: reaped, %u Buffers freed\n",
+			    slot, EDM_SHP_NAME_LEN, sp->v.hosts[slot].name, EDM_SHP_HW_EPOCH(st),
+			    jiffies_to_msecs(jiffies - sp->seen_at[slot]), n);
 	sp->seen_at[slot] = jiffies;
 }
 

@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs in each guest of `selftests/vm/run --guests N --shmem 64M --may-die
+# N-1` (N = 2 or 3): the guests join one shared pool (an ivshmem device
+# every guest maps) and talk through its netdevs; then the last guest
+# kills its own kernel while receiving traffic, and the others must reap
+# it and go on. Written from the uapi header and Documentation/pool.md.
+#
+# Guest 0 drives and prints the TAP. Guest 1 serves (file echo, iperf3,
+# redis). The last guest is the victim: when it has received enough of the
+# kill phase's traffic it reboots at once (sysrq b), no unload, no leave.
+# With three guests guest 1 is a survivor: its iperf3 runs through the
+# death, and a file crosses the pool after it, sha256 checked. Guest 1
+# reports through its exit status and "#" lines.
+source "$(dirname "$0")/lib.sh"
+
+me=$EDM_VM_GUEST
+n=${EDM_VM_NGUESTS:-1}
+victim=$((n - 1))
+SP=rack0
+XFER=$(dirname "$0")/xfer.py
+LEASE_MS=1000
+addr() { echo "10.83.0.$(($1 + 1))"; }
+
+for t in jq iperf3 redis-server redis-benchmark redis-cli python3 sha256sum; do
+	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
+done
+if [ -z "${EDM_VM_SHMEM:-}" ] || [ "$n" -lt 2 ]; then
+	echo "1..0 # SKIP needs selftests/vm/run --guests 2 or 3 --shmem SIZE"
+	exit $KSFT_SKIP
+fi
+
+cleanup() {
+	jobs -p | xargs -r kill 2>/dev/null
+	if edm_loaded; then
+		"$EDMCTL" shpool leave $SP 2>/dev/null
+		rmmod edm
+	fi
+}
+trap cleanup EXIT
+
+# sp JQ-EXPR: this guest's membership (.[0] of show -j) satisfies it.
+sp() {
+	local c
+
+	c=$("$EDMCTL" -j -s shpool show $SP) || return 1
+	jq -e ".[0] | $1" >/dev/null <<<"$c" || { echo "shpool: $c" >&2; return 1; }
+}
+
+# Every guest joins; the one that finds the memory blank formats it.
+join() {
+	x insmod "$EDM_KO"
+	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" lease-ms $LEASE_MS >/dev/null
+	x ip addr add "$(addr "$me")/24" dev shp0
+	x ip link set shp0 up
+	# what the uapi promises of a fresh member
+	sp '.device == env.EDM_VM_SHMEM and .ifname == "shp0" and .["lease-ms"] == 1000
+		and .hosts >= 2 and .bufs > 0 and .epoch > 0
+		and ([.hosts[]? | select(.self)] | length) == 1'
+}
+
+# All N members are live, as this guest sees the pool's host table.
+all_live() {
+	sp "[.hosts[] | select(.state == \"live\")] | length == $n"
+}
+
+# The victim's slot: reaped (free, counted) and holding nothing.
+victim_reaped() {
+	sp "[.hosts[] | select(.name == \"edm-vm$victim\" and .state == \"free\"
+		and .reaped >= 1 and .held == 0)] | length == 1"
+}
+
+# This guest holds no Buffer: every one it sent was taken, every one it got freed.
+holds_nothing() {
+	sp '[.hosts[] | select(.self and .held == 0)] | length == 1'
+}
+
+up() {
+	join
+	poll 120 all_live
+}
+
+reach() {
+	local i
+
+	for ((i = 0; i < n; i++)); do
+		[ "$i" = "$me" ] && continue
+		poll 120 ping -c 1 -W 1 -q "$(addr "$i")"
+		x ping -c 3 -i 0.2 -W 5 "$(addr "$i")"
+	done
+	# ARP is a broadcast: one Buffer per live member
+	sp '.stats["tx-floods"] > 0 and .stats["rx-packets"] > 0 and .stats["tx-no-host"] == 0'
+}
+
+# xfer_echo PORT: a file to guest 1 and back, sha256 compared.
+xfer_echo() {
+	local port=$1
+
+	head -c $((16 << 20)) /dev/urandom >/tmp/xfer.in
+	python3 "$XFER" recv $((port + 1)) /tmp/xfer.back &
+	x python3 "$XFER" send "$(addr 1)" "$port" /tmp/xfer.in
+	wait $! || return 1
+	x sha256sum /tmp/xfer.in /tmp/xfer.back
+	[ "$(sha256sum </tmp/xfer.in)" = "$(sha256sum </tmp/xfer.back)" ]
+}
+
+xfer() {
+	xfer_echo 5001
+}
+
+iperf() {
+	x timeout 300 iperf3 -c "$(addr 1)" -p 5201 -t "$(scaled 4)" -J >/tmp/iperf.json ||
+		{ cat /tmp/iperf.json; return 1; }
+	jq -e '.end.sum_received.bytes > 1000000' /tmp/iperf.json
+	sp '.stats["tx-bytes"] > 1000000 and .stats["rx-drops"] == 0'
+}
+
+redis() {
+	local v
+
+	v=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	poll 60 redis-cli -h "$(addr 1)" ping
+	x redis-cli -h "$(addr 1)" set edm-key "$v"
+	[ "$(redis-cli -h "$(addr 1)" get edm-key)" = "$v" ]
+	x timeout 300 redis-benchmark -h "$(addr 1)" -n "$(scaled 2000)" -c 4 -t set,get -q \
+		>/tmp/redis.out
+	cat /tmp/redis.out
+	[ "$(grep -c 'requests per second' /tmp/redis.out)" = 2 ]
+}
+
+# The victim dies while it receives; the survivors reap it and go on.
+death() {
+	local bystander=
+
+	timeout 200 iperf3 -c "$(addr $victim)" -p 5299 -t 150 >/tmp/iperf-victim.log 2>&1 &
+	if [ "$n" -gt 2 ]; then
+		# guest 1's transfer runs through the death
+		timeout 300 iperf3 -c "$(addr 1)" -p 5203 -t "$(scaled 12)" -J \
+			>/tmp/iperf-by.json 2>&1 &
+		bystander=$!
+	fi
+	poll 240 victim_reaped
+	note "victim reaped: $("$EDMCTL" shpool hosts $SP | tr '\n' ' ')"
+	if [ -n "$bystander" ]; then
+		wait "$bystander" || { cat /tmp/iperf-by.json; return 1; }
+		jq -e '.end.sum_received.bytes > 1000000' /tmp/iperf-by.json
+	fi
+	# what it held or was passed is free again; what is ours is ours
+	poll 30 holds_nothing
+	sp '.stats["rx-drops"] == 0'
+}
+
+after() {
+	if [ "$n" -gt 2 ]; then
+		xfer_echo 5004
+	fi
+	# nothing goes to the dead: its address's broadcasts (ARP) reach only the living
+	local f
+
+	f=$("$EDMCTL" -j -s shpool show $SP | jq '.[0].stats["tx-floods"]')
+	x ip neigh flush dev shp0
+	x ping -c 2 -W 1 "$(addr $victim)" && return 1
+	sp ".stats[\"tx-floods\"] > $f and .stats.fenced == 0"
+	victim_reaped
+}
+
+rejoin() {
+	local s e
+
+	s=$("$EDMCTL" -j shpool show $SP | jq '.[0].slot')
+	e=$("$EDMCTL" -j shpool show $SP | jq '.[0].epoch')
+	x "$EDMCTL" shpool leave $SP
+	[ "$(edm_objects shpool)" = 0 ]
+	[ ! -e /sys/class/net/shp0 ]
+	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" >/dev/null
+	# formatted once, by whoever came first; a new life is a new (slot, epoch)
+	sp "(.formatted | not) and (.slot != $s or .epoch != $e)"
+	x "$EDMCTL" shpool leave $SP
+	edm_no_objects
+	x rmmod edm
+}
+
+# The victim: serve the kill phase's iperf3 and die half way into it.
+die_mid_traffic() {
+	local base deadline
+
+	iperf3 -s -1 -p 5299 </dev/null >/dev/null 2>&1 &
+	base=$(cat /sys/class/net/shp0/statistics/rx_bytes)
+	deadline=$((SECONDS + 400))
+	while [ $(($(cat /sys/class/net/shp0/statistics/rx_bytes) - base)) -lt $((4 << 20)) ]; do
+		[ $SECONDS -lt $deadline ] || { echo "# g$me: the kill phase never came"; exit 1; }
+		sleep 0.05
+	done
+	echo b >/proc/sysrq-trigger
+	sleep 30
+	echo "# g$me: still alive after sysrq b"
+	exit 1
+}
+
+# Guest 1: serve until guest 0 is done with us.
+serve() {
+	local p rx ip
+
+	python3 "$XFER" recv 5001 /tmp/xfer.in1 &
+	rx=$!
+	iperf3 -s -1 -p 5201 </dev/null >/dev/null 2>&1 &
+	ip=$!
+	if [ "$n" -gt 2 ]; then
+		iperf3 -s -1 -p 5203 </dev/null >/dev/null 2>&1 &
+		p=$!
+	fi
+	out=$( (set -e; up) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
+	# it binds the pool's address, which exists now
+	redis-server --bind "$(addr 1)" --port 6379 --protected-mode no --save '' \
+		--daemonize no >/tmp/redis.log 2>&1 &
+	wait "$rx" || { echo "# g1: file receive failed"; exit 1; }
+	x python3 "$XFER" send "$(addr 0)" 5002 /tmp/xfer.in1 || exit 1
+	wait "$ip" || { echo "# g1: iperf3 server failed"; exit 1; }
+	if [ "$n" = 2 ]; then
+		die_mid_traffic
+	fi
+	# three guests: the iperf3 through the death, then a file after it
+	python3 "$XFER" recv 5004 /tmp/xfer.in2 || { echo "# g1: late file receive failed"; exit 1; }
+	x python3 "$XFER" send "$(addr 0)" 5005 /tmp/xfer.in2 || exit 1
+	wait "$p" || { echo "# g1: iperf3 through the death failed"; exit 1; }
+	# guest 0 leaves last; we may go once our Buffers are all back
+	out=$( (set -e; poll 60 victim_reaped; poll 30 holds_nothing) 2>&1) ||
+		{ printf '# g1: %s\n' "$out"; exit 1; }
+}
+
+case $me in
+0)
+	run_case up "guest 0: every guest joins one shared pool"
+	run_case reach "guest 0 pings each member through the pool"
+	run_case xfer "guest 0: 16 MiB to guest 1 and back, sha256 equal"
+	run_case iperf "guest 0: iperf3 to guest 1 through the pool"
+	run_case redis "guest 0: redis-benchmark against guest 1 through the pool"
+	run_case death "guest $victim dies mid-traffic: reaped, nothing leaked"
+	run_case after "guest 0 goes on after the death"
+	run_case rejoin "guest 0 leaves, joins again in a new life, and unloads"
+	tap_done
+	;;
+$victim)
+	[ "$n" -gt 2 ] || { serve; exit 1; }	# two guests: guest 1 serves, then dies
+	out=$( (set -e; up) 2>&1) || { printf '# g%s: %s\n' "$me" "$out"; exit 1; }
+	die_mid_traffic
+	;;
+*)
+	serve
+	;;
+esac
