@@ -58,8 +58,12 @@ static void edm_shpool_check_peer(struct edm_shpool *sp, u32 slot, unsigned long
 		sp->seen_state[slot] = st;
 		sp->seen_beat[slot] = beat;
 		sp->seen_at[slot] = jiffies;
+		clear_bit(slot, sp->silent);
 		return;
 	}
+	/* two beats missed: its full ring no longer stops our queue */
+	if (time_after(jiffies, sp->seen_at[slot] + 2 * sp->beat_jiffies))
+		set_bit(slot, sp->silent);
 	if (EDM_SHP_HW_STATE(st) == EDM_SHP_H_FREE ||
 	    time_before(jiffies, sp->seen_at[slot] + lease))
 		return;

@@ -72,6 +72,8 @@ struct edm_shpool {
 	u64 seen_beat[EDM_SHP_MAX_HOSTS];
 	unsigned long seen_at[EDM_SHP_MAX_HOSTS];
 	bool fenced;			/* beat work: found itself reaped */
+	/* beat work: slots that missed two beats, read by xmit and the NAPI */
+	DECLARE_BITMAP(silent, EDM_SHP_MAX_HOSTS);
 	struct edm_shpool_stats __percpu *ctrs;
 };
 

@@ -32,13 +32,18 @@ static struct edm_shpool *edm_shpool_nd(const struct net_device *nd)
 	return *(struct edm_shpool **)netdev_priv(nd);
 }
 
-/* Room for one more frame on every ring to a live member? */
+/*
+ * Room for one more frame on every ring to a live member? A member that
+ * missed two beats does not count: a dead one's ring fills, and would stop
+ * the queue toward everyone until the lease runs out; frames to it are
+ * dropped (ring full) instead.
+ */
 static bool edm_shpool_room(struct edm_shpool *sp)
 {
 	u32 i;
 
 	for (i = 0; i < sp->v.geo.nhosts; i++)
-		if (i != sp->v.slot &&
+		if (i != sp->v.slot && !test_bit(i, sp->silent) &&
 		    EDM_SHP_HW_STATE(edm_shp_host_state(&sp->v, i)) == EDM_SHP_H_LIVE &&
 		    !edm_shp_room(&sp->v, i))
 			return false;

@@ -55,7 +55,7 @@ join() {
 	x ip link set shp0 up
 	# what the uapi promises of a fresh member
 	sp '.device == env.EDM_VM_SHMEM and .ifname == "shp0" and .["lease-ms"] == 1000
-		and .hosts >= 2 and .bufs > 0 and .epoch > 0
+		and .nhosts >= 2 and .bufs > 0 and .epoch > 0
 		and ([.hosts[]? | select(.self)] | length) == 1'
 }
 
