@@ -168,6 +168,18 @@ if [ $full = 0 ]; then
 	suite vm-two-guests-fabric two_guests two-guests-fabric fabric_two_guests.sh
 fi
 
+# A DFabric pool shared by the guests' kernels (one ivshmem file); the last
+# guest kills its kernel mid-traffic. shpool_guests NAME N: N guests.
+shpool_guests() {
+	selftests/vm/run --kernel-release "$krel" --guests "$2" --shmem 64M --may-die $(($2 - 1)) \
+		--out "$out/vm-$1" -- selftests/edm/shpool_guests.sh | sed -u 's/^\[g[0-9]*\] //'
+	return "${PIPESTATUS[0]}"
+}
+if [ $full = 0 ]; then
+	suite vm-shpool-two-guests shpool_guests shpool-two-guests 2
+	suite vm-shpool-three-guests shpool_guests shpool-three-guests 3
+fi
+
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.
 build_module_debug() {

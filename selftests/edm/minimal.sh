@@ -27,10 +27,12 @@ core_works() {
 commands_left_out() {
 	local obj
 
-	for obj in fabric netdimm pool rack nicpool region cowbird; do
+	for obj in fabric netdimm pool rack nicpool shpool region cowbird; do
 		expect_error_in "not supported" "$EDMCTL" "$obj" show || return 1
 	done
 	expect_error_in "not supported" "$EDMCTL" fabric add switch s0 ports 4
+	expect_error_in "not supported" "$EDMCTL" shpool join s0 dev 0000:00:10.0
+	[ ! -d /sys/bus/pci/drivers/edm-shmem ]
 	[ ! -e /dev/cowbird ]
 	x "$EDMCTL" -j dev show | jq -e 'length == 0'
 }

@@ -96,7 +96,7 @@ reach() {
 xfer_echo() {
 	local port=$1
 
-	head -c $((16 << 20)) /dev/urandom >/tmp/xfer.in
+	head -c $((8 << 20)) /dev/urandom >/tmp/xfer.in
 	python3 "$XFER" recv $((port + 1)) /tmp/xfer.back &
 	x python3 "$XFER" send "$(addr 1)" "$port" /tmp/xfer.in
 	wait $! || return 1
@@ -232,7 +232,7 @@ case $me in
 0)
 	run_case up "guest 0: every guest joins one shared pool"
 	run_case reach "guest 0 pings each member through the pool"
-	run_case xfer "guest 0: 16 MiB to guest 1 and back, sha256 equal"
+	run_case xfer "guest 0: 8 MiB to guest 1 and back, sha256 equal"
 	run_case iperf "guest 0: iperf3 to guest 1 through the pool"
 	run_case redis "guest 0: redis-benchmark against guest 1 through the pool"
 	run_case death "guest $victim dies mid-traffic: reaped, nothing leaked"
