@@ -12,3 +12,7 @@ make -s edmctl
 make -s -C tools/lib/cowbird
 echo "== booting $krel under QEMU"
 selftests/vm/run --kernel-release "$krel" -- scripts/demo-guest.sh
+echo
+echo "== two guests, one shared pool (guest 0's side)"
+selftests/vm/run --kernel-release "$krel" --guests 2 --shmem 64M -- scripts/demo-shpool-guest.sh |
+	sed -n 's/^\[g0\] //p'
