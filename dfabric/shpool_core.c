@@ -189,8 +189,11 @@ int edm_shp_join(struct edm_shp *v, const char *name, const u8 *mac)
 
 void edm_shp_beat(struct edm_shp *v)
 {
-	struct edm_shp_host *h = &v->hosts[v->slot];
+	struct edm_shp_host *h;
 
+	if (v->slot >= v->geo.nhosts)
+		return;
+	h = &v->hosts[v->slot];
 	edm_shp_release(&h->beat, edm_shp_load(&h->beat) + 1);
 }
 
@@ -333,7 +336,7 @@ int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw)
 /* Give back a Buffer this host holds as @hw. -EPERM: it does not. */
 int edm_shp_free(struct edm_shp *v, u32 buf, u64 hw)
 {
-	if (buf >= v->geo.nbufs || EDM_SHP_WTAG(hw) != v->tag)
+	if (buf >= v->geo.nbufs || v->slot >= v->geo.nhosts || EDM_SHP_WTAG(hw) != v->tag)
 		return -EINVAL;
 	if (edm_shp_cas64(&v->holder[buf], hw, (u64)EDM_SHP_GEN(hw) << 32) != hw)
 		return -EPERM;
@@ -348,8 +351,8 @@ int edm_shp_pass(struct edm_shp *v, u32 buf, u64 hw, u32 dst, u64 *new_hw)
 {
 	u64 st, nw;
 
-	if (buf >= v->geo.nbufs || dst >= v->geo.nhosts || dst == v->slot ||
-	    EDM_SHP_WTAG(hw) != v->tag)
+	if (buf >= v->geo.nbufs || dst >= v->geo.nhosts || v->slot >= v->geo.nhosts ||
+	    dst == v->slot || EDM_SHP_WTAG(hw) != v->tag)
 		return -EINVAL;
 	st = edm_shp_host_state(v, dst);
 	if (EDM_SHP_HW_STATE(st) != EDM_SHP_H_LIVE)
@@ -447,8 +450,11 @@ u32 edm_shp_room(const struct edm_shp *v, u32 dst)
 
 bool edm_shp_pending(const struct edm_shp *v, u32 src)
 {
-	struct edm_shp_ring *r = edm_shp_ring(v, src, v->slot);
+	struct edm_shp_ring *r;
 
+	if (src >= v->geo.nhosts || v->slot >= v->geo.nhosts)
+		return false;
+	r = edm_shp_ring(v, src, v->slot);
 	return edm_shp_acquire(&r->prod) != edm_shp_load(&r->cons);
 }
 
