@@ -5,7 +5,7 @@
 #                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
 #                 subsystems out of edm.ko (Kbuild)
 #   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
-#                 tools/bench/dfabric/dfabric.sh)
+#                 tools/bench/dfabric/dfabric.sh; tools/bench/shpool.sh needs none)
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
 #   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
 #   make check-debug-full  every VM test but the CLI scripts on the debug kernel (~1 hour)
