@@ -308,7 +308,7 @@ void *edm_shp_buf(const struct edm_shp *v, u32 buf)
 	return v->bufs + ((u64)buf << v->geo.buf_shift);
 }
 
-/* A free Buffer, now held by this host. -ENOMEM: none. */
+/* A free Buffer, now held by this host. -ENOMEM: none; -ENOTCONN: not live. */
 int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw)
 {
 	u32 n = v->geo.nbufs, i, k;
@@ -323,6 +323,15 @@ int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw)
 		nw = (u64)(EDM_SHP_GEN(w) + 1) << 32 | v->tag;
 		if (edm_shp_cas64(&v->holder[i], w, nw) != w)
 			continue;
+		/*
+		 * A reaper that swapped our state before our swap sees our tag in
+		 * its scan, or we see its state: a reaped life keeps no Buffer.
+		 */
+		edm_shp_fence();
+		if (edm_shp_fenced(v)) {
+			edm_shp_cas64(&v->holder[i], nw, nw & ~0xffffffffULL);
+			return -ENOTCONN;
+		}
 		v->cursor = i + 1 == n ? 0 : i + 1;
 		*buf = i;
 		*hw = nw;
@@ -460,7 +469,7 @@ bool edm_shp_pending(const struct edm_shp *v, u32 src)
 
 /*
  * Take the next descriptor on the ring from @src. -EAGAIN: empty;
- * -ESTALE: one was there but its Buffer is not this host's as it says
+ * -ENOTCONN: this life was reaped; -ESTALE: one was there but its Buffer is not this host's as it says
  * (queued for a reaped life, or garbage): it is consumed and refused.
  */
 int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
@@ -470,6 +479,9 @@ int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
 
 	if (src >= v->geo.nhosts || v->slot >= v->geo.nhosts)
 		return -EINVAL;
+	/* a reaped life takes nothing: what is queued now is the slot's next life's */
+	if (edm_shp_fenced(v))
+		return -ENOTCONN;
 	r = edm_shp_ring(v, src, v->slot);
 	cons = edm_shp_load(&r->cons);
 	if (edm_shp_acquire(&r->prod) == cons)

@@ -173,10 +173,10 @@ static int edm_shpool_poll(struct napi_struct *napi, int budget)
 			continue;
 		while (done < budget) {
 			err = edm_shp_take(&sp->v, src, &d);
-			if (err == -EAGAIN)
-				break;
-			if (err)
+			if (err == -ESTALE)
 				continue;	/* refused, and counted */
+			if (err)
+				break;		/* empty, or this life was reaped */
 			edm_shpool_rx_one(sp, &d);
 			done++;
 		}

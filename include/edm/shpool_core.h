@@ -28,10 +28,16 @@
  * acquire. A descriptor carries the holder word the receiver must find; the
  * receiver refuses one that does not match (stale, or from a reaped life).
  *
- * The core takes no lock and reads no clock. Calls on one view must be
- * serialized by the caller, except edm_shp_post() (the view's one producer)
- * and edm_shp_take() (its one consumer), which may run concurrently with
- * each other and with everything else.
+ * A life that was reaped while it still runs (a stalled host) is fenced:
+ * it allocates and takes nothing more, so it cannot keep a Buffer past its
+ * reap or eat what is queued to the slot's next life.
+ *
+ * The core takes no lock and reads no clock. On one view, the producer side
+ * (edm_shp_alloc(), _send(), _post()), the consumer side (edm_shp_take())
+ * and the reaper (edm_shp_beat(), _reap()) may run concurrently, each
+ * serialized with itself; edm_shp_free() and the readers (_room(),
+ * _pending(), _held(), _fenced(), _find_mac()) may run anywhere. Joining
+ * and leaving run alone.
  */
 #ifndef _EDM_SHPOOL_CORE_H
 #define _EDM_SHPOOL_CORE_H

@@ -831,6 +831,53 @@ TEST_F(shp, ring_full_fifo_and_stale_after_rejoin)
 
 /* ---- death ---- */
 
+/*
+ * A life reaped while it still runs (a stalled host) is fenced: it
+ * allocates nothing more (that Buffer would be lost for good) and takes
+ * nothing queued to the slot's next life.
+ */
+TEST(a_reaped_life_that_still_runs_is_fenced)
+{
+	struct edm_shp_cfg cfg = cfg_small(2, 8);
+	const u64 size = 64 * 1024;
+	u8 *base = range_new(size), mac[6];
+	struct edm_shp a, b, c, w;
+	struct edm_shp_desc d;
+	u32 x, i, nfree = 0;
+	u64 hw;
+
+	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, edm_shp_format(base, size, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&a, base, size));
+	ASSERT_EQ(0, edm_shp_open(&b, base, size));
+	ASSERT_EQ(0, edm_shp_open(&c, base, size));
+	ASSERT_EQ(0, edm_shp_open(&w, base, size));
+	mac_of(mac, 1);
+	ASSERT_EQ(0, edm_shp_join(&a, "a", mac));
+	mac_of(mac, 2);
+	ASSERT_EQ(0, edm_shp_join(&b, "b", mac));
+	edm_shp_reap(&a, b.slot, edm_shp_host_state(&a, b.slot));
+	EXPECT_TRUE(edm_shp_fenced(&b));
+	EXPECT_EQ(-ENOTCONN, edm_shp_alloc(&b, &x, &hw));
+	for (i = 0; i < w.geo.nbufs; i++)
+		nfree += !EDM_SHP_WTAG(w.holder[i]);
+	EXPECT_EQ(w.geo.nbufs, nfree);		/* the refused allocation kept nothing */
+
+	/* the slot's next life gets what is queued to it, the old one nothing */
+	mac_of(mac, 3);
+	ASSERT_EQ(0, edm_shp_join(&c, "c", mac));
+	ASSERT_EQ(b.slot, c.slot);
+	ASSERT_EQ(0, edm_shp_alloc(&a, &x, &hw));
+	ASSERT_EQ(0, edm_shp_send(&a, c.slot, x, hw, 64, NULL, 0));
+	EXPECT_EQ(-ENOTCONN, edm_shp_take(&b, a.slot, &d));
+	EXPECT_EQ(0, edm_shp_take(&c, a.slot, &d));
+	EXPECT_EQ(x, d.buf);
+	EXPECT_EQ(0, edm_shp_free(&c, d.buf, d.hw));
+	edm_shp_leave(&c);
+	edm_shp_leave(&a);
+	free(base);
+}
+
 TEST(a_dead_host_is_reaped_once_and_its_slot_reused)
 {
 	struct edm_shp_cfg cfg = cfg_small(4, 8);
