@@ -22,6 +22,7 @@
 #define EDM_IVSHMEM_DEVICE	0x1110
 #define EDM_IVSHMEM_BAR		2
 
+/* the bound devices, their users and attachments (shpool.h) */
 DEFINE_MUTEX(edm_shmem_lock);
 static LIST_HEAD(edm_shmem_list);
 
@@ -138,7 +139,7 @@ static int edm_shpool_open(struct edm_shpool *sp, const struct edm_shpool_cfg *c
 		return err;
 	}
 	if (err == -EINVAL && !sp->formatted) {
-		NL_SET_ERR_MSG(extack, "the memory holds something that is not a shared pool of this version");
+		NL_SET_ERR_MSG(extack, "the memory holds no shared pool of this version");
 		return err;
 	}
 	if (err) {
@@ -152,7 +153,7 @@ static int edm_shpool_open(struct edm_shpool *sp, const struct edm_shpool_cfg *c
 	    (cfg->fmt_given & BIT(EDM_A_SHPOOL_RING) && cfg->fmt.ring_size != g->ring_size) ||
 	    (cfg->fmt_given & BIT(EDM_A_SHPOOL_LEASE_MS) && cfg->fmt.lease_ms != g->lease_ms)) {
 		NL_SET_ERR_MSG(extack,
-			       "the pool is formatted with other hosts, buf-shift, ring or lease-ms: leave them out to take the pool's");
+			       "the pool is formatted with other hosts, buf-shift, ring or lease-ms");
 		return -EINVAL;
 	}
 	return 0;

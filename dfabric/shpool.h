@@ -82,7 +82,7 @@ struct edm_shpool_cfg {
 	const char *ifname;		/* NULL: shp%d */
 	const char *hostname;		/* NULL: the uts nodename */
 	struct edm_shp_cfg fmt;		/* if this join formats the pool */
-	u32 fmt_given;			/* which of fmt's fields the user gave: EDM_A_SHPOOL_* bits */
+	u32 fmt_given;			/* BIT(EDM_A_SHPOOL_*) of fmt's fields given */
 };
 
 static inline struct edm_shpool *edm_shpool_of(const struct edm_dev *dev)

@@ -6,8 +6,12 @@
  */
 #include "edm/shpool_core.h"
 
-#define EDM_SHP_ALIGN(x, a)	(((x) + (a) - 1) & ~((u64)(a) - 1))
 #define EDM_SHP_PAGE		4096
+
+static u64 edm_shp_align(u64 x, u64 a)
+{
+	return (x + a - 1) & ~(a - 1);
+}
 
 void edm_shp_cfg_default(struct edm_shp_cfg *cfg)
 {
@@ -31,14 +35,14 @@ static int edm_shp_layout(const struct edm_shp_cfg *cfg, u64 size, struct edm_sh
 	sb->ring_size = cfg->ring_size;
 	sb->lease_ms = cfg->lease_ms;
 
-	off = EDM_SHP_ALIGN(sizeof(*sb), EDM_SHP_LINE);
+	off = edm_shp_align(sizeof(*sb), EDM_SHP_LINE);
 	sb->hosts_off = off;
 	off += (u64)cfg->nhosts * sizeof(struct edm_shp_host);
 	sb->ring_bytes = sizeof(struct edm_shp_ring) +
 			 (u64)cfg->ring_size * sizeof(struct edm_shp_desc);
-	sb->rings_off = EDM_SHP_ALIGN(off, EDM_SHP_LINE);
+	sb->rings_off = edm_shp_align(off, EDM_SHP_LINE);
 	off = sb->rings_off + (u64)cfg->nhosts * cfg->nhosts * sb->ring_bytes;
-	sb->holder_off = EDM_SHP_ALIGN(off, EDM_SHP_LINE);
+	sb->holder_off = edm_shp_align(off, EDM_SHP_LINE);
 	/* holder words and Buffers share what is left: 8 bytes + one Buffer each */
 	if (size < sb->holder_off + EDM_SHP_PAGE)
 		return -ENOSPC;
@@ -48,7 +52,7 @@ static int edm_shp_layout(const struct edm_shp_cfg *cfg, u64 size, struct edm_sh
 	for (;;) {
 		if (nbufs < 2ULL * cfg->nhosts)
 			return -ENOSPC;
-		sb->bufs_off = EDM_SHP_ALIGN(sb->holder_off + nbufs * 8, EDM_SHP_PAGE);
+		sb->bufs_off = edm_shp_align(sb->holder_off + nbufs * 8, EDM_SHP_PAGE);
 		if (sb->bufs_off + (nbufs << cfg->buf_shift) <= size)
 			break;
 		nbufs--;
@@ -469,8 +473,9 @@ bool edm_shp_pending(const struct edm_shp *v, u32 src)
 
 /*
  * Take the next descriptor on the ring from @src. -EAGAIN: empty;
- * -ENOTCONN: this life was reaped; -ESTALE: one was there but its Buffer is not this host's as it says
- * (queued for a reaped life, or garbage): it is consumed and refused.
+ * -ENOTCONN: this life was reaped; -ESTALE: one was there but its Buffer
+ * is not this host's as it says (queued for a reaped life, or garbage): it
+ * is consumed and refused.
  */
 int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
 {

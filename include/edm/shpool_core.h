@@ -44,6 +44,12 @@
 
 #include "edm/core.h"
 
+/*
+ * Shared words: compare-and-swap (a full barrier, returning the old value),
+ * plain loads and stores of one writer's words, release and acquire for
+ * indices and states that publish what was written before them, and the
+ * full fence a swap-then-check needs (see edm_shp_pass()).
+ */
 #ifdef __KERNEL__
 #include <linux/atomic.h>
 #include <asm/barrier.h>
@@ -51,17 +57,25 @@
 #define edm_shp_cas32(p, o, n)		cmpxchg(p, o, n)
 #define edm_shp_load(p)			READ_ONCE(*(p))
 #define edm_shp_store(p, v)		WRITE_ONCE(*(p), v)
+/* pairs with edm_shp_release() of the word's writer */
 #define edm_shp_acquire(p)		smp_load_acquire(p)
+/* pairs with edm_shp_acquire() of the word's readers */
 #define edm_shp_release(p, v)		smp_store_release(p, v)
+/* orders a swap before the load that checks whether a reaper raced it */
 #define edm_shp_fence()			smp_mb()
 #else
-#define edm_shp_cas64(p, o, n)		edm_shp_cas_(p, o, n)
-#define edm_shp_cas32(p, o, n)		edm_shp_cas_(p, o, n)
-#define edm_shp_cas_(p, o, n) ({					\
-	__typeof__(*(p)) edm_old_ = (o);				\
-	__atomic_compare_exchange_n(p, &edm_old_, n, 0,			\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
-	edm_old_; })
+static inline u64 edm_shp_cas64(u64 *p, u64 o, u64 n)
+{
+	__atomic_compare_exchange_n(p, &o, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return o;
+}
+
+static inline u32 edm_shp_cas32(u32 *p, u32 o, u32 n)
+{
+	__atomic_compare_exchange_n(p, &o, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return o;
+}
+
 #define edm_shp_load(p)			__atomic_load_n(p, __ATOMIC_RELAXED)
 #define edm_shp_store(p, v)		__atomic_store_n(p, v, __ATOMIC_RELAXED)
 #define edm_shp_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)

@@ -692,7 +692,7 @@ enum {
 	EDM_A_SHPOOL_SLOT,		/* u32: this kernel's host slot, reply only */
 	EDM_A_SHPOOL_EPOCH,		/* u32: its life in that slot, reply only */
 	EDM_A_SHPOOL_FORMATTED,		/* flag: this join formatted the range, reply only */
-	EDM_A_SHPOOL_HOST,		/* nest: EDM_A_SHHOST_*, a slot in use or once reaped; reply */
+	EDM_A_SHPOOL_HOST,		/* nest: EDM_A_SHHOST_*, a slot in use or reaped; reply */
 	EDM_A_SHPOOL_STATS,		/* nest: EDM_A_SHSTAT_*, reply only */
 
 	__EDM_A_SHPOOL_CNT,
