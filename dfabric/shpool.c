@@ -86,7 +86,7 @@ static void edm_shpool_beat(struct work_struct *work)
 	if (edm_shp_fenced(&sp->v)) {
 		/* reaped while alive (stalled past the lease): our Buffers are gone */
 		if (!sp->fenced) {
-			sp->fenced = true;
+			WRITE_ONCE(sp->fenced, true);
 			edm_shpool_stat(sp, EDM_A_SHSTAT_FENCED, 1);
 			netif_carrier_off(sp->netdev);
 			netdev_err(sp->netdev, "reaped by another member: leave and join again\n");
@@ -222,6 +222,7 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 		goto err_unmap;
 	}
 	sp->netdev = nd;
+	netif_carrier_off(nd);		/* until it is opened */
 	err = register_netdev(nd);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");

@@ -181,6 +181,7 @@ int edm_shp_join(struct edm_shp *v, const char *name, const u8 *mac)
 			h->name[k] = name[k];
 		memcpy(h->mac, mac, sizeof(h->mac));
 		edm_shp_store(&h->beat, 0);
+		edm_shp_store(&h->up, 0);
 		v->slot = i;
 		v->epoch = epoch;
 		v->tag = EDM_SHP_TAG(i, epoch);
@@ -283,6 +284,21 @@ u32 edm_shp_held(const struct edm_shp *v, u32 slot)
 	for (i = 0; i < v->geo.nbufs; i++)
 		n += EDM_SHP_WTAG(edm_shp_load(&v->holder[i])) == tag;
 	return n;
+}
+
+/* Say whether this host's receive side runs: senders pass nothing to one that does not. */
+void edm_shp_set_up(struct edm_shp *v, bool up)
+{
+	if (v->slot < v->geo.nhosts)
+		edm_shp_release(&v->hosts[v->slot].up, up);
+}
+
+/* Is @slot another live host whose receive side runs? */
+bool edm_shp_peer_up(const struct edm_shp *v, u32 slot)
+{
+	return slot < v->geo.nhosts && slot != v->slot &&
+	       EDM_SHP_HW_STATE(edm_shp_host_state(v, slot)) == EDM_SHP_H_LIVE &&
+	       edm_shp_acquire(&v->hosts[slot].up);
 }
 
 /* The live host (not this one) with that MAC, or -ENOENT. */
@@ -446,8 +462,11 @@ int edm_shp_send(struct edm_shp *v, u32 dst, u32 buf, u64 hw, u32 len, const voi
 		return err;
 	if (meta_len)
 		memcpy(d.meta, meta, meta_len);
-	/* cannot fail: this host is the ring's one producer and saw room */
-	return edm_shp_post(v, dst, &d);
+	/* this host is the ring's one producer and saw room, unless the ring is corrupt */
+	err = edm_shp_post(v, dst, &d);
+	if (err && edm_shp_cas64(&v->holder[buf], d.hw, hw) != d.hw)
+		return 0;	/* the reaper has it, or the receiver */
+	return err;
 }
 
 /* Descriptors the ring to @dst has room for. */
@@ -480,7 +499,7 @@ bool edm_shp_pending(const struct edm_shp *v, u32 src)
 int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
 {
 	struct edm_shp_ring *r;
-	u32 cons;
+	u32 cons, prod;
 
 	if (src >= v->geo.nhosts || v->slot >= v->geo.nhosts)
 		return -EINVAL;
@@ -489,10 +508,15 @@ int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
 		return -ENOTCONN;
 	r = edm_shp_ring(v, src, v->slot);
 	cons = edm_shp_load(&r->cons);
-	if (edm_shp_acquire(&r->prod) == cons)
+	prod = edm_shp_acquire(&r->prod);
+	if (prod == cons)
 		return -EAGAIN;
 	memcpy(d, edm_shp_slot(v, r, cons), sizeof(*d));
 	edm_shp_release(&r->cons, cons + 1);
+	/*
+	 * A bad length is refused even when the Buffer is ours as it says: the
+	 * descriptor may be a copy of one we took already and still use.
+	 */
 	if (d->buf >= v->geo.nbufs || d->len > edm_shp_buf_size(v) ||
 	    EDM_SHP_WTAG(d->hw) != v->tag || edm_shp_load(&v->holder[d->buf]) != d->hw) {
 		v->st.refused++;

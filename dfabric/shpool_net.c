@@ -13,7 +13,9 @@
  * then doubling up to EDM_SHPOOL_POLL_MAX_NS while idle.
  *
  * Locking: xmit runs under the TX lock (the view's one producer), the NAPI
- * is the view's one consumer; nothing else of ours. A full ring stops the
+ * is the view's one consumer (and ndo_stop, once the NAPI is off, drains
+ * what came meanwhile); nothing else of ours. A member whose netdev is
+ * down says so in the host table, and is passed nothing. A full ring stops the
  * queue, and the NAPI wakes it when every ring has room again.
  */
 #include <linux/etherdevice.h>
@@ -33,19 +35,24 @@ static struct edm_shpool *edm_shpool_nd(const struct net_device *nd)
 }
 
 /*
- * Room for one more frame on every ring to a live member? A member that
- * missed two beats does not count: a dead one's ring fills, and would stop
- * the queue toward everyone until the lease runs out; frames to it are
- * dropped (ring full) instead.
+ * May frames go to @slot? It must be live with its receive side up (its
+ * netdev up), and not silent: a member that missed two beats (dead, most
+ * likely) or left a non-empty ring untouched for two beats gets nothing
+ * more, so its ring neither stops the queue toward everyone until its
+ * lease runs out nor parks more Buffers of the pool.
  */
+static bool edm_shpool_peer_ok(struct edm_shpool *sp, u32 slot)
+{
+	return !test_bit(slot, sp->silent) && edm_shp_peer_up(&sp->v, slot);
+}
+
+/* Room for one more frame on every ring to a member frames may go to? */
 static bool edm_shpool_room(struct edm_shpool *sp)
 {
 	u32 i;
 
 	for (i = 0; i < sp->v.geo.nhosts; i++)
-		if (i != sp->v.slot && !test_bit(i, sp->silent) &&
-		    EDM_SHP_HW_STATE(edm_shp_host_state(&sp->v, i)) == EDM_SHP_H_LIVE &&
-		    !edm_shp_room(&sp->v, i))
+		if (edm_shpool_peer_ok(sp, i) && !edm_shp_room(&sp->v, i))
 			return false;
 	return true;
 }
@@ -83,10 +90,11 @@ static void edm_shpool_tx_one(struct edm_shpool *sp, struct sk_buff *skb, u32 ds
 static netdev_tx_t edm_shpool_xmit(struct sk_buff *skb, struct net_device *nd)
 {
 	struct edm_shpool *sp = edm_shpool_nd(nd);
-	const struct ethhdr *eth = eth_hdr(skb);
+	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
 	int dst;
 	u32 i;
 
+	/* fenced (reaped while alive): it has no one to send to */
 	if (skb->len < ETH_HLEN || READ_ONCE(sp->fenced) || edm_shp_fenced(&sp->v)) {
 		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_HOST, 1);
 		goto out;
@@ -94,12 +102,11 @@ static netdev_tx_t edm_shpool_xmit(struct sk_buff *skb, struct net_device *nd)
 	if (is_multicast_ether_addr(eth->h_dest)) {
 		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_FLOODS, 1);
 		for (i = 0; i < sp->v.geo.nhosts; i++)
-			if (i != sp->v.slot &&
-			    EDM_SHP_HW_STATE(edm_shp_host_state(&sp->v, i)) == EDM_SHP_H_LIVE)
+			if (edm_shpool_peer_ok(sp, i))
 				edm_shpool_tx_one(sp, skb, i);
 	} else {
 		dst = edm_shp_find_mac(&sp->v, eth->h_dest);
-		if (dst < 0)
+		if (dst < 0 || !edm_shpool_peer_ok(sp, dst))
 			edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_HOST, 1);
 		else
 			edm_shpool_tx_one(sp, skb, dst);
@@ -173,12 +180,11 @@ static int edm_shpool_poll(struct napi_struct *napi, int budget)
 			continue;
 		while (done < budget) {
 			err = edm_shp_take(&sp->v, src, &d);
-			if (err == -ESTALE)
-				continue;	/* refused, and counted */
-			if (err)
+			if (err && err != -ESTALE)
 				break;		/* empty, or this life was reaped */
-			edm_shpool_rx_one(sp, &d);
-			done++;
+			if (!err)
+				edm_shpool_rx_one(sp, &d);
+			done++;		/* a refusal is work too: garbage cannot keep us here */
 		}
 	}
 	sp->rx_next = (sp->rx_next + 1) % n;
@@ -217,10 +223,34 @@ static int edm_shpool_open(struct net_device *nd)
 	sp->idle = 0;
 	napi_enable(&sp->napi);
 	napi_schedule(&sp->napi);
+	edm_shp_set_up(&sp->v, true);
+	/* the beat work turns the carrier off when it finds us fenced */
 	if (!READ_ONCE(sp->fenced))
 		netif_carrier_on(nd);
 	netif_start_queue(nd);
 	return 0;
+}
+
+/* Free what was queued to us while the NAPI is off: nobody else takes it. */
+static void edm_shpool_drain(struct edm_shpool *sp)
+{
+	struct edm_shp_desc d;
+	u32 src, n;
+	int err;
+
+	for (src = 0; src < sp->v.geo.nhosts; src++) {
+		if (src == sp->v.slot)
+			continue;
+		for (n = 0; n < sp->v.geo.ring_size; n++) {
+			err = edm_shp_take(&sp->v, src, &d);
+			if (err && err != -ESTALE)
+				break;
+			if (!err && !edm_shp_free(&sp->v, d.buf, d.hw))
+				edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
+			if (!err)
+				edm_shpool_stat(sp, EDM_A_SHSTAT_RX_DROPS, 1);
+		}
+	}
 }
 
 static int edm_shpool_stop(struct net_device *nd)
@@ -229,8 +259,10 @@ static int edm_shpool_stop(struct net_device *nd)
 
 	netif_carrier_off(nd);
 	netif_tx_disable(nd);
+	edm_shp_set_up(&sp->v, false);		/* senders pass us nothing more */
 	napi_disable(&sp->napi);
 	hrtimer_cancel(&sp->poll_timer);	/* a NAPI schedule now finds it disabled */
+	edm_shpool_drain(sp);
 	return 0;
 }
 
@@ -278,6 +310,7 @@ struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *if
 	if (!nd)
 		return ERR_PTR(-ENOMEM);
 	*(struct edm_shpool **)netdev_priv(nd) = sp;
+	dev_net_set(nd, sp->edev->net);
 	nd->max_mtu = frame - ETH_HLEN - VLAN_HLEN;
 	if (nd->mtu > nd->max_mtu)
 		nd->mtu = nd->max_mtu;

@@ -152,7 +152,8 @@ struct edm_shp_host {
 	u8 mac[6];
 	u8 pad[2];
 	char name[EDM_SHP_NAME_LEN];	/* NUL-terminated */
-	u8 pad2[EDM_SHP_LINE];
+	u32 up;			/* 1 while its receive side runs (its netdev is up) */
+	u8 pad2[EDM_SHP_LINE - 4];
 };
 
 /* A descriptor: a Buffer passed from the ring's src to its dst. */
@@ -218,6 +219,8 @@ u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 state);
 u64 edm_shp_host_state(const struct edm_shp *v, u32 slot);
 u32 edm_shp_held(const struct edm_shp *v, u32 slot);
 int edm_shp_find_mac(const struct edm_shp *v, const u8 *mac);
+void edm_shp_set_up(struct edm_shp *v, bool up);
+bool edm_shp_peer_up(const struct edm_shp *v, u32 slot);
 
 int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw);
 void *edm_shp_buf(const struct edm_shp *v, u32 buf);

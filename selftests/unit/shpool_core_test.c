@@ -878,6 +878,20 @@ TEST(a_reaped_life_that_still_runs_is_fenced)
 	free(base);
 }
 
+/* A host says whether its receive side runs; only a live other host's counts. */
+TEST_F(shp, up_is_published)
+{
+	struct three *t = &self->t;
+
+	EXPECT_FALSE(edm_shp_peer_up(&t->a, t->b.slot));	/* not yet */
+	edm_shp_set_up(&t->b, true);
+	EXPECT_TRUE(edm_shp_peer_up(&t->a, t->b.slot));
+	EXPECT_FALSE(edm_shp_peer_up(&t->b, t->b.slot));	/* never itself */
+	EXPECT_FALSE(edm_shp_peer_up(&t->a, t->free_slot));
+	edm_shp_set_up(&t->b, false);
+	EXPECT_FALSE(edm_shp_peer_up(&t->a, t->b.slot));
+}
+
 TEST(a_dead_host_is_reaped_once_and_its_slot_reused)
 {
 	struct edm_shp_cfg cfg = cfg_small(4, 8);
@@ -1590,6 +1604,7 @@ struct conc {
 	int errors;
 	int died;			/* release: the dying host stopped (its lease ran out) */
 	u32 dead_slot, dead_held;
+	bool dead_queued;	/* something was queued to it when it died */
 	u64 dead_word;
 	u64 reaped;			/* Buffers that reap() freed, all survivors together */
 };
@@ -1797,6 +1812,7 @@ static bool c_die(struct thr *t, struct edm_shp *v, struct held *held, u32 *nhel
 		c_disown(t, held[k].buf);	/* the reaper frees them: anyone may get them */
 	c->dead_slot = v->slot;
 	c->dead_held = *nheld;
+	c->dead_queued = queued;
 	c->dead_word = edm_shp_host_state(v, v->slot);
 	if (c->dead_word != EDM_SHP_HW(EDM_SHP_H_LIVE, v->epoch))
 		C_FAIL(c, "host %u: not live when dying", t->id);
@@ -1987,7 +2003,10 @@ static void conc_run(struct __test_metadata *_metadata, unsigned int seed, u32 o
 	EXPECT_EQ(1ULL, w.hosts[c.dead_slot].reaped);
 	EXPECT_EQ(c.reaped, rbufs);
 	EXPECT_LE(1U, c.dead_held);
-	EXPECT_LT((u64)c.dead_held, c.reaped);		/* something was queued to it */
+	/* something was queued to it, unless the others were starved for the 5 s it waited */
+	if (c.dead_queued) {
+		EXPECT_LT((u64)c.dead_held, c.reaped);
+	}
 	EXPECT_EQ(c.dead_held + t[dying].reborn_refused, c.reaped);
 	/* Every Buffer allocated was freed once; every descriptor posted taken or refused. */
 	EXPECT_EQ(allocs, frees + c.reaped);
