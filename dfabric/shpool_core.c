@@ -38,6 +38,9 @@ static int edm_shp_layout(const struct edm_shp_cfg *cfg, u64 size, struct edm_sh
 	off = edm_shp_align(sizeof(*sb), EDM_SHP_LINE);
 	sb->hosts_off = off;
 	off += (u64)cfg->nhosts * sizeof(struct edm_shp_host);
+	sb->nxports = cfg->nhosts * EDM_SHP_XPORTS_PER_HOST;
+	sb->xports_off = edm_shp_align(off, EDM_SHP_LINE);
+	off = sb->xports_off + (u64)sb->nxports * sizeof(struct edm_shp_export);
 	sb->ring_bytes = sizeof(struct edm_shp_ring) +
 			 (u64)cfg->ring_size * sizeof(struct edm_shp_desc);
 	sb->rings_off = edm_shp_align(off, EDM_SHP_LINE);
@@ -524,4 +527,290 @@ int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d)
 	}
 	v->st.takes++;
 	return 0;
+}
+
+/* ---- exports ---- */
+
+/* Is @tag the life now in its slot, and is that life LIVE? */
+bool edm_shp_tag_live(const struct edm_shp *v, u32 tag)
+{
+	u32 slot = EDM_SHP_TAG_SLOT(tag);
+
+	return tag && slot < v->geo.nhosts &&
+	       edm_shp_host_state(v, slot) == EDM_SHP_HW(EDM_SHP_H_LIVE, tag >> 8);
+}
+
+struct edm_shp_export *edm_shp_x(const struct edm_shp *v, u32 i)
+{
+	return (struct edm_shp_export *)(v->base + v->geo.xports_off) + i;
+}
+
+/* Give back the Buffers of [buf, buf + n) that export @i holds. */
+static void edm_shp_x_free_run(struct edm_shp *v, u32 i, u32 buf, u32 n)
+{
+	u32 b;
+
+	for (b = buf; b < buf + n && b < v->geo.nbufs; b++) {
+		u64 w = edm_shp_load(&v->holder[b]);
+
+		if (EDM_SHP_WTAG(w) == EDM_SHP_XTAG(i))
+			edm_shp_cas64(&v->holder[b], w, (u64)EDM_SHP_GEN(w) << 32);
+	}
+}
+
+/* Take [buf, buf + n) for export @i, all or nothing. */
+static bool edm_shp_x_take_run(struct edm_shp *v, u32 i, u32 buf, u32 n)
+{
+	u32 b;
+
+	for (b = buf; b < buf + n; b++) {
+		u64 w = edm_shp_load(&v->holder[b]);
+
+		if (EDM_SHP_WTAG(w) ||
+		    edm_shp_cas64(&v->holder[b], w,
+				  (u64)(EDM_SHP_GEN(w) + 1) << 32 | EDM_SHP_XTAG(i)) != w) {
+			edm_shp_x_free_run(v, i, buf, b - buf);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Claim an export slot for @target to serve and a run of @nbufs Buffers
+ * starting on a page, for the caller to fill and offer. -EINVAL: bad
+ * target or size; -EBUSY: no free slot; -ENOMEM: no such run;
+ * -ENOTCONN: this host is not (or no longer) live.
+ */
+int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi)
+{
+	u32 step = v->geo.buf_shift < 12 ? 1U << (12 - v->geo.buf_shift) : 1;
+	struct edm_shp_export *x = NULL;
+	u32 i, b;
+
+	if (v->slot >= v->geo.nhosts)
+		return -ENOTCONN;
+	if (target >= v->geo.nhosts || target == v->slot || !nbufs || nbufs > v->geo.nbufs)
+		return -EINVAL;
+	for (i = 0; i < v->geo.nxports; i++) {
+		x = edm_shp_x(v, i);
+		if (edm_shp_cas64(&x->word, 0, EDM_SHP_XW(EDM_SHP_X_CLAIMED, v->tag)) == 0)
+			break;
+	}
+	if (i == v->geo.nxports)
+		return -EBUSY;
+	/* the engine word is 0 already: the sweep cleared it before freeing */
+	edm_shp_store(&x->ack, 0);
+	edm_shp_store(&x->result, EDM_SHP_XR_PENDING);
+	edm_shp_store(&x->error, 0);
+	edm_shp_store(&x->target, target);
+	edm_shp_store(&x->nbufs, 0);
+	for (b = 0; b + nbufs <= v->geo.nbufs; b += step) {
+		/* a sweeper after our death frees what the slot says we hold */
+		edm_shp_store(&x->buf, b);
+		edm_shp_release(&x->nbufs, nbufs);
+		if (edm_shp_x_take_run(v, i, b, nbufs))
+			break;
+	}
+	if (b + nbufs > v->geo.nbufs) {
+		edm_shp_store(&x->nbufs, 0);
+		edm_shp_release(&x->word, 0);
+		v->st.no_buf++;
+		return -ENOMEM;
+	}
+	/* as in edm_shp_alloc(): a reaped life keeps nothing */
+	edm_shp_fence();
+	if (edm_shp_fenced(v)) {
+		edm_shp_x_free_run(v, i, b, nbufs);
+		edm_shp_cas64(&x->word, EDM_SHP_XW(EDM_SHP_X_CLAIMED, v->tag), 0);
+		return -ENOTCONN;
+	}
+	v->st.x_claimed++;
+	*xi = i;
+	return 0;
+}
+
+/* The owner filled export @i: publish it to its target. */
+void edm_shp_x_offer(struct edm_shp *v, u32 i)
+{
+	edm_shp_release(&edm_shp_x(v, i)->word, EDM_SHP_XW(EDM_SHP_X_OFFERED, v->tag));
+}
+
+/*
+ * The engine's answer to offer @i: 0 (served; *@region_size), its refusal,
+ * -EAGAIN (none yet) or -EHOSTDOWN (the target is not live, or its life
+ * that took the offer is gone).
+ */
+int edm_shp_x_result(const struct edm_shp *v, u32 i, u64 *region_size)
+{
+	struct edm_shp_export *x = edm_shp_x(v, i);
+	u32 r = edm_shp_acquire(&x->result), e = edm_shp_load(&x->engine);
+
+	if (r == EDM_SHP_XR_SERVED) {
+		*region_size = edm_shp_load(&x->region_size);
+		return 0;
+	}
+	if (r == EDM_SHP_XR_REFUSED) {
+		s32 err = edm_shp_load(&x->error);
+
+		return err < 0 && err > -4096 ? err : -EPROTO;
+	}
+	if (e ? !edm_shp_tag_live(v, e) :
+	    EDM_SHP_HW_STATE(edm_shp_host_state(v, edm_shp_load(&x->target))) != EDM_SHP_H_LIVE)
+		return -EHOSTDOWN;
+	return -EAGAIN;
+}
+
+/* Did the engine serving export @i die (its area is served no more)? */
+bool edm_shp_x_engine_lost(const struct edm_shp *v, u32 i)
+{
+	u32 e = edm_shp_load(&edm_shp_x(v, i)->engine);
+
+	return e && e != EDM_SHP_X_BLOCKED && !edm_shp_tag_live(v, e);
+}
+
+/* The owner is done with export @i; a sweep frees it once nobody touches it. */
+void edm_shp_x_close(struct edm_shp *v, u32 i)
+{
+	struct edm_shp_export *x = edm_shp_x(v, i);
+	u64 w = edm_shp_load(&x->word);
+
+	if (EDM_SHP_XW_OWNER(w) != v->tag)
+		return;
+	if (EDM_SHP_XW_STATE(w) == EDM_SHP_X_CLAIMED || EDM_SHP_XW_STATE(w) == EDM_SHP_X_OFFERED)
+		edm_shp_cas64(&x->word, w, EDM_SHP_XW(EDM_SHP_X_CLOSED, v->tag));
+}
+
+/* The first export at or after @from offered to this host and untaken; -ENOENT. */
+int edm_shp_x_next_offer(const struct edm_shp *v, u32 from)
+{
+	u32 i;
+
+	if (v->slot >= v->geo.nhosts)
+		return -ENOENT;
+	for (i = from; i < v->geo.nxports; i++) {
+		struct edm_shp_export *x = edm_shp_x(v, i);
+
+		if (EDM_SHP_XW_STATE(edm_shp_acquire(&x->word)) == EDM_SHP_X_OFFERED &&
+		    edm_shp_load(&x->target) == v->slot && !edm_shp_load(&x->engine))
+			return i;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Become the engine of offer @i and copy it to @copy, checked: its run is
+ * inside the pool and held by the export. -ESTALE: it is no longer a live
+ * owner's offer to this host (the take is undone: the slot may have been
+ * freed and claimed again since it was seen); -EBUSY: another life took
+ * it, or it was blocked; -EINVAL: a bad run (answer it refused).
+ */
+int edm_shp_x_take(struct edm_shp *v, u32 i, struct edm_shp_export *copy)
+{
+	struct edm_shp_export *x;
+	u32 b;
+
+	if (v->slot >= v->geo.nhosts || i >= v->geo.nxports || edm_shp_fenced(v))
+		return -ENOTCONN;
+	x = edm_shp_x(v, i);
+	if (edm_shp_cas32(&x->engine, 0, v->tag) != 0)
+		return -EBUSY;
+	/* pairs with the owner's release of OFFERED: its fields are written */
+	copy->word = edm_shp_acquire(&x->word);
+	copy->target = edm_shp_load(&x->target);
+	if (EDM_SHP_XW_STATE(copy->word) != EDM_SHP_X_OFFERED || copy->target != v->slot ||
+	    !edm_shp_tag_live(v, EDM_SHP_XW_OWNER(copy->word))) {
+		edm_shp_cas32(&x->engine, v->tag, 0);
+		return -ESTALE;
+	}
+	copy->buf = edm_shp_load(&x->buf);
+	copy->nbufs = edm_shp_load(&x->nbufs);
+	copy->inst_id = edm_shp_load(&x->inst_id);
+	copy->region_key = edm_shp_load(&x->region_key);
+	copy->region_id = edm_shp_load(&x->region_id);
+	copy->nr_rings = edm_shp_load(&x->nr_rings);
+	copy->meta_order = edm_shp_load(&x->meta_order);
+	copy->data_order = edm_shp_load(&x->data_order);
+	if (!copy->nbufs || copy->buf >= v->geo.nbufs || copy->nbufs > v->geo.nbufs - copy->buf)
+		return -EINVAL;
+	for (b = copy->buf; b < copy->buf + copy->nbufs; b++)
+		if (EDM_SHP_WTAG(edm_shp_load(&v->holder[b])) != EDM_SHP_XTAG(i))
+			return -EINVAL;
+	return 0;
+}
+
+/* The engine's answer to offer @i: 0 (it serves it) or why not. */
+void edm_shp_x_answer(struct edm_shp *v, u32 i, int err, u64 region_size)
+{
+	struct edm_shp_export *x = edm_shp_x(v, i);
+
+	edm_shp_store(&x->region_size, region_size);
+	edm_shp_store(&x->error, err);
+	edm_shp_release(&x->result, err ? EDM_SHP_XR_REFUSED : EDM_SHP_XR_SERVED);
+}
+
+/* Engine: is export @i, taken as @word, still a live owner's, and this life live? */
+bool edm_shp_x_wanted(const struct edm_shp *v, u32 i, u64 word)
+{
+	return !edm_shp_fenced(v) && edm_shp_acquire(&edm_shp_x(v, i)->word) == word &&
+	       edm_shp_tag_live(v, EDM_SHP_XW_OWNER(word));
+}
+
+/* Engine: it touches export @i no more (after everything it wrote there). */
+void edm_shp_x_ack(struct edm_shp *v, u32 i)
+{
+	struct edm_shp_export *x = edm_shp_x(v, i);
+
+	/* a life reaped while stalled must not ack the slot's next export */
+	if (edm_shp_load(&x->engine) == v->tag)
+		edm_shp_release(&x->ack, 1);
+}
+
+/* May export @i, whose word is @w, be freed now? */
+static bool edm_shp_x_done(struct edm_shp *v, struct edm_shp_export *x, u64 w)
+{
+	u32 st = EDM_SHP_XW_STATE(w), e;
+
+	if (st == EDM_SHP_X_FREE || st == EDM_SHP_X_FREEING)
+		return false;
+	if (st != EDM_SHP_X_CLOSED) {
+		u32 owner = EDM_SHP_XW_OWNER(w);
+
+		if (owner == v->tag ? !edm_shp_fenced(v) : edm_shp_tag_live(v, owner))
+			return false;
+	}
+	e = edm_shp_load(&x->engine);
+	if (!e)
+		e = edm_shp_cas32(&x->engine, 0, EDM_SHP_X_BLOCKED) ?: EDM_SHP_X_BLOCKED;
+	return e == EDM_SHP_X_BLOCKED || edm_shp_acquire(&x->ack) || !edm_shp_tag_live(v, e);
+}
+
+/*
+ * Free every export that was closed or whose owner died, once nobody may
+ * touch its area. Any host may sweep; one swap wins each. How many freed.
+ */
+u32 edm_shp_x_sweep(struct edm_shp *v)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < v->geo.nxports; i++) {
+		struct edm_shp_export *x = edm_shp_x(v, i);
+		u64 w = edm_shp_acquire(&x->word);
+		u32 buf, nb;
+
+		if (!edm_shp_x_done(v, x, w))
+			continue;
+		if (edm_shp_cas64(&x->word, w,
+				  EDM_SHP_XW(EDM_SHP_X_FREEING, EDM_SHP_XW_OWNER(w))) != w)
+			continue;
+		nb = edm_shp_acquire(&x->nbufs);
+		buf = edm_shp_load(&x->buf);
+		edm_shp_x_free_run(v, i, buf, nb);
+		edm_shp_store(&x->nbufs, 0);
+		edm_shp_store(&x->engine, 0);
+		edm_shp_release(&x->word, 0);
+		v->st.x_swept++;
+		n++;
+	}
+	return n;
 }

@@ -32,6 +32,16 @@
  * it allocates and takes nothing more, so it cannot keep a Buffer past its
  * reap or eat what is queued to the slot's next life.
  *
+ * Exports (Cowbird across kernels). An owner claims an export slot, takes
+ * a run of Buffers for an area that it maps and another host (the slot's
+ * target) serves. The run's holder words carry the export's tag, not a
+ * life's, so no reap frees them: the export is freed only once its owner
+ * closed it or died AND nobody may still touch the area (no engine took
+ * it, the engine acknowledged, or the engine's life is gone). Whoever sees
+ * that first frees it (edm_shp_x_sweep(), one swap wins). The engine word
+ * goes 0 -> the engine's tag (it serves) or 0 -> BLOCKED (nobody will):
+ * one swap decides, so an owner never frees an area an engine starts on.
+ *
  * The core takes no lock and reads no clock. On one view, the producer side
  * (edm_shp_alloc(), _send(), _post()), the consumer side (edm_shp_take())
  * and the reaper (edm_shp_beat(), _reap()) may run concurrently, each
@@ -86,7 +96,7 @@ static inline u32 edm_shp_cas32(u32 *p, u32 o, u32 n)
 #define EDM_SHP_MAGIC		0x314c504853444d45ULL	/* "EDMSHPL1" */
 
 enum {
-	EDM_SHP_VERSION		= 1,
+	EDM_SHP_VERSION		= 2,	/* 2: export slots */
 	EDM_SHP_MAX_HOSTS	= 16,
 	EDM_SHP_DEFAULT_HOSTS	= 8,
 	EDM_SHP_MIN_BUF_SHIFT	= 11,		/* 2 KiB: one MTU-sized frame */
@@ -100,6 +110,7 @@ enum {
 	EDM_SHP_DEFAULT_LEASE_MS = 3000,
 	EDM_SHP_NAME_LEN	= 32,
 	EDM_SHP_LINE		= 64,		/* what one index or entry is padded to */
+	EDM_SHP_XPORTS_PER_HOST	= 4,		/* export slots: this many per host */
 };
 
 /* The superblock's format word. */
@@ -117,6 +128,29 @@ enum edm_shp_hstate {
 	EDM_SHP_H_DEAD,				/* a survivor is reclaiming its Buffers */
 	EDM_SHP_H_LEAVING,			/* it is giving its Buffers back itself */
 };
+
+/* An export slot's state, the low half of its word; the high half is its owner's tag. */
+enum edm_shp_xstate {
+	EDM_SHP_X_FREE,
+	EDM_SHP_X_CLAIMED,			/* its owner is taking Buffers and filling it */
+	EDM_SHP_X_OFFERED,			/* for its target to serve */
+	EDM_SHP_X_CLOSED,			/* its owner is done with it */
+	EDM_SHP_X_FREEING,			/* a sweeper is giving its Buffers back */
+};
+
+/* What an engine answered to an offer. */
+enum edm_shp_xresult {
+	EDM_SHP_XR_PENDING,
+	EDM_SHP_XR_SERVED,
+	EDM_SHP_XR_REFUSED,			/* error says why */
+};
+
+#define EDM_SHP_XW(state, owner)	((u64)(owner) << 32 | (state))
+#define EDM_SHP_XW_STATE(w)		((u32)(w))
+#define EDM_SHP_XW_OWNER(w)		((u32)((w) >> 32))
+/* an export's holder tag: slot byte 0xff is no host's */
+#define EDM_SHP_XTAG(i)			((u32)((i) + 1) << 8 | 0xff)
+#define EDM_SHP_X_BLOCKED		0xffffffffU	/* engine word: nobody serves */
 
 #define EDM_SHP_HW(state, epoch)	((u64)(epoch) << 32 | (state))
 #define EDM_SHP_HW_STATE(w)		((u32)(w))
@@ -143,6 +177,9 @@ struct edm_shp_super {
 	u64 rings_off;		/* nhosts * nhosts rings of ring_bytes */
 	u64 ring_bytes;
 	u64 bufs_off;		/* nbufs << buf_shift bytes, page aligned */
+	u64 xports_off;		/* struct edm_shp_export[nxports] */
+	u32 nxports;		/* nhosts * EDM_SHP_XPORTS_PER_HOST */
+	u32 pad2;
 };
 
 struct edm_shp_host {
@@ -154,6 +191,32 @@ struct edm_shp_host {
 	char name[EDM_SHP_NAME_LEN];	/* NUL-terminated */
 	u32 up;			/* 1 while its receive side runs (its netdev is up) */
 	u8 pad2[EDM_SHP_LINE - 4];
+};
+
+/*
+ * An export slot: an area of Buffers [buf, buf + nbufs) that its owner maps
+ * and its target serves (a Cowbird instance: the create parameters follow).
+ * The owner writes everything but engine, ack, result, error and
+ * region_size, which are the engine's.
+ */
+struct edm_shp_export {
+	u64 word;		/* EDM_SHP_XW(state, owner's tag) */
+	u32 engine;		/* the serving life's tag, EDM_SHP_X_BLOCKED, or 0 */
+	u32 ack;		/* engine: 1 once it touches the area no more */
+	u32 target;		/* the host slot asked to serve */
+	u32 buf;
+	u32 nbufs;
+	u32 result;		/* engine: enum edm_shp_xresult, released last */
+	s32 error;		/* engine: why it refused, a negative errno */
+	u32 inst_id;		/* the owner's name for it (its Cowbird instance) */
+	u64 region_key;
+	u64 region_size;	/* engine: with SERVED */
+	u16 region_id;
+	u16 nr_rings;
+	u8 meta_order;
+	u8 data_order;
+	u8 pad[2];
+	u8 pad2[2 * EDM_SHP_LINE - 64];
 };
 
 /* A descriptor: a Buffer passed from the ring's src to its dst. */
@@ -187,6 +250,7 @@ struct edm_shp_cfg {
 struct edm_shp_stats {
 	u64 allocs, no_buf, passes, taken_back, posts, ring_full;
 	u64 takes, refused, reaped_hosts, reaped_bufs;
+	u64 x_claimed, x_swept;
 };
 
 /* One host's view of a mapped range. */
@@ -233,5 +297,19 @@ int edm_shp_send(struct edm_shp *v, u32 dst, u32 buf, u64 hw, u32 len, const voi
 int edm_shp_take(struct edm_shp *v, u32 src, struct edm_shp_desc *d);
 u32 edm_shp_room(const struct edm_shp *v, u32 dst);
 bool edm_shp_pending(const struct edm_shp *v, u32 src);
+
+bool edm_shp_tag_live(const struct edm_shp *v, u32 tag);
+struct edm_shp_export *edm_shp_x(const struct edm_shp *v, u32 i);
+int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi);
+void edm_shp_x_offer(struct edm_shp *v, u32 i);
+int edm_shp_x_result(const struct edm_shp *v, u32 i, u64 *region_size);
+bool edm_shp_x_engine_lost(const struct edm_shp *v, u32 i);
+void edm_shp_x_close(struct edm_shp *v, u32 i);
+int edm_shp_x_next_offer(const struct edm_shp *v, u32 from);
+int edm_shp_x_take(struct edm_shp *v, u32 i, struct edm_shp_export *copy);
+void edm_shp_x_answer(struct edm_shp *v, u32 i, int err, u64 region_size);
+bool edm_shp_x_wanted(const struct edm_shp *v, u32 i, u64 word);
+void edm_shp_x_ack(struct edm_shp *v, u32 i);
+u32 edm_shp_x_sweep(struct edm_shp *v);
 
 #endif /* _EDM_SHPOOL_CORE_H */

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the shared pool's export slots (the edm_shp_x_* calls of
+ * dfabric/shpool_core.c), written from the contract in
+ * include/edm/shpool_core.h: an owner claims a slot and a run of Buffers,
+ * offers it, an engine takes and answers it, and the slot and its Buffers
+ * come back only when nobody can touch the area any more, whoever closes,
+ * dies or sweeps first. Hosts are views of one heap range; a host dies by
+ * being reaped (its slot goes FREE), never by leaving.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "edm/shpool_core.h"
+
+enum { PAGE = 4096, SIZE = 256 * 1024 };
+
+FIXTURE(xp) {
+	u8 *base;
+	struct edm_shp a, b, c, w;	/* owner, engine, a third host, a watcher */
+};
+
+FIXTURE_SETUP(xp)
+{
+	struct edm_shp_cfg cfg = {
+		.nhosts = 4, .buf_shift = EDM_SHP_MIN_BUF_SHIFT,
+		.ring_size = 8, .lease_ms = EDM_SHP_MIN_LEASE_MS,
+	};
+	void *p = NULL;
+
+	ASSERT_EQ(0, posix_memalign(&p, PAGE, SIZE));
+	memset(p, 0, SIZE);
+	self->base = p;
+	ASSERT_EQ(0, edm_shp_format(p, SIZE, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&self->a, p, SIZE));
+	ASSERT_EQ(0, edm_shp_open(&self->b, p, SIZE));
+	ASSERT_EQ(0, edm_shp_open(&self->c, p, SIZE));
+	ASSERT_EQ(0, edm_shp_open(&self->w, p, SIZE));
+	ASSERT_EQ(0, edm_shp_join(&self->a, "a", (const u8 *)"\2\0\0\0\0\1"));
+	ASSERT_EQ(0, edm_shp_join(&self->b, "b", (const u8 *)"\2\0\0\0\0\2"));
+	ASSERT_EQ(0, edm_shp_join(&self->c, "c", (const u8 *)"\2\0\0\0\0\3"));
+	ASSERT_EQ(16U, self->w.geo.nxports);
+}
+
+FIXTURE_TEARDOWN(xp)
+{
+	free(self->base);
+}
+
+/* Buffers whose holder word carries export @i's tag. */
+static u32 x_held(const struct edm_shp *v, u32 i)
+{
+	u32 b, n = 0;
+
+	for (b = 0; b < v->geo.nbufs; b++)
+		n += EDM_SHP_WTAG(v->holder[b]) == EDM_SHP_XTAG(i);
+	return n;
+}
+
+static u32 free_bufs(const struct edm_shp *v)
+{
+	u32 b, n = 0;
+
+	for (b = 0; b < v->geo.nbufs; b++)
+		n += !EDM_SHP_WTAG(v->holder[b]);
+	return n;
+}
+
+/* Owner @o claims an export for @e of @n Buffers and offers it. */
+static u32 offer(struct __test_metadata *_metadata, struct edm_shp *o, const struct edm_shp *e,
+		 u32 n)
+{
+	struct edm_shp_export *x;
+	u32 i = ~0U;
+
+	EXPECT_EQ(0, edm_shp_x_claim(o, e->slot, n, &i));
+	if (i >= o->geo.nxports)
+		return 0;
+	x = edm_shp_x(o, i);
+	x->region_id = 7;
+	x->region_key = 0x1234;
+	x->nr_rings = 1;
+	x->inst_id = 42;
+	edm_shp_x_offer(o, i);
+	return i;
+}
+
+/* The whole life: claim, offer, take, answer, close, sweep. */
+TEST_F(xp, offer_serve_close_sweep)
+{
+	struct edm_shp_export copy;
+	u32 before = free_bufs(&self->w), i, k;
+	u64 rs = 0;
+
+	i = offer(_metadata, &self->a, &self->b, 5);
+	EXPECT_EQ(5U, x_held(&self->w, i));
+	EXPECT_EQ(before - 5, free_bufs(&self->w));
+	/* the run starts on a page and is inside the pool */
+	k = edm_shp_x(&self->w, i)->buf;
+	EXPECT_EQ(0U, (u32)((uintptr_t)edm_shp_buf(&self->w, k) % PAGE));
+	EXPECT_EQ(-EAGAIN, edm_shp_x_result(&self->a, i, &rs));
+	/* only the target sees it */
+	EXPECT_EQ(-ENOENT, edm_shp_x_next_offer(&self->c, 0));
+	EXPECT_EQ((int)i, edm_shp_x_next_offer(&self->b, 0));
+	EXPECT_EQ(0, edm_shp_x_take(&self->b, i, &copy));
+	EXPECT_EQ(-EBUSY, edm_shp_x_take(&self->c, i, &copy));
+	EXPECT_EQ(7, copy.region_id);
+	EXPECT_EQ(0x1234ULL, copy.region_key);
+	EXPECT_EQ(5U, copy.nbufs);
+	EXPECT_EQ(42U, copy.inst_id);
+	EXPECT_EQ(-ENOENT, edm_shp_x_next_offer(&self->b, 0));	/* taken */
+	edm_shp_x_answer(&self->b, i, 0, 1 << 20);
+	EXPECT_EQ(0, edm_shp_x_result(&self->a, i, &rs));
+	EXPECT_EQ(1ULL << 20, rs);
+	EXPECT_TRUE(edm_shp_x_wanted(&self->b, i, copy.word));
+
+	/* served and open: nobody frees it */
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->c));
+	edm_shp_x_close(&self->a, i);
+	EXPECT_FALSE(edm_shp_x_wanted(&self->b, i, copy.word));
+	/* closed but the engine has not let go */
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->a));
+	EXPECT_EQ(5U, x_held(&self->w, i));
+	edm_shp_x_ack(&self->b, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->c));
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->a));		/* once */
+	EXPECT_EQ(0U, x_held(&self->w, i));
+	EXPECT_EQ(before, free_bufs(&self->w));
+	EXPECT_EQ(0ULL, edm_shp_x(&self->w, i)->word);
+}
+
+/* A refusal reaches the owner as the engine's errno. */
+TEST_F(xp, refused)
+{
+	struct edm_shp_export copy;
+	u32 i = offer(_metadata, &self->a, &self->b, 1);
+	u64 rs;
+
+	ASSERT_EQ(0, edm_shp_x_take(&self->b, i, &copy));
+	edm_shp_x_answer(&self->b, i, -EACCES, 0);
+	edm_shp_x_ack(&self->b, i);
+	EXPECT_EQ(-EACCES, edm_shp_x_result(&self->a, i, &rs));
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
+}
+
+/* Closed before any engine came: the first sweep blocks engines and frees. */
+TEST_F(xp, closed_before_taken_is_never_served)
+{
+	struct edm_shp_export copy;
+	u32 before = free_bufs(&self->w);
+	u32 i = offer(_metadata, &self->a, &self->b, 3);
+
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(-ENOENT, edm_shp_x_next_offer(&self->b, 0));
+	/* an engine that saw the offer before the close finds it stale */
+	EXPECT_EQ(-ESTALE, edm_shp_x_take(&self->b, i, &copy));
+	EXPECT_EQ(0U, edm_shp_x(&self->w, i)->engine);	/* undone */
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->c));	/* blocked, freed */
+	EXPECT_EQ(before, free_bufs(&self->w));
+	/* and late, on the freed slot: undone again, the slot stays usable */
+	EXPECT_EQ(-ESTALE, edm_shp_x_take(&self->b, i, &copy));
+	EXPECT_EQ(0U, edm_shp_x(&self->w, i)->engine);
+
+	i = offer(_metadata, &self->a, &self->b, 3);
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));	/* blocked, freed */
+	EXPECT_EQ(before, free_bufs(&self->w));
+	/* the slot's next offer is served as usual */
+	i = offer(_metadata, &self->a, &self->b, 3);
+	EXPECT_EQ((int)i, edm_shp_x_next_offer(&self->b, 0));
+	EXPECT_EQ(0, edm_shp_x_take(&self->b, i, &copy));
+	EXPECT_EQ(-EBUSY, edm_shp_x_take(&self->c, i, &copy));
+}
+
+/* The owner dies while served: the engine lets go, then a sweep frees. */
+TEST_F(xp, owner_dies)
+{
+	struct edm_shp_export copy;
+	struct edm_shp a2;
+	u32 before = free_bufs(&self->w);
+	u32 i = offer(_metadata, &self->a, &self->b, 2);
+
+	ASSERT_EQ(0, edm_shp_x_take(&self->b, i, &copy));
+	edm_shp_x_answer(&self->b, i, 0, 4096);
+	/* a reap frees the dead life's own Buffers, never the export's */
+	edm_shp_reap(&self->c, self->a.slot, edm_shp_host_state(&self->c, self->a.slot));
+	EXPECT_EQ(2U, x_held(&self->w, i));
+	EXPECT_FALSE(edm_shp_x_wanted(&self->b, i, copy.word));
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->c));	/* the engine may still write */
+	edm_shp_x_ack(&self->b, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->c));
+	EXPECT_EQ(before, free_bufs(&self->w));
+
+	/* dead before anyone took it: freed at once */
+	ASSERT_EQ(0, edm_shp_open(&a2, self->base, SIZE));
+	ASSERT_EQ(0, edm_shp_join(&a2, "a2", (const u8 *)"\2\0\0\0\0\4"));
+	i = offer(_metadata, &a2, &self->b, 2);
+	edm_shp_reap(&self->c, a2.slot, edm_shp_host_state(&self->c, a2.slot));
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->b));
+	EXPECT_EQ(-ENOENT, edm_shp_x_next_offer(&self->b, 0));
+	EXPECT_EQ(before, free_bufs(&self->w));
+}
+
+/* The engine dies while serving: the owner learns it, and its close frees. */
+TEST_F(xp, engine_dies)
+{
+	struct edm_shp_export copy;
+	u32 i = offer(_metadata, &self->a, &self->b, 2);
+	u64 rs;
+
+	ASSERT_EQ(0, edm_shp_x_take(&self->b, i, &copy));
+	edm_shp_x_answer(&self->b, i, 0, 4096);
+	EXPECT_FALSE(edm_shp_x_engine_lost(&self->a, i));
+	edm_shp_reap(&self->c, self->b.slot, edm_shp_host_state(&self->c, self->b.slot));
+	EXPECT_TRUE(edm_shp_x_engine_lost(&self->a, i));
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->c));	/* still its owner's */
+	/* the reaped engine, still running, is fenced and cannot ack */
+	EXPECT_FALSE(edm_shp_x_wanted(&self->b, i, copy.word));
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
+	EXPECT_EQ(0U, x_held(&self->w, i));
+
+	/* an offer to a target that is not live is answered by nobody */
+	i = offer(_metadata, &self->a, &self->b, 1);
+	EXPECT_EQ(-EHOSTDOWN, edm_shp_x_result(&self->a, i, &rs));
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
+}
+
+/* Claims: bad targets and sizes, no room, every slot taken. */
+TEST_F(xp, claim_errors)
+{
+	u32 i, k, got[16];
+	u64 hw;
+
+	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, self->a.slot, 1, &i));
+	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, 4, 1, &i));
+	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, self->b.slot, 0, &i));
+	EXPECT_EQ(-ENOTCONN, edm_shp_x_claim(&self->w, self->b.slot, 1, &i));
+	EXPECT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, self->w.geo.nbufs, &i));
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
+	EXPECT_EQ(0, edm_shp_alloc(&self->c, &k, &hw));	/* one Buffer is taken */
+	EXPECT_EQ(-ENOMEM, edm_shp_x_claim(&self->a, self->b.slot, self->w.geo.nbufs, &i));
+	EXPECT_EQ(self->w.geo.nbufs - 1, free_bufs(&self->w));	/* all or nothing */
+	EXPECT_EQ(0, edm_shp_free(&self->c, k, hw));
+	for (k = 0; k < 16; k++)
+		ASSERT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, 1, &got[k]));
+	EXPECT_EQ(-EBUSY, edm_shp_x_claim(&self->a, self->b.slot, 1, &i));
+	/* a claim the owner never offered is freed by its close */
+	for (k = 0; k < 16; k++)
+		edm_shp_x_close(&self->a, got[k]);
+	EXPECT_EQ(16U, edm_shp_x_sweep(&self->b));
+	EXPECT_EQ(self->w.geo.nbufs, free_bufs(&self->w));
+}
+
+/* A corrupt run is refused by the engine, never served. */
+TEST_F(xp, corrupt_run)
+{
+	struct edm_shp_export copy;
+	u32 i = offer(_metadata, &self->a, &self->b, 2);
+	u32 saved = edm_shp_x(&self->w, i)->nbufs;
+
+	edm_shp_x(&self->w, i)->nbufs = self->w.geo.nbufs + 1;
+	EXPECT_EQ(-EINVAL, edm_shp_x_take(&self->b, i, &copy));
+	edm_shp_x(&self->w, i)->nbufs = saved;
+	edm_shp_x_answer(&self->b, i, -EINVAL, 0);
+	edm_shp_x_ack(&self->b, i);
+	edm_shp_x_close(&self->a, i);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
+	EXPECT_EQ(self->w.geo.nbufs, free_bufs(&self->w));
+}
+
+TEST_HARNESS_MAIN
