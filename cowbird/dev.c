@@ -42,6 +42,7 @@
 #include "edm/fabric.h"
 #include "edm/pool.h"
 #include "edm/region.h"
+#include "edm/shpool_x.h"
 
 /* Congestion control (see Documentation/cowbird.md). */
 enum {
@@ -70,7 +71,10 @@ static void cowbird_inst_free(struct kref *ref)
 	kfree(inst->cc);
 	kvfree(inst->reqs);
 	kfree(inst->rings);
-	vfree(inst->area);
+	if (inst->sx)
+		edm_shpool_x_close(inst->sx);
+	else if (!inst->imported)
+		vfree(inst->area);
 	if (inst->host)
 		edm_fab_node_put(inst->host);
 	if (inst->preg)
@@ -90,10 +94,12 @@ void cowbird_inst_put(struct cowbird_inst *inst)
 /*
  * The region @id of @net under @key, with a reference taken on the host
  * serving it (*@host) or on the pool region (*@preg), and its size. ENOENT
- * when no region has that ID, EACCES when none of them has the key.
+ * when no region has that ID, EACCES when none of them has the key; with
+ * @try, EAGAIN when the registry lock is taken (the export work may not
+ * wait for it: a membership being deleted under it waits for the work).
  */
 static int cowbird_region_find(struct net *net, u16 id, u64 key, struct edm_fab_node **host,
-			       struct edm_pool_region **preg, u64 *size)
+			       struct edm_pool_region **preg, u64 *size, bool try)
 {
 	struct edm_net *en = edm_net(net);
 	struct edm_region_info ri;
@@ -105,7 +111,10 @@ static int cowbird_region_find(struct net *net, u16 id, u64 key, struct edm_fab_
 
 	*host = NULL;
 	*preg = NULL;
-	mutex_lock(&en->lock);
+	if (!try)
+		mutex_lock(&en->lock);
+	else if (!mutex_trylock(&en->lock))
+		return -EAGAIN;
 	xa_for_each(&en->devs, i, dev) {
 		struct edm_fab_node *n = edm_fab_node_of(dev);
 
@@ -213,7 +222,8 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst, bool remote)
 	/* Half of RAM at most: vmalloc would otherwise wake the OOM killer. */
 	if (l->mmap_size > (u64)totalram_pages() << (PAGE_SHIFT - 1))
 		return -ENOMEM;
-	inst->area = vmalloc_user(l->mmap_size);
+	if (!inst->imported)
+		inst->area = vmalloc_user(l->mmap_size);
 	inst->rings = kcalloc(l->nr_rings, sizeof(*inst->rings), GFP_KERNEL_ACCOUNT);
 	inst->reqs = kvcalloc((size_t)l->nr_rings * l->entries, sizeof(*inst->reqs),
 			      GFP_KERNEL_ACCOUNT);
@@ -227,6 +237,116 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst, bool remote)
 }
 
 /* Builds an instance for a checked request; nothing is published. */
+/* A new instance with its ID and references; nothing allocated for it yet. */
+static struct cowbird_inst *cowbird_inst_new(struct edm_fab_node *host,
+					     struct edm_pool_region *preg,
+					     const struct cowbird_create *c, u64 size)
+{
+	struct cowbird_inst *inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
+	int id = inst ? ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL) : -ENOMEM;
+
+	if (id < 0) {
+		kfree(inst);
+		return ERR_PTR(id);
+	}
+	inst->id = id;
+	kref_init(&inst->ref);
+	INIT_LIST_HEAD(&inst->node);
+	mutex_init(&inst->serve_lock);
+	inst->host = host;
+	inst->preg = preg;
+	inst->region_id = c->region_id;
+	inst->region_key = c->region_key;
+	inst->region_size = size;
+	edm_obj_get(EDM_OBJ_COWBIRD);
+	return inst;
+}
+
+/*
+ * The engine's instance for another kernel's offer (dfabric/shpool_x.c):
+ * @area (@len bytes of pool memory) laid out for @c, served with the region
+ * @c names in @net. -EAGAIN: the registry is busy, try later.
+ */
+struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
+				    struct cowbird_create *c, u32 owner_id)
+{
+	struct edm_pool_region *preg;
+	struct edm_fab_node *host;
+	struct cowbird_inst *inst;
+	u64 size;
+	int err;
+
+	err = cowbird_layout_check(c);
+	if (err)
+		return ERR_PTR(-EINVAL);
+	err = cowbird_region_find(net, c->region_id, c->region_key, &host, &preg, &size, true);
+	if (err)
+		return ERR_PTR(err);
+	inst = cowbird_inst_new(host, preg, c, size);
+	if (IS_ERR(inst)) {
+		if (host)
+			edm_fab_node_put(host);
+		if (preg)
+			edm_pool_region_put(preg);
+		return inst;
+	}
+	inst->net_cookie = net->net_cookie;
+	inst->imported = true;
+	inst->area = area;
+	cowbird_layout_fill(c, &inst->lay);
+	c->instance_id = inst->id;
+	c->region_size = size;
+	err = inst->lay.mmap_size > len ? -EINVAL : cowbird_inst_alloc(inst, false);
+	if (!err)
+		err = cowbird_engine_add(inst);
+	if (err) {
+		cowbird_inst_put(inst);
+		return ERR_PTR(err);
+	}
+	pr_debug("cowbird instance %u serves another kernel's instance %u: region %u\n",
+		 inst->id, owner_id, inst->region_id);
+	return inst;
+}
+
+void cowbird_import_drop(struct cowbird_inst *inst, bool area_gone)
+{
+	inst->area_gone = area_gone;
+	cowbird_engine_del(inst);
+	cowbird_inst_put(inst);
+}
+
+/*
+ * An instance served by another kernel's engine over a shared pool: its
+ * area is pool memory that this kernel only maps.
+ */
+static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
+{
+	struct edm_shpool_x_area area;
+	struct cowbird_inst *inst;
+	int err;
+
+	inst = cowbird_inst_new(NULL, NULL, c, 0);
+	if (IS_ERR(inst))
+		return inst;
+	inst->net_cookie = current->nsproxy->net_ns->net_cookie;
+	cowbird_layout_fill(c, &inst->lay);
+	c->instance_id = inst->id;
+	err = edm_fault_should_fail(EDM_OBJ_COWBIRD) ? -ENOMEM :
+	      edm_shpool_x_open(current->nsproxy->net_ns, c, inst->lay.mmap_size, inst->id,
+				&inst->sx, &area);
+	if (err) {
+		cowbird_inst_put(inst);
+		return ERR_PTR(err);
+	}
+	inst->area = area.va;
+	inst->area_pa = area.pa;
+	inst->region_size = area.region_size;
+	c->region_size = area.region_size;
+	pr_debug("cowbird instance %u offered to host %u of shpool %u\n", inst->id, c->via,
+		 c->shpool);
+	return inst;
+}
+
 static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 {
 	struct net *net = current->nsproxy->net_ns;
@@ -236,7 +356,7 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 	u64 size;
 	int err;
 
-	err = cowbird_region_find(net, c->region_id, c->region_key, &host, &preg, &size);
+	err = cowbird_region_find(net, c->region_id, c->region_key, &host, &preg, &size, false);
 	if (err)
 		return ERR_PTR(err);
 	if (c->flags & COWBIRD_CREATE_FABRIC) {
@@ -244,30 +364,18 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 		via = preg ? NULL : cowbird_via_find(net, c->via);
 		err = preg ? -EINVAL : via ? 0 : -ENOENT;
 	}
-	inst = err ? NULL : kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
-	err = err ?: inst ? ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL) : -ENOMEM;
-	if (err < 0) {
+	inst = err ? ERR_PTR(err) : cowbird_inst_new(host, preg, c, size);
+	if (IS_ERR(inst)) {
 		if (via)
 			edm_fab_node_put(via);
 		if (host)
 			edm_fab_node_put(host);
 		if (preg)
 			edm_pool_region_put(preg);
-		kfree(inst);
-		return ERR_PTR(err);
+		return inst;
 	}
 	/* From here on the release path frees whatever was allocated. */
-	inst->id = err;
-	kref_init(&inst->ref);
-	INIT_LIST_HEAD(&inst->node);
-	inst->net_cookie = current->nsproxy->net_ns->net_cookie;	/* netlink shows it there */
-	mutex_init(&inst->serve_lock);
-	inst->host = host;
-	inst->preg = preg;
-	inst->region_id = c->region_id;
-	inst->region_key = c->region_key;
-	inst->region_size = size;
-	edm_obj_get(EDM_OBJ_COWBIRD);
+	inst->net_cookie = net->net_cookie;	/* netlink shows it there */
 
 	cowbird_layout_fill(c, &inst->lay);
 	c->instance_id = inst->id;
@@ -303,7 +411,10 @@ static long cowbird_ioc_create(struct cowbird_file *f, void __user *arg)
 		err = -EBUSY;
 		goto out;
 	}
-	inst = cowbird_inst_create(&c);
+	if (c.flags & COWBIRD_CREATE_SHPOOL)
+		inst = cowbird_inst_offer(&c);
+	else
+		inst = cowbird_inst_create(&c);
 	if (IS_ERR(inst)) {
 		err = PTR_ERR(inst);
 		goto out;
@@ -313,7 +424,8 @@ static long cowbird_ioc_create(struct cowbird_file *f, void __user *arg)
 		err = -EFAULT;
 		goto out;
 	}
-	err = cowbird_engine_add(inst);
+	/* another kernel's engine serves an offered instance */
+	err = inst->sx ? 0 : cowbird_engine_add(inst);
 	if (err) {
 		cowbird_inst_put(inst);
 		goto out;
@@ -350,6 +462,9 @@ static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EACCES;
 	vma->vm_flags &= ~VM_MAYEXEC;
+	if (inst->sx)
+		return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(inst->area_pa),
+				       inst->lay.mmap_size, vma->vm_page_prot);
 	return remap_vmalloc_range(vma, inst->area, 0);
 }
 
@@ -371,7 +486,8 @@ static int cowbird_release(struct inode *inode, struct file *file)
 	struct cowbird_file *f = file->private_data;
 
 	if (f->inst) {
-		cowbird_engine_del(f->inst);
+		if (!f->inst->sx)
+			cowbird_engine_del(f->inst);
 		cowbird_inst_put(f->inst);
 	}
 	mutex_destroy(&f->lock);

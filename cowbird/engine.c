@@ -286,7 +286,7 @@ void cowbird_engine_del(struct cowbird_inst *inst)
 
 	mutex_lock(&inst->serve_lock);
 	inst->dead = true;
-	for (i = 0; i < inst->lay.nr_rings; i++)
+	for (i = 0; i < inst->lay.nr_rings && !inst->area_gone; i++)
 		cowbird_ring_fail(&inst->rings[i].r, COWBIRD_RING_EDEAD);
 	mutex_unlock(&inst->serve_lock);
 	if (inst->rmt)

@@ -50,9 +50,13 @@ int cowbird_layout_check(const struct cowbird_create *c)
 {
 	if (c->abi_version != COWBIRD_ABI_VERSION)
 		return -EPROTO;
-	if ((c->flags & ~COWBIRD_CREATE_FABRIC) || c->rsvd[0] || c->rsvd[1])
+	if ((c->flags & ~(COWBIRD_CREATE_FABRIC | COWBIRD_CREATE_SHPOOL)) || c->rsvd0 || c->rsvd1)
 		return -EINVAL;
-	if (!(c->flags & COWBIRD_CREATE_FABRIC) && c->via)
+	if ((c->flags & COWBIRD_CREATE_FABRIC) && (c->flags & COWBIRD_CREATE_SHPOOL))
+		return -EINVAL;
+	if (!(c->flags & (COWBIRD_CREATE_FABRIC | COWBIRD_CREATE_SHPOOL)) && c->via)
+		return -EINVAL;
+	if (!(c->flags & COWBIRD_CREATE_SHPOOL) && c->shpool)
 		return -EINVAL;
 	if (!c->nr_rings || c->nr_rings > COWBIRD_MAX_RINGS)
 		return -EINVAL;

@@ -44,6 +44,12 @@ void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum)
 	sum->v[EDM_A_SHSTAT_RX_REFUSED] = READ_ONCE(sp->v.st.refused);
 	sum->v[EDM_A_SHSTAT_REAPED_HOSTS] = READ_ONCE(sp->v.st.reaped_hosts);
 	sum->v[EDM_A_SHSTAT_REAPED_BUFS] = READ_ONCE(sp->v.st.reaped_bufs);
+	sum->v[EDM_A_SHSTAT_X_OFFERED] = READ_ONCE(sp->x_offered);
+	sum->v[EDM_A_SHSTAT_X_SERVED] = READ_ONCE(sp->x_served);
+	sum->v[EDM_A_SHSTAT_X_REFUSED] = READ_ONCE(sp->x_refused);
+	sum->v[EDM_A_SHSTAT_X_DROPPED] = READ_ONCE(sp->x_dropped);
+	sum->v[EDM_A_SHSTAT_X_LOST] = READ_ONCE(sp->x_lost);
+	sum->v[EDM_A_SHSTAT_X_FREED] = READ_ONCE(sp->v.st.x_swept);
 }
 
 /* ---- the beat: this kernel's lease, and the others' ---- */
@@ -166,6 +172,7 @@ static void edm_shpool_detach(struct edm_shpool *sp)
 	lockdep_assert_held(&edm_shmem_lock);
 	if (!sp->mem)
 		return;
+	edm_shpool_x_detach(sp);	/* while the pool is still ours */
 	rtnl_lock();
 	unregister_netdevice(nd);	/* stops NAPI and the poll timer */
 	rtnl_unlock();
@@ -234,6 +241,7 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	sp->beat_jiffies = max(1UL, msecs_to_jiffies(sp->v.geo.lease_ms / EDM_SHPOOL_BEATS));
 	m->user = sp;
 	queue_delayed_work(system_power_efficient_wq, &sp->beat, 0);
+	edm_shpool_x_start(sp);
 	mutex_unlock(&edm_shmem_lock);
 	return 0;
 
@@ -269,8 +277,10 @@ static int edm_shpool_create(struct edm_dev *edev, const void *arg,
 	strscpy(sp->device, cfg->device, sizeof(sp->device));
 	strscpy(sp->hostname, cfg->hostname ?: utsname()->nodename, sizeof(sp->hostname));
 	INIT_DELAYED_WORK(&sp->beat, edm_shpool_beat);
+	edm_shpool_x_init(sp);
 	err = edm_shpool_attach(sp, cfg, extack);
 	if (err) {
+		mutex_destroy(&sp->xlock);
 		free_percpu(sp->ctrs);
 		kfree(sp);
 		return err;
@@ -287,6 +297,7 @@ static void edm_shpool_destroy(struct edm_dev *edev)
 	mutex_lock(&edm_shmem_lock);
 	edm_shpool_detach(sp);
 	mutex_unlock(&edm_shmem_lock);
+	mutex_destroy(&sp->xlock);
 	free_percpu(sp->ctrs);
 	kfree(sp);
 	edm_obj_put(EDM_OBJ_SHPOOL);

@@ -36,6 +36,7 @@ enum {
 	EDM_SHPOOL_POLL_SPIN	= 64,			/* idle polls before backing off */
 	EDM_SHPOOL_BEATS	= 8,			/* beats per lease */
 	EDM_SHPOOL_DEV_LEN	= 32,
+	EDM_SHPOOL_XWORK_MS	= 10,			/* export work period */
 };
 
 /* An ivshmem device the driver bound. */
@@ -75,6 +76,13 @@ struct edm_shpool {
 	/* beat work: slots that missed two beats, read by xmit and the NAPI */
 	DECLARE_BITMAP(silent, EDM_SHP_MAX_HOSTS);
 	struct edm_shpool_stats __percpu *ctrs;
+	/* exports: Cowbird instances across kernels (shpool_x.c) */
+	struct mutex xlock;		/* the lists below and the view's export calls */
+	struct list_head xowned;	/* struct edm_shpool_x: this kernel's offers */
+	struct list_head ximports;	/* struct edm_shpool_imp: what our engine serves */
+	struct delayed_work xwork;
+	/* xlock; read with READ_ONCE */
+	u64 x_offered, x_served, x_refused, x_dropped, x_lost;
 };
 
 struct edm_shpool_cfg {
@@ -98,6 +106,12 @@ static inline void edm_shpool_stat(struct edm_shpool *sp, int i, u64 v)
 /* dfabric/shpool.c */
 extern struct mutex edm_shmem_lock;
 void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum);
+
+/* dfabric/shpool_x.c */
+void edm_shpool_x_init(struct edm_shpool *sp);
+void edm_shpool_x_start(struct edm_shpool *sp);
+void edm_shpool_x_detach(struct edm_shpool *sp);
+bool edm_shpool_x_busy(struct edm_shpool *sp);
 
 /* dfabric/shpool_net.c */
 struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname);

@@ -720,7 +720,7 @@ int edm_shp_x_take(struct edm_shp *v, u32 i, struct edm_shp_export *copy)
 	copy->target = edm_shp_load(&x->target);
 	if (EDM_SHP_XW_STATE(copy->word) != EDM_SHP_X_OFFERED || copy->target != v->slot ||
 	    !edm_shp_tag_live(v, EDM_SHP_XW_OWNER(copy->word))) {
-		edm_shp_cas32(&x->engine, v->tag, 0);
+		edm_shp_x_untake(v, i);
 		return -ESTALE;
 	}
 	copy->buf = edm_shp_load(&x->buf);
@@ -737,6 +737,12 @@ int edm_shp_x_take(struct edm_shp *v, u32 i, struct edm_shp_export *copy)
 		if (EDM_SHP_WTAG(edm_shp_load(&v->holder[b])) != EDM_SHP_XTAG(i))
 			return -EINVAL;
 	return 0;
+}
+
+/* Put back an offer taken but not answered, for a later take. */
+void edm_shp_x_untake(struct edm_shp *v, u32 i)
+{
+	edm_shp_cas32(&edm_shp_x(v, i)->engine, v->tag, 0);
 }
 
 /* The engine's answer to offer @i: 0 (it serves it) or why not. */

@@ -41,6 +41,7 @@ static const struct nla_policy edm_shpool_join_policy[EDM_A_SHPOOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_SHPOOL_FORMATTED),
 	EDM_REPLY_ONLY(EDM_A_SHPOOL_HOST),
 	EDM_REPLY_ONLY(EDM_A_SHPOOL_STATS),
+	EDM_REPLY_ONLY(EDM_A_SHPOOL_EXPORT),
 };
 
 /* SHPOOL_GET and SHPOOL_LEAVE select a membership by ID or by name. */
@@ -61,6 +62,7 @@ static const struct nla_policy edm_shpool_sel_policy[EDM_A_SHPOOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_SHPOOL_FORMATTED),
 	EDM_REPLY_ONLY(EDM_A_SHPOOL_HOST),
 	EDM_REPLY_ONLY(EDM_A_SHPOOL_STATS),
+	EDM_REPLY_ONLY(EDM_A_SHPOOL_EXPORT),
 };
 
 static int edm_shpool_put_host(struct sk_buff *msg, struct edm_shpool *sp, u32 slot)
@@ -89,6 +91,37 @@ static int edm_shpool_put_host(struct sk_buff *msg, struct edm_shpool *sp, u32 s
 	    nla_put_u32(msg, EDM_A_SHHOST_HELD, edm_shp_held(&sp->v, slot)) ||
 	    nla_put_u64_64bit(msg, EDM_A_SHHOST_REAPED, READ_ONCE(h->reaped), EDM_A_SHHOST_PAD) ||
 	    (slot == sp->v.slot && nla_put_flag(msg, EDM_A_SHHOST_SELF)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* Export slot @i if in use; the words are other kernels' too: each read once. */
+static int edm_shpool_put_export(struct sk_buff *msg, struct edm_shpool *sp, u32 i)
+{
+	const struct edm_shp_export *x = edm_shp_x(&sp->v, i);
+	u64 w = smp_load_acquire(&x->word);
+	u32 e = READ_ONCE(x->engine), ans = READ_ONCE(x->result);
+	s32 err = READ_ONCE(x->error);
+	struct nlattr *nest;
+
+	if (EDM_SHP_XW_STATE(w) == EDM_SHP_X_FREE)
+		return 0;
+	nest = nla_nest_start(msg, EDM_A_SHPOOL_EXPORT);
+	if (!nest ||
+	    nla_put_u32(msg, EDM_A_SHEXP_INDEX, i) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_STATE,
+			min_t(u32, EDM_SHP_XW_STATE(w), EDM_SHPOOL_EXPORT_MAX)) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_OWNER, EDM_SHP_TAG_SLOT(EDM_SHP_XW_OWNER(w))) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_TARGET, READ_ONCE(x->target)) ||
+	    (e && e != EDM_SHP_X_BLOCKED &&
+	     nla_put_u32(msg, EDM_A_SHEXP_ENGINE, EDM_SHP_TAG_SLOT(e))) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_ANSWER, min_t(u32, ans, EDM_SHPOOL_ANSWER_MAX)) ||
+	    (ans == EDM_SHP_XR_REFUSED && err < 0 &&
+	     nla_put_u32(msg, EDM_A_SHEXP_ERRNO, -err)) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_BUFS, READ_ONCE(x->nbufs)) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_INSTANCE, READ_ONCE(x->inst_id)) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_REGION, READ_ONCE(x->region_id)))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -128,6 +161,9 @@ static int edm_shpool_fill_attached(struct sk_buff *msg, struct edm_shpool *sp)
 		return -EMSGSIZE;
 	for (i = 0; i < g->nhosts; i++)
 		if (edm_shpool_put_host(msg, sp, i))
+			return -EMSGSIZE;
+	for (i = 0; i < g->nxports; i++)
+		if (edm_shpool_put_export(msg, sp, i))
 			return -EMSGSIZE;
 	return 0;
 }
@@ -229,7 +265,15 @@ static int edm_nl_shpool_join_doit(struct sk_buff *skb, struct genl_info *info)
 
 static int edm_nl_shpool_leave_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return edm_nl_deleted(info, edm_nl_dev(info));
+	struct edm_dev *dev = edm_nl_dev(info);
+
+	/* their mappings are pool memory, which would be given to others */
+	if (edm_shpool_x_busy(edm_shpool_of(dev))) {
+		NL_SET_ERR_MSG(info->extack,
+			       "Cowbird instances of this kernel use the pool: close them first");
+		return -EBUSY;
+	}
+	return edm_nl_deleted(info, dev);
 }
 
 static const struct genl_ops edm_shpool_genl_ops[] = {

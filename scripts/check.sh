@@ -180,6 +180,18 @@ if [ $full = 0 ]; then
 	suite vm-shpool-three-guests shpool_guests shpool-three-guests 3
 fi
 
+# Cowbird across kernels: guest 1's engine serves guest 0's rings through
+# the shared pool, then guest 1 dies with reads in flight.
+cowbird_guests() {
+	selftests/vm/run --kernel-release "$krel" --guests 2 --shmem 64M --may-die 1 \
+		--out "$out/vm-cowbird-guests" -- selftests/edm/cowbird_guests.sh |
+		sed -u 's/^\[g[0-9]*\] //'
+	return "${PIPESTATUS[0]}"
+}
+if [ $full = 0 ]; then
+	suite vm-cowbird-two-guests cowbird_guests
+fi
+
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.
 build_module_debug() {

@@ -31,6 +31,7 @@
 struct edm_fab_node;
 struct edm_pool_region;
 struct cowbird_rmt;
+struct edm_shpool_x;
 
 /* Go-back-N state of one ring of a remote instance (remote.c). */
 struct cowbird_rmt_ring {
@@ -84,7 +85,11 @@ struct cowbird_inst {
 	struct edm_fab_node *host;	/* counted: the memory node; keeps the region */
 	struct edm_pool_region *preg;	/* counted: or the pool region (host is NULL) */
 	struct cowbird_rmt *rmt;	/* remote: ops go through the fabric, else NULL */
-	void *area;			/* vmalloc_user, the shared mapping */
+	void *area;			/* vmalloc_user, the shared mapping; or pool memory */
+	struct edm_shpool_x *sx;	/* served in another kernel: our offer, else NULL */
+	phys_addr_t area_pa;		/* sx: where the area is, for mmap */
+	bool imported;			/* served here for another kernel: area is pool memory */
+	bool area_gone;			/* imported: the owner may have freed it */
 	struct cowbird_layout lay;
 	struct cowbird_eng_ring *rings;	/* lay.nr_rings */
 	struct cowbird_req *reqs;	/* lay.nr_rings * lay.entries */

@@ -307,6 +307,7 @@ bool edm_shp_x_engine_lost(const struct edm_shp *v, u32 i);
 void edm_shp_x_close(struct edm_shp *v, u32 i);
 int edm_shp_x_next_offer(const struct edm_shp *v, u32 from);
 int edm_shp_x_take(struct edm_shp *v, u32 i, struct edm_shp_export *copy);
+void edm_shp_x_untake(struct edm_shp *v, u32 i);
 void edm_shp_x_answer(struct edm_shp *v, u32 i, int err, u64 region_size);
 bool edm_shp_x_wanted(const struct edm_shp *v, u32 i, u64 word);
 void edm_shp_x_ack(struct edm_shp *v, u32 i);

@@ -133,11 +133,18 @@ TEST(create_rejects)
 	}, c;
 
 	c = ok; c.abi_version = 2;		EXPECT_EQ(-EPROTO, cowbird_layout_check(&c));
-	c = ok; c.flags = 2;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = 4;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = COWBIRD_CREATE_SHPOOL; c.via = 1; c.shpool = 3;
+	EXPECT_EQ(0, cowbird_layout_check(&c));
+	c.flags |= COWBIRD_CREATE_FABRIC;	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.shpool = 3;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.shpool = 3;
+	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.rsvd0 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.via = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.via = 1;
 	EXPECT_EQ(0, cowbird_layout_check(&c));
-	c = ok; c.rsvd[1] = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.rsvd1 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.nr_rings = 0;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.nr_rings = 65;		EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.meta_order = 3;		EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));

@@ -6,11 +6,13 @@
  *
  *   edmctl shpool join NAME dev PCI [ ifname IF ] [ hostname H ] [ hosts N ]
  *                      [ buf-shift N ] [ ring N ] [ lease-ms N ]
- *   edmctl shpool show [ NAME ] | hosts [ NAME ] | stats [ NAME ] | leave NAME
+ *   edmctl shpool show [ NAME ] | hosts [ NAME ] | exports [ NAME ] | stats [ NAME ]
+ *   edmctl shpool leave NAME
  *
- * One printer (sh_print()) serves every command, in one of three views:
+ * One printer (sh_print()) serves every command, in one of four views:
  * the pool and its host table (show, join), the host table alone (hosts),
- * the counters alone (stats). Text uses the command line's words ("dev",
+ * the export slots in use (exports: Cowbird instances across kernels), the
+ * counters alone (stats). Text uses the command line's words ("dev",
  * "hosts"); JSON keys are the spec's attribute names ("device", "nhosts"),
  * the host slots are the "hosts" array, the counters "stats". Value ranges
  * are the kernel's to check.
@@ -44,6 +46,24 @@ static const char *const state_names[] = {
 _Static_assert(ARRAY_SIZE(state_names) == __EDM_SHPOOL_HOST_CNT,
 	       "state_names[] does not match enum edm_shpool_host_state");
 
+static const char *const xstate_names[] = {
+	[EDM_SHPOOL_EXPORT_FREE]	= "free",
+	[EDM_SHPOOL_EXPORT_CLAIMED]	= "claimed",
+	[EDM_SHPOOL_EXPORT_OFFERED]	= "offered",
+	[EDM_SHPOOL_EXPORT_CLOSED]	= "closed",
+	[EDM_SHPOOL_EXPORT_FREEING]	= "freeing",
+};
+_Static_assert(ARRAY_SIZE(xstate_names) == __EDM_SHPOOL_EXPORT_CNT,
+	       "xstate_names[] does not match enum edm_shpool_export_state");
+
+static const char *const answer_names[] = {
+	[EDM_SHPOOL_ANSWER_PENDING]	= "pending",
+	[EDM_SHPOOL_ANSWER_SERVED]	= "served",
+	[EDM_SHPOOL_ANSWER_REFUSED]	= "refused",
+};
+_Static_assert(ARRAY_SIZE(answer_names) == __EDM_SHPOOL_ANSWER_CNT,
+	       "answer_names[] does not match enum edm_shpool_export_answer");
+
 /* Command-line words of the attributes, for the kernel's errors. */
 static const char *const sh_attr_words[] = {
 	[EDM_A_SHPOOL_ID]		= "id",
@@ -62,6 +82,7 @@ static const char *const sh_attr_words[] = {
 	[EDM_A_SHPOOL_FORMATTED]	= "formatted",
 	[EDM_A_SHPOOL_HOST]		= "host",
 	[EDM_A_SHPOOL_STATS]		= "stats",
+	[EDM_A_SHPOOL_EXPORT]		= "export",
 };
 _Static_assert(ARRAY_SIZE(sh_attr_words) == __EDM_A_SHPOOL_CNT,
 	       "sh_attr_words[] does not match the EDM_A_SHPOOL_* attributes");
@@ -90,6 +111,12 @@ static const struct edm_stat sh_stats[] = {
 	{ EDM_A_SHSTAT_POLLS,		"polls",	"", "polls" },
 	{ EDM_A_SHSTAT_IDLE_POLLS,	"idle-polls",	"", "idle-polls" },
 	{ EDM_A_SHSTAT_FENCED,		"fenced",	"", "fenced" },
+	{ EDM_A_SHSTAT_X_OFFERED,	"x-offered",	"cowbird", "offered" },
+	{ EDM_A_SHSTAT_X_SERVED,	"x-served",	"cowbird", "served" },
+	{ EDM_A_SHSTAT_X_REFUSED,	"x-refused",	"cowbird", "refused" },
+	{ EDM_A_SHSTAT_X_DROPPED,	"x-dropped",	"cowbird", "dropped" },
+	{ EDM_A_SHSTAT_X_LOST,		"x-lost",	"cowbird", "lost" },
+	{ EDM_A_SHSTAT_X_FREED,		"x-freed",	"cowbird", "freed" },
 };
 _Static_assert(ARRAY_SIZE(sh_stats) == __EDM_A_SHSTAT_CNT - 2,
 	       "sh_stats[] does not match the EDM_A_SHSTAT_* counters");
@@ -99,6 +126,7 @@ static void sh_usage(FILE *fp)
 	fprintf(fp,
 		"Usage: edmctl shpool show [ NAME ]\n"
 		"       edmctl shpool hosts [ NAME ]\n"
+		"       edmctl shpool exports [ NAME ]\n"
 		"       edmctl shpool stats [ NAME ]\n"
 		"       edmctl shpool join NAME dev PCI [ ifname IF ] [ hostname H ] [ hosts N ]\n"
 		"                   [ buf-shift S ] [ ring R ] [ lease-ms MS ]\n"
@@ -115,7 +143,8 @@ static void sh_usage(FILE *fp)
 		"       (and refuse another value).\n"
 		"       \"leave\" gives this kernel's Buffers back and frees its slot.\n"
 		"       \"show\" marks this kernel's slot with \"*\", and prints the counters\n"
-		"       too with -s.\n");
+		"       too with -s. \"exports\" lists the export slots in use: Cowbird\n"
+		"       instances one member maps (owner) and another's engine serves.\n");
 }
 
 /* ---- printing ---- */
@@ -124,6 +153,7 @@ enum sh_view {
 	SH_VIEW_SHOW,		/* the pool and its host table (the counters with -s) */
 	SH_VIEW_HOSTS,		/* the name and the host table */
 	SH_VIEW_STATS,		/* the name and the counters */
+	SH_VIEW_EXPORTS,	/* the name and the export slots in use */
 };
 
 struct sh_print {
@@ -202,6 +232,72 @@ static void sh_print_hosts(struct nlmsghdr *nlh)
 	close_json_array(PRINT_JSON, NULL);
 }
 
+/* One export slot: "    0     offered  1     0      0      served   2     1      2". */
+static void sh_print_export(struct nlattr *nest)
+{
+	static const struct {
+		int attr;
+		const char *key;
+		const char *fmt;
+	} cols[] = {
+		{ EDM_A_SHEXP_INDEX,	"index",	"\n    %-5u " },
+		{ EDM_A_SHEXP_OWNER,	"owner",	"%-5u " },
+		{ EDM_A_SHEXP_TARGET,	"target",	"%-6u " },
+		{ EDM_A_SHEXP_ENGINE,	"engine",	"%-6u " },
+		{ EDM_A_SHEXP_BUFS,	"bufs",		"%-5u " },
+		{ EDM_A_SHEXP_INSTANCE,	"instance",	"%-8u " },
+		{ EDM_A_SHEXP_REGION,	"region",	"%-6u " },
+	};
+	struct nlattr *tb[EDM_A_SHEXP_MAX + 1];
+	char buf[32];
+	uint32_t v;
+	size_t i;
+
+	if (nla_parse_nested(tb, EDM_A_SHEXP_MAX, nest, NULL))
+		return;
+	open_json_object(NULL);
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		if (edm_nl_get_u32(tb[cols[i].attr], &v))
+			print_uint(PRINT_ANY, cols[i].key, cols[i].fmt, v);
+		else if (cols[i].attr == EDM_A_SHEXP_ENGINE)
+			print_string(PRINT_FP, NULL, "%-6s ", "-");
+	}
+	if (edm_nl_get_u32(tb[EDM_A_SHEXP_STATE], &v))
+		print_string(PRINT_ANY, "state", "%-8s ",
+			     enum_to_word(xstate_names, ARRAY_SIZE(xstate_names), v, buf,
+					  sizeof(buf)));
+	if (edm_nl_get_u32(tb[EDM_A_SHEXP_ANSWER], &v))
+		print_string(PRINT_ANY, "answer", "%s",
+			     enum_to_word(answer_names, ARRAY_SIZE(answer_names), v, buf,
+					  sizeof(buf)));
+	if (edm_nl_get_u32(tb[EDM_A_SHEXP_ERRNO], &v)) {
+		print_uint(PRINT_JSON, "errno", NULL, v);
+		print_string(PRINT_FP, NULL, " (%s)", strerror((int)v));
+	}
+	close_json_object();
+}
+
+static void sh_print_exports(struct nlmsghdr *nlh)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *a;
+	bool any = false;
+	char head[128];
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		any |= nla_type(a) == EDM_A_SHPOOL_EXPORT;
+	snprintf(head, sizeof(head), "\n    %-5s %-5s %-6s %-6s %-5s %-8s %-6s %-8s %s", "index",
+		 "owner", "target", "engine", "bufs", "instance", "region", "state", "answer");
+	if (any)
+		print_string(PRINT_FP, NULL, "%s", head);
+	open_json_array(PRINT_JSON, "exports");
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		if (nla_type(a) == EDM_A_SHPOOL_EXPORT)
+			sh_print_export(a);
+	close_json_array(PRINT_JSON, NULL);
+}
+
 /* The pool's own fields: two text lines, its membership and the range. */
 static void sh_print_pool(struct nlattr **tb)
 {
@@ -270,8 +366,10 @@ static int sh_print(struct nlmsghdr *nlh, void *arg)
 		sh_print_pool(tb);
 	if (p->view == SH_VIEW_STATS || (p->view == SH_VIEW_SHOW && p->stats))
 		print_stat_nest(tb[EDM_A_SHPOOL_STATS], sh_stats, ARRAY_SIZE(sh_stats));
-	if (p->view != SH_VIEW_STATS)
+	if (p->view == SH_VIEW_SHOW || p->view == SH_VIEW_HOSTS)
 		sh_print_hosts(nlh);
+	if (p->view == SH_VIEW_EXPORTS)
+		sh_print_exports(nlh);
 	close_json_object();
 	print_nl();
 	return 0;
@@ -408,6 +506,11 @@ static int sh_hosts(int argc, char **argv)
 	return sh_get(argc, argv, SH_VIEW_HOSTS);
 }
 
+static int sh_exports(int argc, char **argv)
+{
+	return sh_get(argc, argv, SH_VIEW_EXPORTS);
+}
+
 static int sh_stats_cmd(int argc, char **argv)
 {
 	return sh_get(argc, argv, SH_VIEW_STATS);
@@ -457,6 +560,7 @@ static const struct edm_cmd sh_cmds[] = {
 	{ "show",	sh_show },
 	{ "list",	sh_show },
 	{ "hosts",	sh_hosts },
+	{ "exports",	sh_exports },
 	{ "stats",	sh_stats_cmd },
 	{ "join",	sh_join },
 	{ "leave",	sh_leave },

@@ -202,13 +202,27 @@ struct cowbird_book {
  * fabric: every op is a fabric read or write issued by the host at fabric
  * address via, and lost ops are retried go-back-N.
  *
+ * With COWBIRD_CREATE_SHPOOL the instance is served by the Cowbird engine of
+ * another kernel that shares a pool with this one (Documentation/pool.md):
+ * shpool is this kernel's membership (its edm device ID, edmctl shpool
+ * show), via the engine's host slot in the pool (edmctl shpool hosts), and
+ * the region is looked up, with its key, in that kernel's membership's
+ * network namespace. The mapping is pool memory; this kernel's CPUs do no
+ * engine work for it. Further errors: ENODEV (no such membership),
+ * EHOSTDOWN (no live host at via, or it went away before answering),
+ * ETIMEDOUT (it did not answer), E2BIG (the mapping would not fit the
+ * pool's free Buffers), EBUSY (every export slot is taken). If the engine's
+ * kernel dies later, every ring stops with COWBIRD_RING_EDEAD.
+ *
  * Layout (104 bytes):
  *   0 abi_version  4 flags  8 region_key  16 region_id  18 nr_rings
  *   20 meta_order  21 data_order  22 via  24 instance_id  28 pad1
  *   32 region_size  40 mmap_size  48 book_off  56 ring_off  64 ring_stride
- *   72 meta_off  76 cq_off  80 req_off  84 resp_off  88 rsvd[2]
+ *   72 meta_off  76 cq_off  80 req_off  84 resp_off  88 shpool  92 rsvd0
+ *   96 rsvd1
  */
 #define COWBIRD_CREATE_FABRIC	(1U << 0)	/* through the EDM fabric, from host via */
+#define COWBIRD_CREATE_SHPOOL	(1U << 1)	/* served by host slot via of pool shpool */
 
 struct cowbird_create {
 	/* in */
@@ -232,7 +246,9 @@ struct cowbird_create {
 	__u32 cq_off;
 	__u32 req_off;
 	__u32 resp_off;
-	__u64 rsvd[2];
+	__u32 shpool;		/* COWBIRD_CREATE_SHPOOL: the membership's device ID; else 0 */
+	__u32 rsvd0;
+	__u64 rsvd1;
 };
 
 #define COWBIRD_IOC_MAGIC	0xCB

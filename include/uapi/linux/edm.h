@@ -668,6 +668,28 @@ enum edm_shpool_host_state {
 	EDM_SHPOOL_HOST_MAX = __EDM_SHPOOL_HOST_CNT - 1
 };
 
+/* An export slot's state: a Cowbird instance one kernel maps and another serves. */
+enum edm_shpool_export_state {
+	EDM_SHPOOL_EXPORT_FREE,
+	EDM_SHPOOL_EXPORT_CLAIMED,	/* its owner is filling it */
+	EDM_SHPOOL_EXPORT_OFFERED,	/* to its target's engine (served once answered) */
+	EDM_SHPOOL_EXPORT_CLOSED,	/* its owner is done; freed once the engine let go */
+	EDM_SHPOOL_EXPORT_FREEING,
+
+	__EDM_SHPOOL_EXPORT_CNT,
+	EDM_SHPOOL_EXPORT_MAX = __EDM_SHPOOL_EXPORT_CNT - 1
+};
+
+/* What the target's engine answered. */
+enum edm_shpool_export_answer {
+	EDM_SHPOOL_ANSWER_PENDING,
+	EDM_SHPOOL_ANSWER_SERVED,
+	EDM_SHPOOL_ANSWER_REFUSED,
+
+	__EDM_SHPOOL_ANSWER_CNT,
+	EDM_SHPOOL_ANSWER_MAX = __EDM_SHPOOL_ANSWER_CNT - 1
+};
+
 /*
  * Shared pools (EDM_DEV_TYPE_SHPOOL): this kernel joined to a memory range
  * that other kernels map too (an ivshmem device, PCI name in DEVICE), with
@@ -694,6 +716,7 @@ enum {
 	EDM_A_SHPOOL_FORMATTED,		/* flag: this join formatted the range, reply only */
 	EDM_A_SHPOOL_HOST,		/* nest: EDM_A_SHHOST_*, a slot in use or reaped; reply */
 	EDM_A_SHPOOL_STATS,		/* nest: EDM_A_SHSTAT_*, reply only */
+	EDM_A_SHPOOL_EXPORT,		/* nest: EDM_A_SHEXP_*, an export slot in use; reply */
 
 	__EDM_A_SHPOOL_CNT,
 	EDM_A_SHPOOL_MAX = __EDM_A_SHPOOL_CNT - 1
@@ -714,6 +737,25 @@ enum {
 
 	__EDM_A_SHHOST_CNT,
 	EDM_A_SHHOST_MAX = __EDM_A_SHHOST_CNT - 1
+};
+
+/* An export slot of a shared pool in use (EDM_A_SHPOOL_EXPORT), as this kernel sees it. */
+enum {
+	EDM_A_SHEXP_UNSPEC,
+	EDM_A_SHEXP_PAD,
+	EDM_A_SHEXP_INDEX,		/* u32: the slot */
+	EDM_A_SHEXP_STATE,		/* u32: enum edm_shpool_export_state */
+	EDM_A_SHEXP_OWNER,		/* u32: the host slot of the kernel that maps it */
+	EDM_A_SHEXP_TARGET,		/* u32: the host slot asked to serve it */
+	EDM_A_SHEXP_ENGINE,		/* u32: the host slot serving it; absent if none */
+	EDM_A_SHEXP_ANSWER,		/* u32: enum edm_shpool_export_answer */
+	EDM_A_SHEXP_ERRNO,		/* u32: why it was refused, a positive errno */
+	EDM_A_SHEXP_BUFS,		/* u32: Buffers of its area */
+	EDM_A_SHEXP_INSTANCE,		/* u32: the owner's Cowbird instance ID */
+	EDM_A_SHEXP_REGION,		/* u32: the region it reaches, in the engine's kernel */
+
+	__EDM_A_SHEXP_CNT,
+	EDM_A_SHEXP_MAX = __EDM_A_SHEXP_CNT - 1
 };
 
 /* Shared pool counters of this kernel, all u64. */
@@ -739,6 +781,12 @@ enum {
 	EDM_A_SHSTAT_POLLS,		/* receive polls (no doorbell: polling) */
 	EDM_A_SHSTAT_IDLE_POLLS,	/* polls that found nothing */
 	EDM_A_SHSTAT_FENCED,		/* times this kernel found itself reaped */
+	EDM_A_SHSTAT_X_OFFERED,		/* Cowbird instances this kernel offered */
+	EDM_A_SHSTAT_X_SERVED,		/* offers this kernel's engine took */
+	EDM_A_SHSTAT_X_REFUSED,		/* offers it answered with an error */
+	EDM_A_SHSTAT_X_DROPPED,		/* instances it stopped serving */
+	EDM_A_SHSTAT_X_LOST,		/* our instances whose engine died */
+	EDM_A_SHSTAT_X_FREED,		/* export slots this kernel freed */
 
 	__EDM_A_SHSTAT_CNT,
 	EDM_A_SHSTAT_MAX = __EDM_A_SHSTAT_CNT - 1

@@ -61,6 +61,13 @@ static int open_kernel(struct bench_engine *e, const char *spec)
 	if (*end != ':')
 		return -EINVAL;
 	c.region_key = strtoull(end + 1, &end, 0);
+	if (*end == ':') {	/* ID:KEY:SHPOOL:VIA: another kernel's engine serves it */
+		c.flags = COWBIRD_CREATE_SHPOOL;
+		c.shpool = strtoul(end + 1, &end, 0);
+		if (*end != ':')
+			return -EINVAL;
+		c.via = (uint16_t)strtoul(end + 1, &end, 0);
+	}
 	if (*end)
 		return -EINVAL;
 	e->fd = open("/dev/" COWBIRD_DEV_NAME, O_RDWR | O_CLOEXEC);
@@ -77,7 +84,7 @@ static int open_kernel(struct bench_engine *e, const char *spec)
 	e->book = (const struct cowbird_book *)((char *)e->map + c.book_off);
 	e->region_size = c.region_size;
 	e->region_id = c.region_id;
-	e->name = "kernel";
+	e->name = c.flags ? "shpool" : "kernel";
 	return cowbird_attach(&c, e->map, &e->cb);
 }
 

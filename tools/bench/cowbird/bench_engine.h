@@ -4,7 +4,10 @@
  * stand-in engine (tools/lib/cowbird/standin.c, its thread pinned to a CPU)
  * or by edm's kernel engine behind /dev/cowbird on a fabric memory host's
  * region ("kernel", given as ID:KEY, the host's fabric address and its
- * region key from debugfs edm/cowbird_regions). Both have one ring of
+ * region key from debugfs edm/cowbird_regions), or by the kernel engine of
+ * another guest that shares a pool with this one ("shpool", given as
+ * ID:KEY:SHPOOL:VIA: that guest's region, our membership's device ID and
+ * the engine's host slot; COWBIRD_CREATE_SHPOOL). Both have one ring of
  * BENCH_ENTRIES entries and a 1 MB data buffer, so one thread issues on
  * ring 0 and a request's ring slot is COWBIRD_REQ_SEQ(id) % BENCH_ENTRIES.
  *
@@ -33,7 +36,7 @@ struct bench_engine {
 	const struct cowbird_book *book;	/* ring 0's */
 	uint64_t region_size;
 	uint16_t region_id;
-	const char *name;			/* "stand-in" or "kernel" */
+	const char *name;			/* "stand-in", "kernel" or "shpool" */
 	/* private */
 	struct cowbird_standin *sd;
 	void *region;				/* the stand-in's target memory */

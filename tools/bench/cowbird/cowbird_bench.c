@@ -20,17 +20,30 @@
  * for io_uring the CPU of its SQPOLL kernel thread, which is compute-node
  * CPU too (Cowbird's engine stands for an offload elsewhere: not counted).
  *
+ * "cowbird/shpool" (-x ID:KEY:SHPOOL:VIA) is libcowbird served by the
+ * kernel engine of another guest through a shared pool (Documentation/
+ * pool.md, "Cowbird across kernels"): the paper's Spot VM.
+ *
+ * With -O the helper column is, for every row, the CPU this machine spent
+ * outside the app thread per op (all CPUs' busy time in /proc/stat less
+ * the app thread's own): the kernel engine's thread, io_uring's SQPOLL
+ * thread, the stand-in's thread, softirqs, everything. That is the
+ * compute node's CPU the offload did not save.
+ *
  * Usage: cowbird_bench [-n ops] [-d depth] [-s bytes] [-c app_cpu]
- *                      [-C offload_cpu] [-e standin,kernel,uring] [-k ID:KEY]
+ *                      [-C offload_cpu] [-e standin,kernel,shpool,uring]
+ *                      [-k ID:KEY] [-x ID:KEY:SHPOOL:VIA] [-O]
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_engine.h"
@@ -41,6 +54,7 @@
 
 static unsigned int ops = 200000, depth = 32, size = 64;
 static int app_cpu, off_cpu = 1;
+static bool other_cpu;		/* -O: helper = this machine's CPU outside the app thread */
 static unsigned char buf[MAX_DEPTH][4096];
 
 /* Accumulates one batch's phases. */
@@ -57,6 +71,51 @@ static void result_fill(struct bench_result *r, const struct tally *t, uint64_t 
 	r->issue_ns = (double)t->issue / done;
 	r->wall_ns = (double)wall / done;
 	r->helper_ns = -1;
+}
+
+/* Busy ns of every CPU together, from /proc/stat's first line. */
+static uint64_t sys_busy_ns(void)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n = 0;
+
+	if (f) {
+		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]);
+		fclose(f);
+	}
+	if (n != 8)
+		return 0;
+	/* user nice system (idle iowait) irq softirq steal, in clock ticks */
+	return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000ull / sysconf(_SC_CLK_TCK));
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+struct other {
+	uint64_t busy, self;
+};
+
+static void other_start(struct other *o)
+{
+	o->busy = sys_busy_ns();
+	o->self = thread_cpu_ns();
+}
+
+/* -O: this machine's CPU per op outside the app thread, since other_start(). */
+static void other_end(const struct other *o, struct bench_result *r, unsigned int done)
+{
+	double busy = (double)(sys_busy_ns() - o->busy), self = (double)(thread_cpu_ns() - o->self);
+
+	if (other_cpu && done)
+		r->helper_ns = busy > self ? (busy - self) / done : 0;
 }
 
 /* One batch: issue, wait on the engine's progress, reap. */
@@ -109,11 +168,14 @@ static int bench_cowbird(const char *kernel, struct bench_result *res)
 	uint64_t s = 42, wall;
 	int g, err;
 
+	struct other o;
+
 	err = bench_engine_open(&e, kernel, REGION, off_cpu);
 	if (err)
 		return err;
 	g = cowbird_poll_create(e.cb);
 	bench_perf_take();
+	other_start(&o);
 	wall = bench_now_ns();
 	for (done = 0; done < ops && !err; done += depth)
 		err = cowbird_batch(&e, g, &s, &t);
@@ -121,6 +183,7 @@ static int bench_cowbird(const char *kernel, struct bench_result *res)
 	if (!err && !kernel && buf[0][0] != 0x5a)
 		err = -EIO;
 	result_fill(res, &t, wall, done);
+	other_end(&o, res, done);
 	bench_engine_close(&e);
 	return err;
 }
@@ -227,15 +290,19 @@ static int bench_uring(struct bench_result *res)
 	err = uring_setup(&ring, &fd);
 	if (err)
 		return err;
+	struct other o;
+
 	usleep(10000);
 	sq0 = sqpoll_cpu_ns();
 	bench_perf_take();
+	other_start(&o);
 	wall = bench_now_ns();
 	for (done = 0; done < ops && !err; done += depth)
 		err = uring_batch(&ring, &s, &t);
 	wall = bench_now_ns() - wall;
 	result_fill(res, &t, wall, done);
 	res->helper_ns = (double)(sqpoll_cpu_ns() - sq0) / done;
+	other_end(&o, res, done);
 	io_uring_queue_exit(&ring);
 	close(fd);
 	if (!err && buf[0][0] != 0x5a)
@@ -243,13 +310,15 @@ static int bench_uring(struct bench_result *res)
 	return err;
 }
 
-static int run(const char *which, const char *kernel)
+static int run(const char *which, const char *kernel, const char *shpool)
 {
 	struct bench_result r;
 	int err;
 
 	if (!strcmp(which, "standin") || !strcmp(which, "kernel"))
 		err = bench_cowbird(*which == 'k' ? kernel : NULL, &r);
+	else if (!strcmp(which, "shpool"))
+		err = bench_cowbird(shpool, &r);
 	else if (!strcmp(which, "uring"))
 		err = bench_uring(&r);
 	else
@@ -259,17 +328,18 @@ static int run(const char *which, const char *kernel)
 		return 1;
 	}
 	bench_row(!strcmp(which, "uring") ? "io_uring/sqpoll" : *which == 'k' ?
-		  "cowbird/kernel" : "cowbird/stand-in", &r);
+		  "cowbird/kernel" : *which == 's' && which[1] == 'h' ? "cowbird/shpool" :
+		  "cowbird/stand-in", &r);
 	fflush(stdout);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	char *list = strdup("standin,uring"), *kernel = NULL, *w, *save;
+	char *list = strdup("standin,uring"), *kernel = NULL, *shpool = NULL, *w, *save;
 	int opt, rc = 0;
 
-	while ((opt = getopt(argc, argv, "n:d:s:c:C:e:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:s:c:C:e:k:x:O")) != -1) {
 		switch (opt) {
 		case 'n':
 			ops = strtoul(optarg, NULL, 0);
@@ -292,15 +362,23 @@ int main(int argc, char **argv)
 		case 'k':
 			kernel = optarg;
 			break;
+		case 'x':
+			shpool = optarg;
+			break;
+		case 'O':
+			other_cpu = true;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n ops] [-d depth] [-s bytes] [-c cpu] [-C cpu]"
-				" [-e standin,kernel,uring] [-k ID:KEY]\n", argv[0]);
+				" [-e standin,kernel,shpool,uring] [-k ID:KEY]"
+				" [-x ID:KEY:SHPOOL:VIA] [-O]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (!depth || depth > MAX_DEPTH || !size || size > 4096 || ops < depth || !list ||
-	    (strstr(list, "kernel") && !kernel)) {
-		fprintf(stderr, "cowbird_bench: bad arguments (kernel needs -k ID:KEY)\n");
+	    (strstr(list, "kernel") && !kernel) || (strstr(list, "shpool") && !shpool)) {
+		fprintf(stderr, "cowbird_bench: bad arguments (kernel needs -k ID:KEY, shpool"
+			" -x ID:KEY:SHPOOL:VIA)\n");
 		return 2;
 	}
 	ops -= ops % depth;
@@ -311,7 +389,7 @@ int main(int argc, char **argv)
 	       ops, size, depth, app_cpu, off_cpu);
 	fflush(stdout);
 	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		rc |= run(w, kernel);
+		rc |= run(w, kernel, shpool);
 	free(list);
 	return rc;
 }

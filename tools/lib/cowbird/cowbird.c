@@ -744,6 +744,7 @@ int cowbird_open(const struct cowbird_attr *attr, struct cowbird **cbp)
 		.region_id = attr->region_id,
 		.flags = attr->flags,
 		.via = attr->via,
+		.shpool = attr->shpool,
 		.nr_rings = attr->nr_rings,
 		.meta_order = attr->meta_order ? attr->meta_order : 8,
 		.data_order = attr->data_order ? attr->data_order : 20,

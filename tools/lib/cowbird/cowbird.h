@@ -35,8 +35,10 @@ struct cowbird_attr {
 	uint16_t nr_rings;	/* 0: one per online CPU, at most COWBIRD_MAX_RINGS */
 	uint8_t meta_order;	/* 0: 8, 256 entries per ring */
 	uint8_t data_order;	/* 0: 20, 1 MB per data buffer */
-	uint32_t flags;		/* COWBIRD_CREATE_*: FABRIC reaches the region over EDM */
-	uint16_t via;		/* with COWBIRD_CREATE_FABRIC: the issuing host's address */
+	uint32_t flags;		/* COWBIRD_CREATE_*: FABRIC reaches the region over EDM,
+				 * SHPOOL has another kernel's engine serve it */
+	uint16_t via;		/* FABRIC: the issuing host's address; SHPOOL: the engine's slot */
+	uint32_t shpool;	/* with COWBIRD_CREATE_SHPOOL: the pool membership's device ID */
 };
 
 /* What poll_wait returns for each completed request. */

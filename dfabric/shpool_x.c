@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cowbird across kernels (include/edm/shpool_x.h): export slots of a
+ * shared pool carry Cowbird instances from the kernel whose application
+ * maps them (the owner) to the kernel whose engine serves them.
+ *
+ * Owner: edm_shpool_x_open() claims a slot and a run of Buffers for the
+ * instance's mapping, zeroes it, offers it to the host slot the user named
+ * and waits for that kernel's answer. edm_shpool_x_close() closes it; a
+ * sweep frees it once the engine let go.
+ *
+ * Engine: the export work (every EDM_SHPOOL_XWORK_MS) takes offers made to
+ * this host, builds an engine instance over the pool memory with the
+ * region the offer names in the membership's netns, and answers; it drops
+ * an instance (then acknowledges) once its owner closed it or died. It
+ * also stops the rings of our own instances whose engine died, and sweeps.
+ *
+ * Locking: sp->xlock protects the two lists and serializes this kernel's
+ * export calls on its view. edm_shpool_x_open() and _close() hold
+ * edm_shmem_lock as well, so the membership cannot detach under them (it
+ * detaches under that lock); the work never takes edm_shmem_lock, because
+ * detach cancels it synchronously. The work looks regions up with a
+ * trylock on the registry lock, which detach may hold while it waits for
+ * the work: an offer it cannot look up now is left for the next run.
+ */
+#include <linux/delay.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <uapi/linux/cowbird.h>
+
+#include "edm/edm.h"
+#include "edm/shpool_x.h"
+#include "shpool.h"
+
+/* An offer of this kernel's (one Cowbird instance's mapping). */
+struct edm_shpool_x {
+	struct list_head node;		/* sp->xowned */
+	struct edm_shpool *sp;		/* NULL once the membership detached */
+	u32 xi;				/* its export slot */
+	u16 nr_rings;
+	bool lost;			/* its engine died: the rings are stopped */
+	void *va;
+};
+
+/* An offer this kernel's engine serves. */
+struct edm_shpool_imp {
+	struct list_head node;		/* sp->ximports */
+	u32 xi;
+	u64 word;			/* the export word it was taken as */
+	struct cowbird_inst *inst;
+};
+
+/* How long an owner waits for the engine's answer: a lease, at least 2 s. */
+static unsigned long edm_shpool_x_wait(const struct edm_shpool *sp)
+{
+	return msecs_to_jiffies(max(sp->v.geo.lease_ms, 2000U));
+}
+
+/* ---- the owner's side ---- */
+
+static struct edm_shpool *edm_shpool_x_find(struct net *net, u32 id)
+{
+	struct edm_net *en = edm_net(net);
+	struct edm_shpool *sp = NULL;
+	struct edm_dev *dev;
+
+	mutex_lock(&en->lock);
+	dev = xa_load(&en->devs, id);
+	if (dev && dev->type == EDM_DEV_TYPE_SHPOOL)
+		sp = edm_shpool_of(dev);
+	/* held on: detaching needs it, so sp stays until we drop it */
+	mutex_lock(&edm_shmem_lock);
+	mutex_unlock(&en->lock);
+	if (!sp || !sp->mem || READ_ONCE(sp->fenced)) {
+		mutex_unlock(&edm_shmem_lock);
+		return NULL;
+	}
+	return sp;
+}
+
+static int edm_shpool_x_errno(int err)
+{
+	switch (err) {
+	case -ENOMEM:
+		return -E2BIG;		/* no free run that long */
+	case -ENOTCONN:
+		return -ENODEV;
+	case -EINVAL:
+		return -EHOSTDOWN;	/* no such host slot, or ours */
+	default:
+		return err;
+	}
+}
+
+/* Offer and wait for the answer; edm_shmem_lock held. */
+static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
+			      const struct cowbird_create *c, u64 size, u32 inst_id,
+			      struct edm_shpool_x_area *area)
+{
+	u32 bufsz = edm_shp_buf_size(&sp->v), nbufs = DIV_ROUND_UP_ULL(size, bufsz);
+	unsigned long deadline;
+	struct edm_shp_export *e;
+	int err;
+
+	if (size > (u64)sp->v.geo.nbufs * bufsz)
+		return -E2BIG;
+	mutex_lock(&sp->xlock);
+	err = edm_shp_x_claim(&sp->v, c->via, nbufs, &x->xi);
+	if (err) {
+		mutex_unlock(&sp->xlock);
+		return edm_shpool_x_errno(err);
+	}
+	e = edm_shp_x(&sp->v, x->xi);
+	x->va = edm_shp_buf(&sp->v, e->buf);
+	memset(x->va, 0, (size_t)nbufs * bufsz);	/* Buffers keep what they last held */
+	WRITE_ONCE(e->region_id, c->region_id);
+	WRITE_ONCE(e->region_key, c->region_key);
+	WRITE_ONCE(e->nr_rings, c->nr_rings);
+	WRITE_ONCE(e->meta_order, c->meta_order);
+	WRITE_ONCE(e->data_order, c->data_order);
+	WRITE_ONCE(e->inst_id, inst_id);
+	edm_shp_x_offer(&sp->v, x->xi);
+	WRITE_ONCE(sp->x_offered, sp->x_offered + 1);
+	x->sp = sp;
+	x->nr_rings = c->nr_rings;
+	list_add_tail(&x->node, &sp->xowned);
+	area->va = x->va;
+	area->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
+	area->len = (u64)nbufs * bufsz;
+	mutex_unlock(&sp->xlock);
+
+	deadline = jiffies + edm_shpool_x_wait(sp);
+	for (;;) {
+		err = edm_shp_x_result(&sp->v, x->xi, &area->region_size);
+		if (err != -EAGAIN)
+			break;
+		if (time_after(jiffies, deadline)) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		usleep_range(1000, 2000);
+	}
+	return err;
+}
+
+int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size, u32 inst_id,
+		      struct edm_shpool_x **xp, struct edm_shpool_x_area *area)
+{
+	struct edm_shpool_x *x;
+	struct edm_shpool *sp;
+	int err;
+
+	x = kzalloc(sizeof(*x), GFP_KERNEL_ACCOUNT);
+	if (!x)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&x->node);
+	sp = edm_shpool_x_find(net, c->shpool);
+	if (!sp) {
+		kfree(x);
+		return -ENODEV;
+	}
+	err = edm_shpool_x_offer(sp, x, c, size, inst_id, area);
+	if (err && x->sp) {
+		mutex_lock(&sp->xlock);
+		list_del(&x->node);
+		edm_shp_x_close(&sp->v, x->xi);
+		edm_shp_x_sweep(&sp->v);
+		mutex_unlock(&sp->xlock);
+	}
+	mutex_unlock(&edm_shmem_lock);
+	if (err) {
+		kfree(x);
+		return err;
+	}
+	*xp = x;
+	return 0;
+}
+
+void edm_shpool_x_close(struct edm_shpool_x *x)
+{
+	struct edm_shpool *sp;
+
+	mutex_lock(&edm_shmem_lock);
+	sp = x->sp;
+	if (sp) {
+		mutex_lock(&sp->xlock);
+		list_del(&x->node);
+		edm_shp_x_close(&sp->v, x->xi);
+		edm_shp_x_sweep(&sp->v);
+		mutex_unlock(&sp->xlock);
+	}
+	mutex_unlock(&edm_shmem_lock);
+	kfree(x);
+}
+
+/* Its engine died: stop every ring, so the library says EPIPE instead of waiting. */
+static void edm_shpool_x_lost(struct edm_shpool *sp, struct edm_shpool_x *x)
+{
+	struct cowbird_book *book = x->va;
+	u16 r;
+
+	for (r = 0; r < x->nr_rings; r++)
+		if (!READ_ONCE(book[r].error))
+			smp_store_release(&book[r].error, COWBIRD_RING_EDEAD);
+	x->lost = true;
+	WRITE_ONCE(sp->x_lost, sp->x_lost + 1);
+	netdev_warn(sp->netdev, "the engine of Cowbird export %u is gone: its rings are stopped\n",
+		    x->xi);
+}
+
+/* ---- the engine's side ---- */
+
+#if IS_ENABLED(CONFIG_EDM_COWBIRD)
+static void edm_shpool_x_drop(struct edm_shpool *sp, struct edm_shpool_imp *im, bool ack)
+{
+	list_del(&im->node);
+	cowbird_import_drop(im->inst, !ack);
+	if (ack)
+		edm_shp_x_ack(&sp->v, im->xi);
+	WRITE_ONCE(sp->x_dropped, sp->x_dropped + 1);
+	kfree(im);
+}
+
+static void edm_shpool_x_serve(struct edm_shpool *sp, u32 xi)
+{
+	struct edm_shp_export e;
+	struct cowbird_create c = {
+		.abi_version = COWBIRD_ABI_VERSION,
+	};
+	struct edm_shpool_imp *im;
+	struct cowbird_inst *inst;
+	int err;
+
+	err = edm_shp_x_take(&sp->v, xi, &e);
+	if (err && err != -EINVAL)
+		return;		/* not ours to answer (stale, taken, or we were reaped) */
+	if (!err) {
+		c.region_id = e.region_id;
+		c.region_key = e.region_key;
+		c.nr_rings = e.nr_rings;
+		c.meta_order = e.meta_order;
+		c.data_order = e.data_order;
+		inst = cowbird_import(sp->edev->net, edm_shp_buf(&sp->v, e.buf),
+				      (u64)e.nbufs << sp->v.geo.buf_shift, &c, e.inst_id);
+		if (inst == ERR_PTR(-EAGAIN)) {
+			edm_shp_x_untake(&sp->v, xi);	/* the registry is busy: next run */
+			return;
+		}
+		err = PTR_ERR_OR_ZERO(inst);
+	}
+	im = err ? NULL : kzalloc(sizeof(*im), GFP_KERNEL);
+	if (!err && !im) {
+		cowbird_import_drop(inst, false);
+		err = -ENOMEM;
+	}
+	edm_shp_x_answer(&sp->v, xi, err, err ? 0 : c.region_size);
+	if (err) {
+		edm_shp_x_ack(&sp->v, xi);
+		WRITE_ONCE(sp->x_refused, sp->x_refused + 1);
+		return;
+	}
+	im->xi = xi;
+	im->word = e.word;
+	im->inst = inst;
+	list_add_tail(&im->node, &sp->ximports);
+	WRITE_ONCE(sp->x_served, sp->x_served + 1);
+}
+
+static void edm_shpool_x_engine(struct edm_shpool *sp, bool fenced)
+{
+	struct edm_shpool_imp *im, *tmp;
+	int i;
+
+	/* reaped: the owners may have freed the areas already; write nothing there */
+	list_for_each_entry_safe(im, tmp, &sp->ximports, node)
+		if (fenced || !edm_shp_x_wanted(&sp->v, im->xi, im->word))
+			edm_shpool_x_drop(sp, im, !fenced);
+	if (fenced)
+		return;
+	for (i = 0; (i = edm_shp_x_next_offer(&sp->v, i)) >= 0; i++)
+		edm_shpool_x_serve(sp, i);
+}
+#else
+static void edm_shpool_x_engine(struct edm_shpool *sp, bool fenced)
+{
+}
+#endif
+
+static void edm_shpool_x_work(struct work_struct *work)
+{
+	struct edm_shpool *sp = container_of(to_delayed_work(work), struct edm_shpool, xwork);
+	bool fenced = edm_shp_fenced(&sp->v);
+	struct edm_shpool_x *x;
+
+	mutex_lock(&sp->xlock);
+	edm_shpool_x_engine(sp, fenced);
+	if (!fenced) {
+		list_for_each_entry(x, &sp->xowned, node)
+			if (!x->lost && edm_shp_x_engine_lost(&sp->v, x->xi))
+				edm_shpool_x_lost(sp, x);
+		edm_shp_x_sweep(&sp->v);
+	}
+	mutex_unlock(&sp->xlock);
+	queue_delayed_work(system_power_efficient_wq, &sp->xwork,
+			   msecs_to_jiffies(EDM_SHPOOL_XWORK_MS));
+}
+
+void edm_shpool_x_init(struct edm_shpool *sp)
+{
+	mutex_init(&sp->xlock);
+	INIT_LIST_HEAD(&sp->xowned);
+	INIT_LIST_HEAD(&sp->ximports);
+	INIT_DELAYED_WORK(&sp->xwork, edm_shpool_x_work);
+}
+
+void edm_shpool_x_start(struct edm_shpool *sp)
+{
+	queue_delayed_work(system_power_efficient_wq, &sp->xwork, 0);
+}
+
+/* Are instances of this kernel's using the membership? */
+bool edm_shpool_x_busy(struct edm_shpool *sp)
+{
+	bool busy;
+
+	mutex_lock(&sp->xlock);
+	busy = !list_empty(&sp->xowned);
+	mutex_unlock(&sp->xlock);
+	return busy;
+}
+
+/*
+ * The membership is going: drop what our engine serves (acknowledged),
+ * close our own offers (their mappings stay, but the instances are told
+ * nothing more), sweep. edm_shmem_lock held; before leaving the pool.
+ */
+void edm_shpool_x_detach(struct edm_shpool *sp)
+{
+	struct edm_shpool_x *x, *tmp;
+	bool fenced;
+
+	lockdep_assert_held(&edm_shmem_lock);
+	cancel_delayed_work_sync(&sp->xwork);
+	mutex_lock(&sp->xlock);
+	fenced = edm_shp_fenced(&sp->v);
+#if IS_ENABLED(CONFIG_EDM_COWBIRD)
+	while (!list_empty(&sp->ximports))
+		edm_shpool_x_drop(sp, list_first_entry(&sp->ximports, struct edm_shpool_imp, node),
+				  !fenced);
+#endif
+	list_for_each_entry_safe(x, tmp, &sp->xowned, node) {
+		edm_shp_x_close(&sp->v, x->xi);
+		list_del_init(&x->node);
+		x->sp = NULL;
+	}
+	if (!fenced)
+		edm_shp_x_sweep(&sp->v);
+	mutex_unlock(&sp->xlock);
+}

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs in each guest of `selftests/vm/run --guests 2 --shmem 64M --may-die
+# 1`: Cowbird across kernels. Both guests join one shared pool; guest 1 is
+# the paper's Spot VM: its engine serves a 1 MiB region of its own memory.
+# Guest 0 is the compute node: cowbird_xguest maps rings in pool memory
+# and its requests are served by guest 1's engine, checked against
+# shadows. At the end guest 1 kills its kernel while guest 0 has reads in
+# flight: guest 0's library must say EPIPE, and the pool must get the
+# export back. Written from <linux/cowbird.h>, cowbird.3 and
+# Documentation/pool.md.
+#
+# Guest 0 prints the TAP. Guest 1 sends its region's key to guest 0
+# through the pool's netdev, then waits to be told to die.
+source "$(dirname "$0")/lib.sh"
+
+me=$EDM_VM_GUEST
+n=${EDM_VM_NGUESTS:-1}
+SP=cb0
+XFER=$(dirname "$0")/xfer.py
+XG=$(dirname "$0")/cowbird_xguest
+LEASE_MS=1000
+REGION=2
+addr() { echo "10.84.0.$(($1 + 1))"; }
+
+for t in jq python3; do
+	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
+done
+if [ -z "${EDM_VM_SHMEM:-}" ] || [ "$n" != 2 ]; then
+	echo "1..0 # SKIP needs selftests/vm/run --guests 2 --shmem SIZE"
+	exit $KSFT_SKIP
+fi
+
+cleanup() {
+	jobs -p | xargs -r kill -9 2>/dev/null
+	wait 2>/dev/null
+	if edm_loaded; then
+		"$EDMCTL" shpool leave $SP 2>/dev/null
+		rmmod edm
+	fi
+}
+trap cleanup EXIT
+
+# sp JQ-EXPR: this guest's membership (.[0] of show -j -s) satisfies it.
+sp() {
+	local c
+
+	c=$("$EDMCTL" -j -s shpool show $SP) || return 1
+	jq -e ".[0] | $1" >/dev/null <<<"$c" || { echo "shpool: $c" >&2; return 1; }
+}
+
+# xp JQ-EXPR: the export slots in use (.exports of "shpool exports -j") satisfy it.
+xp() {
+	local c
+
+	c=$("$EDMCTL" -j shpool exports $SP) || return 1
+	jq -e ".[0].exports | $1" >/dev/null <<<"$c" || { echo "exports: $c" >&2; return 1; }
+}
+
+join() {
+	x insmod "$EDM_KO"
+	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" lease-ms $LEASE_MS >/dev/null
+	x ip addr add "$(addr "$me")/24" dev shp0
+	x ip link set shp0 up
+}
+
+all_live() {
+	sp "[.hosts[] | select(.state == \"live\")] | length == $n"
+}
+
+# ---- guest 0: the compute node ----
+
+ID= VIA= KEY= OWN= FREE=
+
+up() {
+	join
+	python3 "$XFER" recv 6001 /tmp/key &
+	poll 120 all_live
+	wait $! || { echo "no key from guest 1" >&2; return 1; }
+	KEY=$(cat /tmp/key)
+	[[ $KEY =~ ^0x[0-9a-f]{16}$ ]] || { echo "a bad key: $KEY" >&2; return 1; }
+	ID=$("$EDMCTL" -j shpool show $SP | jq '.[0].id')
+	OWN=$("$EDMCTL" -j shpool show $SP | jq '.[0].slot')
+	VIA=$("$EDMCTL" -j shpool show $SP | jq '[.[0].hosts[] | select(.self | not)][0].slot')
+	FREE=$("$EDMCTL" -j shpool show $SP |
+		jq '[range(.[0].nhosts)] - [.[0].hosts[].slot] | .[0]')
+	note "membership $ID, our slot $OWN, the engine's $VIA, a free slot $FREE, key $KEY"
+	# nothing exported yet
+	xp 'length == 0'
+}
+
+errors() {
+	x "$XG" errors "$ID" "$VIA" $REGION "$KEY" "$FREE" "$OWN"
+	# each refused create gave its slot and Buffers back
+	poll 10 xp 'length == 0'
+	sp '.stats["x-offered"] >= 8 and .stats["x-freed"] >= 8'
+}
+
+# Four threads, 64 KiB each, against shadows; the rings live in the pool.
+shadow() {
+	local out
+
+	out=$(x "$XG" shadow "$ID" "$VIA" $REGION "$KEY" 4 "$(scaled 3000)") || return 1
+	note "$out"
+	poll 10 xp 'length == 0'
+}
+
+# While an instance is open: it shows as offered and served by guest 1,
+# its area is some Buffers, and leaving the pool is refused.
+open_state() {
+	local pid rc=0
+
+	"$XG" shadow "$ID" "$VIA" $REGION "$KEY" 2 1000000 &
+	pid=$!
+	poll 20 xp "length == 1 and (.[0] | .state == \"offered\" and .answer == \"served\"
+		and .owner == $OWN and .target == $VIA and .engine == $VIA and .bufs >= 2
+		and .region == $REGION)" || rc=1
+	expect_error "Cowbird instances of this kernel use the pool: close them first" \
+		"$EDMCTL" shpool leave $SP || rc=1
+	# killed with requests in flight: the engine lets go, a sweep frees the slot
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	poll 10 xp 'length == 0' || rc=1
+	return $rc
+}
+
+# Guest 1 dies with our reads in flight: the library says EPIPE, guest 1 is
+# reaped, our export is freed.
+engine_dies() {
+	local pid out
+
+	rm -f /tmp/mark
+	"$XG" until-dead "$ID" "$VIA" $REGION "$KEY" /tmp/mark 60 >/tmp/until.out 2>&1 &
+	pid=$!
+	poll 120 test -e /tmp/mark
+	echo die >/tmp/die
+	x python3 "$XFER" send "$(addr 1)" 6002 /tmp/die
+	wait $pid || { cat /tmp/until.out >&2; return 1; }
+	note "$(cat /tmp/until.out)"
+	poll 30 sp "[.hosts[] | select(.slot == $VIA and .state == \"free\"
+		and .reaped >= 1)] | length == 1"
+	poll 10 xp 'length == 0'
+	sp '.stats["x-lost"] == 1'
+	# nobody serves that slot now: a create says so (EHOSTDOWN)
+	x "$XG" refused "$ID" "$VIA" $REGION "$KEY" 112 -
+}
+
+leave() {
+	x "$EDMCTL" shpool leave $SP
+	x rmmod edm
+}
+
+# ---- guest 1: the engine (Spot VM) ----
+
+engine() {
+	local out
+
+	out=$( (set -e
+		join
+		x "$EDMCTL" region create mem0 size 1M addr $REGION >/dev/null
+		"$EDMCTL" region key $REGION >/tmp/key
+		poll 120 all_live
+		poll 120 ping -c 1 -W 1 -q "$(addr 0)"
+		x python3 "$XFER" send "$(addr 0)" 6001 /tmp/key) 2>&1) ||
+		{ printf '# g1: %s\n' "$out"; exit 1; }
+	python3 "$XFER" recv 6002 /tmp/die idle=600 ||
+		{ echo "# g1: never told to die"; exit 1; }
+	echo "# g1: $("$EDMCTL" -s shpool stats $SP | tr '\n' ' ')"
+	echo b >/proc/sysrq-trigger
+	sleep 30
+	echo "# g1: still alive after sysrq b"
+	exit 1
+}
+
+case $me in
+0)
+	run_case up "guest 0: both guests join one shared pool; guest 1's key arrives"
+	run_case errors "guest 0: every create refusal, each slot given back"
+	run_case shadow "guest 0: 4 threads' reads and writes served by guest 1, shadows equal"
+	run_case open_state "guest 0: an open instance is shown served; leave refused; kill -9"
+	run_case engine_dies "guest 1 dies with reads in flight: EPIPE, export freed"
+	run_case leave "guest 0 leaves the pool and unloads"
+	tap_done
+	;;
+1)
+	engine
+	;;
+esac
