@@ -100,6 +100,7 @@ static int edm_shpool_put_host(struct sk_buff *msg, struct edm_shpool *sp, u32 s
 static int edm_shpool_put_export(struct sk_buff *msg, struct edm_shpool *sp, u32 i)
 {
 	const struct edm_shp_export *x = edm_shp_x(&sp->v, i);
+	/* pairs with the release that published the slot's state: its fields are set */
 	u64 w = smp_load_acquire(&x->word);
 	u32 e = READ_ONCE(x->engine), ans = READ_ONCE(x->result);
 	s32 err = READ_ONCE(x->error);

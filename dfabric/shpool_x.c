@@ -205,6 +205,7 @@ static void edm_shpool_x_lost(struct edm_shpool *sp, struct edm_shpool_x *x)
 
 	for (r = 0; r < x->nr_rings; r++)
 		if (!READ_ONCE(book[r].error))
+			/* pairs with the library's acquire of book.error */
 			smp_store_release(&book[r].error, COWBIRD_RING_EDEAD);
 	x->lost = true;
 	WRITE_ONCE(sp->x_lost, sp->x_lost + 1);

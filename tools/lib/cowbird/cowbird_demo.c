@@ -3,12 +3,14 @@
  * cowbird_demo: write and read a region through libcowbird and the kernel
  * engine, with nothing but stores into the rings (make demo runs it).
  *
- *   cowbird_demo REGION_ID KEY [OFFSET [VIA]]
+ *   cowbird_demo REGION_ID KEY [OFFSET [VIA [SHPOOL]]]
  *
  * REGION_ID is the fabric address of a memory host, KEY its region key
  * (edmctl region key). With VIA, the fabric address of a compute host, the
  * engine reaches the region through the EDM fabric from that host; without
- * it, it copies directly. Writes a line at OFFSET (default 0x1000),
+ * it, it copies directly. With SHPOOL too (a shared pool membership's
+ * device ID), VIA is the host slot of another kernel in that pool whose
+ * engine serves the instance, and the region is that kernel's. Writes a line at OFFSET (default 0x1000),
  * reads it back, then increments a counter word next to it 100 times by
  * read-after-write, and prints each completion's status and delays.
  */
@@ -53,7 +55,7 @@ int main(int argc, char **argv)
 	int g, i, err;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s REGION_ID KEY [OFFSET [VIA]]\n", argv[0]);
+		fprintf(stderr, "usage: %s REGION_ID KEY [OFFSET [VIA [SHPOOL]]]\n", argv[0]);
 		return 2;
 	}
 	attr.region_id = (uint16_t)strtoul(argv[1], NULL, 0);
@@ -63,6 +65,11 @@ int main(int argc, char **argv)
 	if (argc > 4) {
 		attr.flags = COWBIRD_CREATE_FABRIC;
 		attr.via = (uint16_t)strtoul(argv[4], NULL, 0);
+	}
+	if (argc > 5) {		/* another kernel's engine, over a shared pool */
+		attr.flags = COWBIRD_CREATE_SHPOOL;
+		attr.shpool = (uint32_t)strtoul(argv[5], NULL, 0);
+		attr.data_order = 14;	/* the mapping is pool Buffers: keep it small */
 	}
 	err = cowbird_open(&attr, &cb);
 	if (err) {
