@@ -31,6 +31,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/nsproxy.h>
+#include <net/net_namespace.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -75,6 +76,8 @@ static void cowbird_inst_free(struct kref *ref)
 		edm_shpool_x_close(inst->sx);
 	else if (!inst->imported)
 		vfree(inst->area);
+	if (inst->sx_net)
+		put_net(inst->sx_net);
 	if (inst->host)
 		edm_fab_node_put(inst->host);
 	if (inst->preg)
@@ -236,7 +239,6 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst, bool remote)
 	return cowbird_rings_init(inst);
 }
 
-/* Builds an instance for a checked request; nothing is published. */
 /* A new instance with its ID and references; nothing allocated for it yet. */
 static struct cowbird_inst *cowbird_inst_new(struct edm_fab_node *host,
 					     struct edm_pool_region *preg,
@@ -331,9 +333,10 @@ static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
 	inst->net_cookie = current->nsproxy->net_ns->net_cookie;
 	cowbird_layout_fill(c, &inst->lay);
 	c->instance_id = inst->id;
+	/* the netns's devices (our membership) are deleted only after we are gone */
+	inst->sx_net = get_net(current->nsproxy->net_ns);
 	err = edm_fault_should_fail(EDM_OBJ_COWBIRD) ? -ENOMEM :
-	      edm_shpool_x_open(current->nsproxy->net_ns, c, inst->lay.mmap_size, inst->id,
-				&inst->sx, &area);
+	      edm_shpool_x_open(inst->sx_net, c, inst->lay.mmap_size, inst->id, &inst->sx, &area);
 	if (err) {
 		cowbird_inst_put(inst);
 		return ERR_PTR(err);
@@ -347,6 +350,7 @@ static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
 	return inst;
 }
 
+/* Builds an instance for a checked request; nothing is published. */
 static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 {
 	struct net *net = current->nsproxy->net_ns;
@@ -462,6 +466,9 @@ static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EACCES;
 	vma->vm_flags &= ~VM_MAYEXEC;
+	/* pool memory: only while the membership is attached (its Buffers ours) */
+	if (inst->sx && !edm_shpool_x_attached(inst->sx))
+		return -ENODEV;
 	if (inst->sx)
 		return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(inst->area_pa),
 				       inst->lay.mmap_size, vma->vm_page_prot);

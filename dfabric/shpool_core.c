@@ -582,7 +582,7 @@ static bool edm_shp_x_take_run(struct edm_shp *v, u32 i, u32 buf, u32 n)
  * target or size; -EBUSY: no free slot; -ENOMEM: no such run;
  * -ENOTCONN: this host is not (or no longer) live.
  */
-int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi)
+int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi, u32 *buf)
 {
 	u32 step = v->geo.buf_shift < 12 ? 1U << (12 - v->geo.buf_shift) : 1;
 	struct edm_shp_export *x = NULL;
@@ -614,7 +614,8 @@ int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi)
 	}
 	if (b + nbufs > v->geo.nbufs) {
 		edm_shp_store(&x->nbufs, 0);
-		edm_shp_release(&x->word, 0);
+		/* a swap: a stalled life must not free a slot claimed again since */
+		edm_shp_cas64(&x->word, EDM_SHP_XW(EDM_SHP_X_CLAIMED, v->tag), 0);
 		v->st.no_buf++;
 		return -ENOMEM;
 	}
@@ -627,13 +628,24 @@ int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi)
 	}
 	v->st.x_claimed++;
 	*xi = i;
+	*buf = b;
 	return 0;
 }
 
-/* The owner filled export @i: publish it to its target. */
-void edm_shp_x_offer(struct edm_shp *v, u32 i)
+/*
+ * The owner filled export @i: publish it to its target. -ENOTCONN: the
+ * slot is no longer ours as claimed (this life was reaped meanwhile).
+ */
+int edm_shp_x_offer(struct edm_shp *v, u32 i)
 {
-	edm_shp_release(&edm_shp_x(v, i)->word, EDM_SHP_XW(EDM_SHP_X_OFFERED, v->tag));
+	u64 w = EDM_SHP_XW(EDM_SHP_X_CLAIMED, v->tag);
+
+	if (edm_shp_fenced(v))
+		return -ENOTCONN;	/* a sweep frees the claim */
+	/* a full barrier: what the owner wrote is visible before OFFERED */
+	if (edm_shp_cas64(&edm_shp_x(v, i)->word, w, EDM_SHP_XW(EDM_SHP_X_OFFERED, v->tag)) != w)
+		return -ENOTCONN;
+	return 0;
 }
 
 /*
@@ -750,6 +762,9 @@ void edm_shp_x_answer(struct edm_shp *v, u32 i, int err, u64 region_size)
 {
 	struct edm_shp_export *x = edm_shp_x(v, i);
 
+	/* a life reaped while stalled must not answer the slot's next offer */
+	if (edm_shp_load(&x->engine) != v->tag)
+		return;
 	edm_shp_store(&x->region_size, region_size);
 	edm_shp_store(&x->error, err);
 	edm_shp_release(&x->result, err ? EDM_SHP_XR_REFUSED : EDM_SHP_XR_SERVED);
@@ -767,9 +782,13 @@ void edm_shp_x_ack(struct edm_shp *v, u32 i)
 {
 	struct edm_shp_export *x = edm_shp_x(v, i);
 
-	/* a life reaped while stalled must not ack the slot's next export */
+	/*
+	 * The acker's tag, not a flag: an ack counts only from the engine the
+	 * slot has now, so a life reaped while stalled cannot ack the slot's
+	 * next export for its new engine.
+	 */
 	if (edm_shp_load(&x->engine) == v->tag)
-		edm_shp_release(&x->ack, 1);
+		edm_shp_release(&x->ack, v->tag);
 }
 
 /* May export @i, whose word is @w, be freed now? */
@@ -777,8 +796,11 @@ static bool edm_shp_x_done(struct edm_shp *v, struct edm_shp_export *x, u64 w)
 {
 	u32 st = EDM_SHP_XW_STATE(w), e;
 
-	if (st == EDM_SHP_X_FREE || st == EDM_SHP_X_FREEING)
+	if (st == EDM_SHP_X_FREE)
 		return false;
+	/* a sweeper that died half way: whoever sees it gone finishes */
+	if (st == EDM_SHP_X_FREEING)
+		return !edm_shp_tag_live(v, EDM_SHP_XW_OWNER(w));
 	if (st != EDM_SHP_X_CLOSED) {
 		u32 owner = EDM_SHP_XW_OWNER(w);
 
@@ -786,9 +808,19 @@ static bool edm_shp_x_done(struct edm_shp *v, struct edm_shp_export *x, u64 w)
 			return false;
 	}
 	e = edm_shp_load(&x->engine);
-	if (!e)
+	if (!e) {
 		e = edm_shp_cas32(&x->engine, 0, EDM_SHP_X_BLOCKED) ?: EDM_SHP_X_BLOCKED;
-	return e == EDM_SHP_X_BLOCKED || edm_shp_acquire(&x->ack) || !edm_shp_tag_live(v, e);
+		/*
+		 * The slot may have been freed and offered again since @w was
+		 * read: then this block is not ours to leave on a live offer.
+		 */
+		if (e == EDM_SHP_X_BLOCKED && edm_shp_acquire(&x->word) != w) {
+			edm_shp_cas32(&x->engine, EDM_SHP_X_BLOCKED, 0);
+			return false;
+		}
+	}
+	return e == EDM_SHP_X_BLOCKED || edm_shp_acquire(&x->ack) == e ||
+	       !edm_shp_tag_live(v, e);
 }
 
 /*
@@ -806,8 +838,8 @@ u32 edm_shp_x_sweep(struct edm_shp *v)
 
 		if (!edm_shp_x_done(v, x, w))
 			continue;
-		if (edm_shp_cas64(&x->word, w,
-				  EDM_SHP_XW(EDM_SHP_X_FREEING, EDM_SHP_XW_OWNER(w))) != w)
+		/* FREEING names the sweeper, so a sweep that dies is finished by another */
+		if (edm_shp_cas64(&x->word, w, EDM_SHP_XW(EDM_SHP_X_FREEING, v->tag)) != w)
 			continue;
 		nb = edm_shp_acquire(&x->nbufs);
 		buf = edm_shp_load(&x->buf);

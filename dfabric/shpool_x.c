@@ -7,7 +7,8 @@
  * Owner: edm_shpool_x_open() claims a slot and a run of Buffers for the
  * instance's mapping, zeroes it, offers it to the host slot the user named
  * and waits for that kernel's answer. edm_shpool_x_close() closes it; a
- * sweep frees it once the engine let go.
+ * sweep frees it once the engine let go. The instance holds a reference on
+ * its netns, so the membership is not deleted with the netns under it.
  *
  * Engine: the export work (every EDM_SHPOOL_XWORK_MS) takes offers made to
  * this host, builds an engine instance over the pool memory with the
@@ -16,10 +17,11 @@
  * also stops the rings of our own instances whose engine died, and sweeps.
  *
  * Locking: sp->xlock protects the two lists and serializes this kernel's
- * export calls on its view. edm_shpool_x_open() and _close() hold
- * edm_shmem_lock as well, so the membership cannot detach under them (it
- * detaches under that lock); the work never takes edm_shmem_lock, because
- * detach cancels it synchronously. The work looks regions up with a
+ * export calls on its view. The owner's calls hold edm_shmem_lock as well
+ * whenever they touch the membership, so it cannot detach under them (it
+ * detaches under that lock, and clears x->sp); waiting for the answer
+ * they take it for each look only. The work never takes edm_shmem_lock,
+ * because detach cancels it synchronously. The work looks regions up with a
  * trylock on the registry lock, which detach may hold while it waits for
  * the work: an offer it cannot look up now is left for the next run.
  */
@@ -92,26 +94,29 @@ static int edm_shpool_x_errno(int err)
 	}
 }
 
-/* Offer and wait for the answer; edm_shmem_lock held. */
+/*
+ * Claim, fill and offer; on success @x is on sp->xowned. edm_shmem_lock
+ * held. A claim that cannot be offered (we were reaped) is closed here.
+ */
 static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 			      const struct cowbird_create *c, u64 size, u32 inst_id,
 			      struct edm_shpool_x_area *area)
 {
-	u32 bufsz = edm_shp_buf_size(&sp->v), nbufs = DIV_ROUND_UP_ULL(size, bufsz);
-	unsigned long deadline;
+	u32 bufsz = edm_shp_buf_size(&sp->v), nbufs = DIV_ROUND_UP_ULL(size, bufsz), buf;
 	struct edm_shp_export *e;
 	int err;
 
 	if (size > (u64)sp->v.geo.nbufs * bufsz)
 		return -E2BIG;
 	mutex_lock(&sp->xlock);
-	err = edm_shp_x_claim(&sp->v, c->via, nbufs, &x->xi);
+	err = edm_shp_x_claim(&sp->v, c->via, nbufs, &x->xi, &buf);
 	if (err) {
 		mutex_unlock(&sp->xlock);
 		return edm_shpool_x_errno(err);
 	}
 	e = edm_shp_x(&sp->v, x->xi);
-	x->va = edm_shp_buf(&sp->v, e->buf);
+	/* our own numbers, not what the shared slot says now */
+	x->va = edm_shp_buf(&sp->v, buf);
 	memset(x->va, 0, (size_t)nbufs * bufsz);	/* Buffers keep what they last held */
 	WRITE_ONCE(e->region_id, c->region_id);
 	WRITE_ONCE(e->region_key, c->region_key);
@@ -119,7 +124,12 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	WRITE_ONCE(e->meta_order, c->meta_order);
 	WRITE_ONCE(e->data_order, c->data_order);
 	WRITE_ONCE(e->inst_id, inst_id);
-	edm_shp_x_offer(&sp->v, x->xi);
+	err = edm_shp_x_offer(&sp->v, x->xi);
+	if (err) {
+		edm_shp_x_close(&sp->v, x->xi);
+		mutex_unlock(&sp->xlock);
+		return -ENODEV;
+	}
 	WRITE_ONCE(sp->x_offered, sp->x_offered + 1);
 	x->sp = sp;
 	x->nr_rings = c->nr_rings;
@@ -128,23 +138,35 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	area->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
 	area->len = (u64)nbufs * bufsz;
 	mutex_unlock(&sp->xlock);
+	return 0;
+}
 
-	deadline = jiffies + edm_shpool_x_wait(sp);
+/*
+ * The engine's answer to @x's offer, waiting at most a lease (at least
+ * 2 s). Takes edm_shmem_lock for each look only, so that the membership
+ * may detach meanwhile (it clears x->sp) and other users are not held up.
+ */
+static int edm_shpool_x_answer(struct edm_shpool_x *x, struct edm_shpool_x_area *area)
+{
+	unsigned long deadline = 0;
+	struct edm_shpool *sp;
+	int err;
+
 	for (;;) {
-		err = edm_shp_x_result(&sp->v, x->xi, &area->region_size);
+		mutex_lock(&edm_shmem_lock);
+		sp = x->sp;
+		err = sp ? edm_shp_x_result(&sp->v, x->xi, &area->region_size) : -ENODEV;
+		if (sp && !deadline)
+			deadline = jiffies + edm_shpool_x_wait(sp);
+		mutex_unlock(&edm_shmem_lock);
 		if (err != -EAGAIN)
-			break;
-		if (time_after(jiffies, deadline)) {
-			err = -ETIMEDOUT;
-			break;
-		}
-		if (fatal_signal_pending(current)) {
-			err = -EINTR;
-			break;
-		}
+			return err;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		usleep_range(1000, 2000);
 	}
-	return err;
 }
 
 int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size, u32 inst_id,
@@ -154,6 +176,9 @@ int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size,
 	struct edm_shpool *sp;
 	int err;
 
+	/* runs start on 4 KiB boundaries of the pool: user mappings need pages */
+	if (PAGE_SIZE != 4096)
+		return -EOPNOTSUPP;
 	x = kzalloc(sizeof(*x), GFP_KERNEL_ACCOUNT);
 	if (!x)
 		return -ENOMEM;
@@ -164,20 +189,26 @@ int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size,
 		return -ENODEV;
 	}
 	err = edm_shpool_x_offer(sp, x, c, size, inst_id, area);
-	if (err && x->sp) {
-		mutex_lock(&sp->xlock);
-		list_del(&x->node);
-		edm_shp_x_close(&sp->v, x->xi);
-		edm_shp_x_sweep(&sp->v);
-		mutex_unlock(&sp->xlock);
-	}
 	mutex_unlock(&edm_shmem_lock);
+	if (!err)
+		err = edm_shpool_x_answer(x, area);
 	if (err) {
-		kfree(x);
+		edm_shpool_x_close(x);	/* frees x */
 		return err;
 	}
 	*xp = x;
 	return 0;
+}
+
+/* Is @x's membership still attached (its area still ours to map)? */
+bool edm_shpool_x_attached(struct edm_shpool_x *x)
+{
+	bool attached;
+
+	mutex_lock(&edm_shmem_lock);
+	attached = x->sp && !READ_ONCE(x->sp->fenced);
+	mutex_unlock(&edm_shmem_lock);
+	return attached;
 }
 
 void edm_shpool_x_close(struct edm_shpool_x *x)
@@ -323,14 +354,20 @@ void edm_shpool_x_start(struct edm_shpool *sp)
 	queue_delayed_work(system_power_efficient_wq, &sp->xwork, 0);
 }
 
-/* Are instances of this kernel's using the membership? */
+/*
+ * Are instances of this kernel's using the membership? Under
+ * edm_shmem_lock, which a create holds from finding the membership until
+ * its offer is on the list: a leave cannot slip between.
+ */
 bool edm_shpool_x_busy(struct edm_shpool *sp)
 {
 	bool busy;
 
+	mutex_lock(&edm_shmem_lock);
 	mutex_lock(&sp->xlock);
 	busy = !list_empty(&sp->xowned);
 	mutex_unlock(&sp->xlock);
+	mutex_unlock(&edm_shmem_lock);
 	return busy;
 }
 

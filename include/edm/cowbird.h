@@ -32,6 +32,7 @@ struct edm_fab_node;
 struct edm_pool_region;
 struct cowbird_rmt;
 struct edm_shpool_x;
+struct net;
 
 /* Go-back-N state of one ring of a remote instance (remote.c). */
 struct cowbird_rmt_ring {
@@ -88,6 +89,7 @@ struct cowbird_inst {
 	void *area;			/* vmalloc_user, the shared mapping; or pool memory */
 	struct edm_shpool_x *sx;	/* served in another kernel: our offer, else NULL */
 	phys_addr_t area_pa;		/* sx: where the area is, for mmap */
+	struct net *sx_net;		/* sx: counted, so the membership outlives us */
 	bool imported;			/* served here for another kernel: area is pool memory */
 	bool area_gone;			/* imported: the owner may have freed it */
 	struct cowbird_layout lay;

@@ -38,9 +38,14 @@
  * life's, so no reap frees them: the export is freed only once its owner
  * closed it or died AND nobody may still touch the area (no engine took
  * it, the engine acknowledged, or the engine's life is gone). Whoever sees
- * that first frees it (edm_shp_x_sweep(), one swap wins). The engine word
- * goes 0 -> the engine's tag (it serves) or 0 -> BLOCKED (nobody will):
- * one swap decides, so an owner never frees an area an engine starts on.
+ * that first frees it (edm_shp_x_sweep(), one swap wins; a sweeper that
+ * dies half way is finished by the next). The engine word goes 0 -> the
+ * engine's tag (it serves) or 0 -> BLOCKED (nobody will): one swap
+ * decides, so an owner never frees an area an engine starts on. A life
+ * reaped while it still runs may still make plain stores into a slot that
+ * was recycled meanwhile (its fields, an answer); the swaps on the state
+ * word, and acks that name the engine, keep it from freeing or publishing
+ * anything there.
  *
  * The core takes no lock and reads no clock. On one view, the producer side
  * (edm_shp_alloc(), _send(), _post()), the consumer side (edm_shp_take())
@@ -135,7 +140,7 @@ enum edm_shp_xstate {
 	EDM_SHP_X_CLAIMED,			/* its owner is taking Buffers and filling it */
 	EDM_SHP_X_OFFERED,			/* for its target to serve */
 	EDM_SHP_X_CLOSED,			/* its owner is done with it */
-	EDM_SHP_X_FREEING,			/* a sweeper is giving its Buffers back */
+	EDM_SHP_X_FREEING,			/* a sweeper (the word's tag) frees its Buffers */
 };
 
 /* What an engine answered to an offer. */
@@ -202,7 +207,7 @@ struct edm_shp_host {
 struct edm_shp_export {
 	u64 word;		/* EDM_SHP_XW(state, owner's tag) */
 	u32 engine;		/* the serving life's tag, EDM_SHP_X_BLOCKED, or 0 */
-	u32 ack;		/* engine: 1 once it touches the area no more */
+	u32 ack;		/* engine: its tag once it touches the area no more */
 	u32 target;		/* the host slot asked to serve */
 	u32 buf;
 	u32 nbufs;
@@ -300,8 +305,8 @@ bool edm_shp_pending(const struct edm_shp *v, u32 src);
 
 bool edm_shp_tag_live(const struct edm_shp *v, u32 tag);
 struct edm_shp_export *edm_shp_x(const struct edm_shp *v, u32 i);
-int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi);
-void edm_shp_x_offer(struct edm_shp *v, u32 i);
+int edm_shp_x_claim(struct edm_shp *v, u32 target, u32 nbufs, u32 *xi, u32 *buf);
+int edm_shp_x_offer(struct edm_shp *v, u32 i);
 int edm_shp_x_result(const struct edm_shp *v, u32 i, u64 *region_size);
 bool edm_shp_x_engine_lost(const struct edm_shp *v, u32 i);
 void edm_shp_x_close(struct edm_shp *v, u32 i);

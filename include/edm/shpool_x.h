@@ -33,6 +33,7 @@ struct edm_shpool_x_area {
 int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size, u32 inst_id,
 		      struct edm_shpool_x **xp, struct edm_shpool_x_area *area);
 void edm_shpool_x_close(struct edm_shpool_x *x);
+bool edm_shpool_x_attached(struct edm_shpool_x *x);
 
 /* cowbird/dev.c: an engine instance over @area for a checked request, or an ERR_PTR */
 struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,

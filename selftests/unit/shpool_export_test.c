@@ -72,17 +72,18 @@ static u32 offer(struct __test_metadata *_metadata, struct edm_shp *o, const str
 		 u32 n)
 {
 	struct edm_shp_export *x;
-	u32 i = ~0U;
+	u32 i = ~0U, b = ~0U;
 
-	EXPECT_EQ(0, edm_shp_x_claim(o, e->slot, n, &i));
+	EXPECT_EQ(0, edm_shp_x_claim(o, e->slot, n, &i, &b));
 	if (i >= o->geo.nxports)
 		return 0;
 	x = edm_shp_x(o, i);
+	EXPECT_EQ(b, x->buf);
 	x->region_id = 7;
 	x->region_key = 0x1234;
 	x->nr_rings = 1;
 	x->inst_id = 42;
-	edm_shp_x_offer(o, i);
+	EXPECT_EQ(0, edm_shp_x_offer(o, i));
 	return i;
 }
 
@@ -232,23 +233,23 @@ TEST_F(xp, engine_dies)
 /* Claims: bad targets and sizes, no room, every slot taken. */
 TEST_F(xp, claim_errors)
 {
-	u32 i, k, got[16];
+	u32 i, k, b, got[16];
 	u64 hw;
 
-	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, self->a.slot, 1, &i));
-	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, 4, 1, &i));
-	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, self->b.slot, 0, &i));
-	EXPECT_EQ(-ENOTCONN, edm_shp_x_claim(&self->w, self->b.slot, 1, &i));
-	EXPECT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, self->w.geo.nbufs, &i));
+	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, self->a.slot, 1, &i, &b));
+	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, 4, 1, &i, &b));
+	EXPECT_EQ(-EINVAL, edm_shp_x_claim(&self->a, self->b.slot, 0, &i, &b));
+	EXPECT_EQ(-ENOTCONN, edm_shp_x_claim(&self->w, self->b.slot, 1, &i, &b));
+	EXPECT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, self->w.geo.nbufs, &i, &b));
 	edm_shp_x_close(&self->a, i);
 	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
 	EXPECT_EQ(0, edm_shp_alloc(&self->c, &k, &hw));	/* one Buffer is taken */
-	EXPECT_EQ(-ENOMEM, edm_shp_x_claim(&self->a, self->b.slot, self->w.geo.nbufs, &i));
+	EXPECT_EQ(-ENOMEM, edm_shp_x_claim(&self->a, self->b.slot, self->w.geo.nbufs, &i, &b));
 	EXPECT_EQ(self->w.geo.nbufs - 1, free_bufs(&self->w));	/* all or nothing */
 	EXPECT_EQ(0, edm_shp_free(&self->c, k, hw));
 	for (k = 0; k < 16; k++)
-		ASSERT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, 1, &got[k]));
-	EXPECT_EQ(-EBUSY, edm_shp_x_claim(&self->a, self->b.slot, 1, &i));
+		ASSERT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, 1, &got[k], &b));
+	EXPECT_EQ(-EBUSY, edm_shp_x_claim(&self->a, self->b.slot, 1, &i, &b));
 	/* a claim the owner never offered is freed by its close */
 	for (k = 0; k < 16; k++)
 		edm_shp_x_close(&self->a, got[k]);
@@ -271,6 +272,61 @@ TEST_F(xp, corrupt_run)
 	edm_shp_x_close(&self->a, i);
 	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
 	EXPECT_EQ(self->w.geo.nbufs, free_bufs(&self->w));
+}
+
+/* A sweeper that dies half way (FREEING names it) is finished by another. */
+TEST_F(xp, a_dead_sweeper_is_finished)
+{
+	u32 before = free_bufs(&self->w);
+	u32 i = offer(_metadata, &self->a, &self->b, 3);
+	struct edm_shp_export *x = edm_shp_x(&self->w, i);
+
+	edm_shp_x_close(&self->a, i);
+	x->engine = EDM_SHP_X_BLOCKED;
+	/* c swapped to FREEING and died before freeing anything */
+	x->word = EDM_SHP_XW(EDM_SHP_X_FREEING, self->c.tag);
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->b));	/* c is live: its job */
+	edm_shp_reap(&self->b, self->c.slot, edm_shp_host_state(&self->b, self->c.slot));
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->b));
+	EXPECT_EQ(0ULL, x->word);
+	EXPECT_EQ(before, free_bufs(&self->w));
+}
+
+/* An ack counts only from the engine the slot has: a stale life's does not. */
+TEST_F(xp, a_stale_ack_does_not_count)
+{
+	struct edm_shp_export copy;
+	u32 i = offer(_metadata, &self->a, &self->b, 2);
+	struct edm_shp_export *x = edm_shp_x(&self->w, i);
+
+	ASSERT_EQ(0, edm_shp_x_take(&self->b, i, &copy));
+	edm_shp_x_answer(&self->b, i, 0, 4096);
+	edm_shp_x_close(&self->a, i);
+	x->ack = self->c.tag;			/* an old engine of the slot, late */
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->a));
+	edm_shp_x_ack(&self->c, i);		/* not its engine: ignored */
+	EXPECT_EQ(self->c.tag, x->ack);
+	EXPECT_EQ(0U, edm_shp_x_sweep(&self->a));
+	edm_shp_x_ack(&self->b, i);
+	EXPECT_EQ(self->b.tag, x->ack);
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->a));
+	/* and an answer from a life that is not the slot's engine is dropped */
+	i = offer(_metadata, &self->a, &self->b, 1);
+	edm_shp_x_answer(&self->c, i, 0, 4096);
+	EXPECT_EQ((u32)EDM_SHP_XR_PENDING, edm_shp_x(&self->w, i)->result);
+}
+
+/* An owner reaped between claim and offer cannot publish; a sweep frees the claim. */
+TEST_F(xp, offer_after_reap_fails)
+{
+	u32 before = free_bufs(&self->w), i, b;
+
+	ASSERT_EQ(0, edm_shp_x_claim(&self->a, self->b.slot, 4, &i, &b));
+	edm_shp_reap(&self->c, self->a.slot, edm_shp_host_state(&self->c, self->a.slot));
+	EXPECT_EQ(-ENOTCONN, edm_shp_x_offer(&self->a, i));
+	EXPECT_EQ(-ENOENT, edm_shp_x_next_offer(&self->b, 0));
+	EXPECT_EQ(1U, edm_shp_x_sweep(&self->b));
+	EXPECT_EQ(before, free_bufs(&self->w));
 }
 
 TEST_HARNESS_MAIN
