@@ -62,11 +62,12 @@ else
 	tail -4 /tmp/iperf.log
 	step edmctl -s shpool show rack0
 	wait
-	echo
-	echo "# Cowbird across kernels: guest 1 (slot 1) serves region 2 of its memory;"
-	echo "# this guest's rings are pool Buffers, its CPUs do no engine work."
 	id=$(edmctl -j shpool show rack0 | jq '.[0].id')
 	via=$(edmctl -j shpool show rack0 | jq '[.[0].hosts[] | select(.self | not)][0].slot')
+	echo
+	echo "# Cowbird across kernels: guest 1 (slot $via) serves region 2 of its memory;"
+	echo "# this guest's rings are pool Buffers, its CPUs do no engine work."
+	echo "# cowbird_demo REGION KEY OFFSET ENGINE-SLOT MEMBERSHIP-ID:" 
 	step tools/lib/cowbird/cowbird_demo 2 "$(cat /tmp/key)" 0x1000 "$via" "$id"
 	step edmctl -s shpool stats rack0
 fi
