@@ -26,12 +26,13 @@
 #   tools/bench/cowbird/cowbird-shpool.sh [-n OPS] [-o DIR]
 #   tools/bench/cowbird/cowbird-shpool.sh --report DIR
 #
-# Default 20000 ops per contender (CBS_OPS). Raw output in DIR (default a
+# Default 100000 ops per contender (CBS_OPS): /proc/stat counts in ticks of
+# 10 ms, so the helper column needs a run of seconds. Raw output in DIR (default a
 # new /tmp/cowbird-shpool.XXXXXX), guest0/cowbird-shpool/a-SIZE.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-ops=${CBS_OPS:-20000} out='' report=''
+ops=${CBS_OPS:-100000} out='' report=''
 
 usage() {
 	echo "usage: $0 [-n OPS] [-o DIR] | --report DIR" >&2
