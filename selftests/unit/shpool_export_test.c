@@ -7,9 +7,21 @@
  * come back only when nobody can touch the area any more, whoever closes,
  * dies or sweeps first. Hosts are views of one heap range; a host dies by
  * being reaped (its slot goes FREE), never by leaving.
+ *
+ * The threaded test runs four hosts at once, each owner and engine and
+ * sweeper, one of them dying now and then and coming back as a new life.
+ * Owners fill their areas with a signature (their tag, the slot, a count);
+ * engines check it on every step they serve and write only word 0. A
+ * signature found wrong means an area was given to someone while another
+ * still used it. At the end every slot and Buffer must be free again.
+ * SHPX_SEED=n replays it.
  */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "edm/shpool_core.h"
@@ -327,6 +339,239 @@ TEST_F(xp, offer_after_reap_fails)
 	EXPECT_EQ(-ENOENT, edm_shp_x_next_offer(&self->b, 0));
 	EXPECT_EQ(1U, edm_shp_x_sweep(&self->b));
 	EXPECT_EQ(before, free_bufs(&self->w));
+}
+
+/* ---- many hosts at once ---- */
+
+#ifdef __SANITIZE_THREAD__
+#define SHPX_SLOW	4
+#else
+#define SHPX_SLOW	1
+#endif
+
+static u32 rnd32(unsigned int *seed)
+{
+	return (u32)rand_r(seed) << 16 ^ (u32)rand_r(seed);
+}
+
+enum { TH = 4, STEPS = 20000, MAXX = 3 };
+
+struct xrec {			/* an export a thread owns or serves */
+	u32 i, n, buf;
+	u64 word;
+	u64 sig;
+};
+
+struct th {
+	pthread_t t;
+	int nr;
+	u8 *base;
+	struct edm_shp v;
+	unsigned int seed;
+	struct xrec own[MAXX], srv[4 * MAXX];
+	int nown, nsrv;
+	u32 deaths, offers, served, bad, freed;
+	char why[160];
+	volatile int *dead;	/* per slot: set by a dying host for the others to reap */
+};
+
+static u64 *area(struct th *h, u32 buf)
+{
+	return edm_shp_buf(&h->v, buf);
+}
+
+/* Words 1.. of an area of @n Buffers hold @sig + k; word 0 is the engine's. */
+static void sig_fill(struct th *h, u32 buf, u32 n, u64 sig)
+{
+	u64 *w = area(h, buf), k, nw = (u64)n * edm_shp_buf_size(&h->v) / 8;
+
+	for (k = 1; k < nw; k++)
+		__atomic_store_n(&w[k], sig + k, __ATOMIC_RELAXED);
+}
+
+static int sig_ok(struct th *h, u32 buf, u32 n, u64 sig)
+{
+	u64 *w = area(h, buf), k, nw = (u64)n * edm_shp_buf_size(&h->v) / 8;
+
+	for (k = 1; k < nw; k++)
+		if (__atomic_load_n(&w[k], __ATOMIC_RELAXED) != sig + k)
+			return 0;
+	return 1;
+}
+
+static void th_bad(struct th *h, const char *what, u32 i)
+{
+	if (!h->bad++)
+		snprintf(h->why, sizeof(h->why), "host %d: %s (export %u)", h->nr, what, i);
+}
+
+static void own_step(struct th *h)
+{
+	struct xrec *x;
+	u32 target, i, b, n;
+	u64 rs;
+	int k, err;
+
+	if (h->nown && rnd32(&h->seed) % 2) {
+		k = rnd32(&h->seed) % h->nown;
+		x = &h->own[k];
+		if (!sig_ok(h, x->buf, x->n, x->sig))
+			th_bad(h, "an owner's area changed under it", x->i);
+		err = edm_shp_x_result(&h->v, x->i, &rs);
+		if (err == -EAGAIN && rnd32(&h->seed) % 4)
+			return;
+		edm_shp_x_close(&h->v, x->i);
+		h->own[k] = h->own[--h->nown];
+		return;
+	}
+	if (h->nown == MAXX)
+		return;
+	target = rnd32(&h->seed) % TH;
+	n = 1 + rnd32(&h->seed) % 3;
+	if (edm_shp_x_claim(&h->v, target, n, &i, &b))
+		return;
+	x = &h->own[h->nown++];
+	*x = (struct xrec){ .i = i, .n = n, .buf = b,
+			    .sig = (u64)h->v.tag << 32 | (u64)i << 24 | (h->offers & 0xffff) << 8 };
+	sig_fill(h, b, n, x->sig);
+	edm_shp_x(&h->v, i)->inst_id = (u32)(x->sig >> 8);	/* the engine checks with it */
+	edm_shp_x(&h->v, i)->region_key = x->sig;
+	if (edm_shp_x_offer(&h->v, i)) {
+		edm_shp_x_close(&h->v, i);
+		h->nown--;
+		return;
+	}
+	h->offers++;
+}
+
+static void srv_step(struct th *h)
+{
+	struct edm_shp_export copy;
+	int i, k;
+
+	for (k = 0; k < h->nsrv; k++) {
+		struct xrec *x = &h->srv[k];
+
+		if (!edm_shp_x_wanted(&h->v, x->i, x->word)) {
+			edm_shp_x_ack(&h->v, x->i);
+			h->srv[k--] = h->srv[--h->nsrv];
+			continue;
+		}
+		/* serving: the owner's words are as it wrote them, ours is word 0 */
+		if (!sig_ok(h, x->buf, x->n, x->sig))
+			th_bad(h, "an area changed under its engine", x->i);
+		__atomic_store_n(area(h, x->buf), (u64)h->v.tag, __ATOMIC_RELAXED);
+	}
+	i = edm_shp_x_next_offer(&h->v, 0);
+	if (i < 0 || h->nsrv == 4 * MAXX)
+		return;
+	if (edm_shp_x_take(&h->v, i, &copy))
+		return;
+	edm_shp_x_answer(&h->v, i, 0, 4096);
+	h->srv[h->nsrv++] = (struct xrec){ .i = i, .n = copy.nbufs, .buf = copy.buf,
+					   .word = copy.word, .sig = copy.region_key };
+	h->served++;
+}
+
+/* Die holding what it holds (it forgets it all), be reaped, join as a new life. */
+static void die_and_return(struct th *h)
+{
+	struct edm_shp reaper;
+	u32 slot = h->v.slot;
+
+	h->nown = h->nsrv = 0;
+	if (edm_shp_open(&reaper, h->base, SIZE))
+		th_bad(h, "cannot open", slot);
+	edm_shp_reap(&reaper, slot, edm_shp_host_state(&reaper, slot));
+	if (EDM_SHP_HW_STATE(edm_shp_host_state(&reaper, slot)) == EDM_SHP_H_LIVE)
+		th_bad(h, "still live after its reap", slot);
+	if (edm_shp_open(&h->v, h->base, SIZE) ||
+	    edm_shp_join(&h->v, "again", (const u8 *)"\2\0\0\0\0\11"))
+		th_bad(h, "cannot join again", slot);
+	h->deaths++;
+}
+
+static void *th_run(void *arg)
+{
+	struct th *h = arg;
+	u32 k;
+
+	for (k = 0; k < STEPS / SHPX_SLOW && !h->bad; k++) {
+		switch (rnd32(&h->seed) % 8) {
+		case 0: case 1: case 2:
+			own_step(h);
+			break;
+		case 3: case 4: case 5:
+			srv_step(h);
+			break;
+		case 6:
+			h->freed += edm_shp_x_sweep(&h->v);
+			break;
+		default:
+			if (h->nr == 0 && rnd32(&h->seed) % 100 == 0)
+				die_and_return(h);
+		}
+	}
+	/* the end: close what we own */
+	while (h->nown)
+		edm_shp_x_close(&h->v, h->own[--h->nown].i);
+	return NULL;
+}
+
+TEST(hosts_at_once_own_serve_sweep_and_die)
+{
+	const char *env = getenv("SHPX_SEED");
+	unsigned int seed = env ? strtoul(env, NULL, 0) : (unsigned int)time(NULL);
+	struct edm_shp_cfg cfg = {
+		.nhosts = TH, .buf_shift = EDM_SHP_MIN_BUF_SHIFT,
+		.ring_size = 8, .lease_ms = EDM_SHP_MIN_LEASE_MS,
+	};
+	struct th h[TH] = {};
+	u32 k, nfree = 0, deaths = 0, offers = 0, served = 0, freed = 0, round;
+	struct edm_shp w;
+	void *p = NULL;
+	u8 *base;
+
+	ASSERT_EQ(0, posix_memalign(&p, PAGE, SIZE));
+	base = memset(p, 0, SIZE);
+	ASSERT_EQ(0, edm_shp_format(base, SIZE, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&w, base, SIZE));
+	for (k = 0; k < TH; k++) {
+		h[k].nr = k;
+		h[k].base = base;
+		h[k].seed = seed * 31 + k;
+		ASSERT_EQ(0, edm_shp_open(&h[k].v, base, SIZE));
+		ASSERT_EQ(0, edm_shp_join(&h[k].v, "h", (const u8 *)"\2\0\0\0\0\1"));
+	}
+	for (k = 0; k < TH; k++)
+		ASSERT_EQ(0, pthread_create(&h[k].t, NULL, th_run, &h[k]));
+	for (k = 0; k < TH; k++)
+		pthread_join(h[k].t, NULL);
+	for (k = 0; k < TH; k++) {
+		EXPECT_EQ(0U, h[k].bad) TH_LOG("seed %u: %s", seed, h[k].why);
+		deaths += h[k].deaths;
+		offers += h[k].offers;
+		served += h[k].served;
+	}
+	/* engines let go of what was closed; then the sweeps free everything */
+	for (round = 0; round < 3; round++) {
+		for (k = 0; k < TH; k++)
+			srv_step(&h[k]);
+		for (k = 0; k < TH; k++)
+			freed += edm_shp_x_sweep(&h[k].v);
+	}
+	for (k = 0; k < TH; k++)
+		freed += h[k].freed;
+	for (k = 0; k < w.geo.nxports; k++)
+		EXPECT_EQ(0ULL, edm_shp_x(&w, k)->word) TH_LOG("seed %u: slot %u", seed, k);
+	for (k = 0; k < w.geo.nbufs; k++)
+		nfree += !EDM_SHP_WTAG(w.holder[k]);
+	EXPECT_EQ(w.geo.nbufs, nfree) TH_LOG("seed %u", seed);
+	TH_LOG("seed %u: %u offers, %u taken by engines, %u slots freed, host 0 died %u times",
+	       seed, offers, served, freed, deaths);
+	EXPECT_LT(0U, served);
+	EXPECT_LT(0U, deaths);
+	free(base);
 }
 
 TEST_HARNESS_MAIN
