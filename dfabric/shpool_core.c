@@ -657,6 +657,7 @@ int edm_shp_x_result(const struct edm_shp *v, u32 i, u64 *region_size)
 {
 	struct edm_shp_export *x = edm_shp_x(v, i);
 	u32 r = edm_shp_acquire(&x->result), e = edm_shp_load(&x->engine);
+	u32 target = edm_shp_load(&x->target);
 
 	if (r == EDM_SHP_XR_SERVED) {
 		*region_size = edm_shp_load(&x->region_size);
@@ -667,8 +668,9 @@ int edm_shp_x_result(const struct edm_shp *v, u32 i, u64 *region_size)
 
 		return err < 0 && err > -4096 ? err : -EPROTO;
 	}
-	if (e ? !edm_shp_tag_live(v, e) :
-	    EDM_SHP_HW_STATE(edm_shp_host_state(v, edm_shp_load(&x->target))) != EDM_SHP_H_LIVE)
+	/* the slot is shared memory: a target out of the table is no live host */
+	if (e ? !edm_shp_tag_live(v, e) : target >= v->geo.nhosts ||
+	    EDM_SHP_HW_STATE(edm_shp_host_state(v, target)) != EDM_SHP_H_LIVE)
 		return -EHOSTDOWN;
 	return -EAGAIN;
 }

@@ -5,11 +5,15 @@
  * geometry; the range is an exact-size heap block, so ASan sees any access
  * past it. Then each 4 bytes are one operation by one of 3 views: alloc,
  * free, send, pass, post of a made-up descriptor, take, join, leave, reap,
- * beat, or a write of a byte anywhere before the Buffers (superblock, host
- * table, rings, holder words: what a buggy peer could corrupt). Whatever
- * the range holds, the core must stay inside it, and what it hands out
- * (a Buffer from alloc or take, a slot from join) must be in bounds.
+ * beat, an export operation (claim and offer, take and answer, close,
+ * ack, sweep and the readers), or a write of a byte anywhere before the
+ * Buffers (superblock, host table, export slots, rings, holder words:
+ * what a buggy peer could corrupt). Whatever the range holds, the core
+ * must stay inside it, and what it hands out (a Buffer from alloc or
+ * take, a slot from join, an export slot and its run from claim or take)
+ * must be in bounds: each area handed out is written whole.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +54,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 		memset(meta, data[k + 3], sizeof(meta));
 		memset(mac, data[k + 1], sizeof(mac));
-		switch (data[k] / NV % 12) {
+		switch (data[k] / NV % 16) {
 		case 0:
 			if (!edm_shp_alloc(p, &b, &nw)) {
 				if (b >= n)
@@ -113,6 +117,56 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 9:
 			edm_shp_beat(p);
 			break;
+		case 12:
+			rc = edm_shp_x_claim(p, arg % (p->geo.nhosts + 1), 1 + data[k + 3] % 4, &x,
+					     &b);
+			if (!rc) {
+				if (x >= p->geo.nxports || b + 1 + data[k + 3] % 4 > n)
+					abort();
+				memset(edm_shp_buf(p, b), 1,
+				       (size_t)(1 + data[k + 3] % 4) << p->geo.buf_shift);
+				if (data[k + 3] & 0x80)
+					edm_shp_x_offer(p, x);
+			}
+			break;
+		case 13: {
+			struct edm_shp_export e;
+
+			x = arg % (p->geo.nxports + 1);
+			rc = edm_shp_x_take(p, x, &e);
+			if (!rc) {
+				if (x >= p->geo.nxports || !e.nbufs || e.buf + e.nbufs > n)
+					abort();
+				memset(edm_shp_buf(p, e.buf), 2, (size_t)e.nbufs << p->geo.buf_shift);
+				edm_shp_x_answer(p, x, data[k + 3] & 1 ? -13 : 0, 4096);
+			} else if (rc == -EINVAL) {
+				edm_shp_x_answer(p, x, -22, 0);
+			}
+			break;
+		}
+		case 14:
+			x = arg % p->geo.nxports;
+			if (data[k + 3] & 1)
+				edm_shp_x_close(p, x);
+			else
+				edm_shp_x_ack(p, x);
+			if (data[k + 3] & 2)
+				edm_shp_x_untake(p, x);
+			break;
+		case 15: {
+			u64 rs;
+
+			x = arg % p->geo.nxports;
+			if (edm_shp_x_sweep(p) > p->geo.nxports)
+				abort();
+			rc = edm_shp_x_next_offer(p, x);
+			if (rc >= (int)p->geo.nxports)
+				abort();
+			edm_shp_x_result(p, x, &rs);
+			edm_shp_x_engine_lost(p, x);
+			edm_shp_x_wanted(p, x, edm_shp_x(p, x)->word);
+			break;
+		}
 		case 10:
 		case 11:
 			/* a peer scribbles on the shared metadata */
