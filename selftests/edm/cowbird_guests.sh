@@ -31,23 +31,8 @@ if [ -z "${EDM_VM_SHMEM:-}" ] || [ "$n" != 2 ]; then
 	exit $KSFT_SKIP
 fi
 
-cleanup() {
-	jobs -p | xargs -r kill -9 2>/dev/null
-	wait 2>/dev/null
-	if edm_loaded; then
-		"$EDMCTL" shpool leave $SP 2>/dev/null
-		rmmod edm
-	fi
-}
-trap cleanup EXIT
-
-# sp JQ-EXPR: this guest's membership (.[0] of show -j -s) satisfies it.
-sp() {
-	local c
-
-	c=$("$EDMCTL" -j -s shpool show $SP) || return 1
-	jq -e ".[0] | $1" >/dev/null <<<"$c" || { echo "shpool: $c" >&2; return 1; }
-}
+source "$(dirname "$0")/shpool_lib.sh"
+trap shpool_cleanup EXIT
 
 # xp JQ-EXPR: the export slots in use (.exports of "shpool exports -j") satisfy it.
 xp() {
@@ -57,24 +42,13 @@ xp() {
 	jq -e ".[0].exports | $1" >/dev/null <<<"$c" || { echo "exports: $c" >&2; return 1; }
 }
 
-join() {
-	x insmod "$EDM_KO"
-	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" lease-ms $LEASE_MS >/dev/null
-	x ip addr add "$(addr "$me")/24" dev shp0
-	x ip link set shp0 up
-}
-
-all_live() {
-	sp "[.hosts[] | select(.state == \"live\")] | length == $n"
-}
-
 # ---- guest 0: the compute node ----
 
 # What up learns, for the later cases (each runs in its own subshell).
 ENVF=/tmp/cowbird_guests.env
 
 up() {
-	join
+	shpool_join
 	python3 "$XFER" recv 6001 /tmp/key &
 	poll 120 all_live
 	wait $! || { echo "no key from guest 1" >&2; return 1; }
@@ -165,7 +139,7 @@ engine() {
 	local out
 
 	out=$( (set -e
-		join
+		shpool_join
 		x "$EDMCTL" region create mem0 size 1M addr $REGION >/dev/null
 		"$EDMCTL" region key $REGION >/tmp/key
 		poll 120 all_live

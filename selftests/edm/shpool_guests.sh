@@ -30,38 +30,15 @@ if [ -z "${EDM_VM_SHMEM:-}" ] || [ "$n" -lt 2 ]; then
 	exit $KSFT_SKIP
 fi
 
-cleanup() {
-	jobs -p | xargs -r kill 2>/dev/null
-	if edm_loaded; then
-		"$EDMCTL" shpool leave $SP 2>/dev/null
-		rmmod edm
-	fi
-}
-trap cleanup EXIT
+source "$(dirname "$0")/shpool_lib.sh"
+trap shpool_cleanup EXIT
 
-# sp JQ-EXPR: this guest's membership (.[0] of show -j) satisfies it.
-sp() {
-	local c
-
-	c=$("$EDMCTL" -j -s shpool show $SP) || return 1
-	jq -e ".[0] | $1" >/dev/null <<<"$c" || { echo "shpool: $c" >&2; return 1; }
-}
-
-# Every guest joins; the one that finds the memory blank formats it.
+# Every guest joins, and finds what the uapi promises of a fresh member.
 join() {
-	x insmod "$EDM_KO"
-	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" lease-ms $LEASE_MS >/dev/null
-	x ip addr add "$(addr "$me")/24" dev shp0
-	x ip link set shp0 up
-	# what the uapi promises of a fresh member
+	shpool_join
 	sp '.device == env.EDM_VM_SHMEM and .ifname == "shp0" and .["lease-ms"] == 1000
 		and .nhosts >= 2 and .bufs > 0 and .epoch > 0
 		and ([.hosts[]? | select(.self)] | length) == 1'
-}
-
-# All N members are live, as this guest sees the pool's host table.
-all_live() {
-	sp "[.hosts[] | select(.state == \"live\")] | length == $n"
 }
 
 # The victim's slot: reaped (free, counted) and holding nothing.

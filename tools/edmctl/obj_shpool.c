@@ -210,26 +210,37 @@ static void sh_print_host(struct nlattr *nest)
 	close_json_object();
 }
 
-static void sh_print_hosts(struct nlmsghdr *nlh)
+/*
+ * The nests of type @type in @nlh, as the JSON array @key, one row each by
+ * @row; the text header @head only when there is a row.
+ */
+static void sh_print_table(struct nlmsghdr *nlh, int type, const char *key, const char *head,
+			   void (*row)(struct nlattr *nest))
 {
 	struct genlmsghdr *gnlh = nlmsg_data(nlh);
 	struct nlattr *a;
 	bool any = false;
-	char head[128];
 	int rem;
 
 	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
-		any |= nla_type(a) == EDM_A_SHPOOL_HOST;
+		any |= nla_type(a) == type;
+	if (any)
+		print_string(PRINT_FP, NULL, "%s", head);
+	open_json_array(PRINT_JSON, key);
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		if (nla_type(a) == type)
+			row(a);
+	close_json_array(PRINT_JSON, NULL);
+}
+
+static void sh_print_hosts(struct nlmsghdr *nlh)
+{
+	char head[128];
+
 	/* The columns of sh_print_host()'s rows. */
 	snprintf(head, sizeof(head), "\n    %-4s %-8s %-6s %-16s %-17s %-8s %s", "slot",
 		 "state", "epoch", "name", "mac", "held", "reaped");
-	if (any)
-		print_string(PRINT_FP, NULL, "%s", head);
-	open_json_array(PRINT_JSON, "hosts");
-	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
-		if (nla_type(a) == EDM_A_SHPOOL_HOST)
-			sh_print_host(a);
-	close_json_array(PRINT_JSON, NULL);
+	sh_print_table(nlh, EDM_A_SHPOOL_HOST, "hosts", head, sh_print_host);
 }
 
 /* One export slot: "    0     offered  1     0      0      served   2     1      2". */
@@ -279,23 +290,12 @@ static void sh_print_export(struct nlattr *nest)
 
 static void sh_print_exports(struct nlmsghdr *nlh)
 {
-	struct genlmsghdr *gnlh = nlmsg_data(nlh);
-	struct nlattr *a;
-	bool any = false;
 	char head[128];
-	int rem;
 
-	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
-		any |= nla_type(a) == EDM_A_SHPOOL_EXPORT;
+	/* The columns of sh_print_export()'s rows. */
 	snprintf(head, sizeof(head), "\n    %-5s %-5s %-6s %-6s %-5s %-8s %-6s %-8s %s", "index",
 		 "owner", "target", "engine", "bufs", "instance", "region", "state", "answer");
-	if (any)
-		print_string(PRINT_FP, NULL, "%s", head);
-	open_json_array(PRINT_JSON, "exports");
-	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
-		if (nla_type(a) == EDM_A_SHPOOL_EXPORT)
-			sh_print_export(a);
-	close_json_array(PRINT_JSON, NULL);
+	sh_print_table(nlh, EDM_A_SHPOOL_EXPORT, "exports", head, sh_print_export);
 }
 
 /* The pool's own fields: two text lines, its membership and the range. */
