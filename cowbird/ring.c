@@ -56,7 +56,8 @@ int cowbird_layout_check(const struct cowbird_create *c)
 		return -EINVAL;
 	if (!(c->flags & (COWBIRD_CREATE_FABRIC | COWBIRD_CREATE_SHPOOL)) && c->via)
 		return -EINVAL;
-	if (!(c->flags & COWBIRD_CREATE_SHPOOL) && c->shpool)
+	/* a membership is an edm device: IDs start at 1 */
+	if (!(c->flags & COWBIRD_CREATE_SHPOOL) != !c->shpool)
 		return -EINVAL;
 	if (!c->nr_rings || c->nr_rings > COWBIRD_MAX_RINGS)
 		return -EINVAL;

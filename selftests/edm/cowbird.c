@@ -896,9 +896,16 @@ TEST_F(fab, create_checks)
 	c.via = CN_ADDR;		/* a via without the flag */
 	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
 	EXPECT_EQ(EINVAL, errno);
-	c.flags = COWBIRD_CREATE_FABRIC << 1;
+	c.flags = 1U << 7;		/* no such flag */
 	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
 	EXPECT_EQ(EINVAL, errno);
+	c.flags = COWBIRD_CREATE_SHPOOL;	/* served elsewhere, but by no membership */
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.shpool = 0xfffff;			/* no such membership */
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(ENODEV, errno);
+	c.shpool = 0;
 	c.flags = COWBIRD_CREATE_FABRIC;
 	c.via = 9;			/* no host there */
 	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));

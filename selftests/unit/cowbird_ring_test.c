@@ -138,6 +138,8 @@ TEST(create_rejects)
 	EXPECT_EQ(0, cowbird_layout_check(&c));
 	c.flags |= COWBIRD_CREATE_FABRIC;	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.shpool = 3;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = COWBIRD_CREATE_SHPOOL; c.via = 1;
+	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));	/* no membership */
 	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.shpool = 3;
 	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.rsvd0 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
