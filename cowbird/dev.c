@@ -239,27 +239,38 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst, bool remote)
 	return cowbird_rings_init(inst);
 }
 
-/* A new instance with its ID and references; nothing allocated for it yet. */
-static struct cowbird_inst *cowbird_inst_new(struct edm_fab_node *host,
+/*
+ * A new instance of netns @net for a checked request @c, laid out, with its
+ * ID (also in @c) and the references on @host or @preg, which it drops if
+ * it fails; nothing allocated for its area yet.
+ */
+static struct cowbird_inst *cowbird_inst_new(struct net *net, struct edm_fab_node *host,
 					     struct edm_pool_region *preg,
-					     const struct cowbird_create *c, u64 size)
+					     struct cowbird_create *c, u64 size)
 {
 	struct cowbird_inst *inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
 	int id = inst ? ida_alloc_min(&cowbird_ida, 1, GFP_KERNEL) : -ENOMEM;
 
 	if (id < 0) {
 		kfree(inst);
+		if (host)
+			edm_fab_node_put(host);
+		if (preg)
+			edm_pool_region_put(preg);
 		return ERR_PTR(id);
 	}
 	inst->id = id;
 	kref_init(&inst->ref);
 	INIT_LIST_HEAD(&inst->node);
 	mutex_init(&inst->serve_lock);
+	inst->net_cookie = net->net_cookie;	/* netlink shows it there */
 	inst->host = host;
 	inst->preg = preg;
 	inst->region_id = c->region_id;
 	inst->region_key = c->region_key;
 	inst->region_size = size;
+	cowbird_layout_fill(c, &inst->lay);
+	c->instance_id = id;
 	edm_obj_get(EDM_OBJ_COWBIRD);
 	return inst;
 }
@@ -284,19 +295,11 @@ struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
 	err = cowbird_region_find(net, c->region_id, c->region_key, &host, &preg, &size, true);
 	if (err)
 		return ERR_PTR(err);
-	inst = cowbird_inst_new(host, preg, c, size);
-	if (IS_ERR(inst)) {
-		if (host)
-			edm_fab_node_put(host);
-		if (preg)
-			edm_pool_region_put(preg);
+	inst = cowbird_inst_new(net, host, preg, c, size);
+	if (IS_ERR(inst))
 		return inst;
-	}
-	inst->net_cookie = net->net_cookie;
 	inst->imported = true;
 	inst->area = area;
-	cowbird_layout_fill(c, &inst->lay);
-	c->instance_id = inst->id;
 	c->region_size = size;
 	err = inst->lay.mmap_size > len ? -EINVAL : cowbird_inst_alloc(inst, false);
 	if (!err)
@@ -327,12 +330,9 @@ static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
 	struct cowbird_inst *inst;
 	int err;
 
-	inst = cowbird_inst_new(NULL, NULL, c, 0);
+	inst = cowbird_inst_new(current->nsproxy->net_ns, NULL, NULL, c, 0);
 	if (IS_ERR(inst))
 		return inst;
-	inst->net_cookie = current->nsproxy->net_ns->net_cookie;
-	cowbird_layout_fill(c, &inst->lay);
-	c->instance_id = inst->id;
 	/* the netns's devices (our membership) are deleted only after we are gone */
 	inst->sx_net = get_net(current->nsproxy->net_ns);
 	err = edm_fault_should_fail(EDM_OBJ_COWBIRD) ? -ENOMEM :
@@ -368,21 +368,20 @@ static struct cowbird_inst *cowbird_inst_create(struct cowbird_create *c)
 		via = preg ? NULL : cowbird_via_find(net, c->via);
 		err = preg ? -EINVAL : via ? 0 : -ENOENT;
 	}
-	inst = err ? ERR_PTR(err) : cowbird_inst_new(host, preg, c, size);
-	if (IS_ERR(inst)) {
-		if (via)
-			edm_fab_node_put(via);
+	if (err) {
 		if (host)
 			edm_fab_node_put(host);
 		if (preg)
 			edm_pool_region_put(preg);
+		return ERR_PTR(err);
+	}
+	inst = cowbird_inst_new(net, host, preg, c, size);
+	if (IS_ERR(inst)) {
+		if (via)
+			edm_fab_node_put(via);
 		return inst;
 	}
 	/* From here on the release path frees whatever was allocated. */
-	inst->net_cookie = net->net_cookie;	/* netlink shows it there */
-
-	cowbird_layout_fill(c, &inst->lay);
-	c->instance_id = inst->id;
 	c->region_size = size;
 	err = cowbird_inst_alloc(inst, !!via);
 	if (!err && via)

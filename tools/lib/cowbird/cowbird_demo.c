@@ -10,9 +10,10 @@
  * engine reaches the region through the EDM fabric from that host; without
  * it, it copies directly. With SHPOOL too (a shared pool membership's
  * device ID), VIA is the host slot of another kernel in that pool whose
- * engine serves the instance, and the region is that kernel's. Writes a line at OFFSET (default 0x1000),
- * reads it back, then increments a counter word next to it 100 times by
- * read-after-write, and prints each completion's status and delays.
+ * engine serves the instance, and the region is that kernel's. Writes a
+ * line at OFFSET (default 0x1000), reads it back, then increments a counter
+ * word next to it 100 times by read-after-write, and prints each
+ * completion's status and delays.
  */
 #include <errno.h>
 #include <stdio.h>
