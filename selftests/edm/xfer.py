@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A TCP file transfer for ndimm.sh, pool.sh and nicpool.sh (the image has no nc).
 # xfer.py recv PORT OUT [go=PATH] [idle=SECS] [rcvbuf=BYTES]
-#       | send ADDR PORT FILE [via=sendfile|sendall]
+#       | send ADDR PORT FILE [via=sendfile|sendall] [wait=SECS]
 import os, socket, sys, time
 
 def recv(port, out, go=None, idle=None, rcvbuf=None):
@@ -38,8 +38,21 @@ def recv(port, out, go=None, idle=None, rcvbuf=None):
 
 # via=sendall copies the file through user space into the socket (ndimm.sh
 # counts which transmit path its skbs take); sendfile lends page cache pages.
-def send(addr, port, path, via="sendfile"):
-    s = socket.create_connection((addr, int(port)), timeout=120)
+# wait: the receiver may be in another guest and not listening yet (its
+# address answers ping before its python has bound): a refused connect is
+# tried again until that many seconds have passed.
+def connect(addr, port, wait):
+    deadline = time.monotonic() + float(wait)
+    while True:
+        try:
+            return socket.create_connection((addr, int(port)), timeout=120)
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+def send(addr, port, path, via="sendfile", wait="120"):
+    s = connect(addr, port, wait)
     with open(path, "rb") as f:
         if via == "sendfile":
             s.sendfile(f)
