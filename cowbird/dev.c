@@ -8,7 +8,11 @@
  * proven by its key), lays out and
  * allocates the shared area (vmalloc_user, zeroed), initializes each ring
  * and hands the instance to the engine. mmap maps that area, offset 0 and
- * the exact size only, shared and never executable. The mapping holds the
+ * the exact size only, shared and never executable. Each open file has an
+ * inode of its own (a pseudo filesystem's, as DRM and VFIO do), so its
+ * mappings live in an address space of their own: an instance in shared
+ * pool memory can have them all zapped (shpool_x.c) without touching
+ * another file's. The mapping holds the
  * file, so release runs once nothing maps the area: it takes the instance
  * from the engine (which waits for the thread serving it), stops every ring
  * with EDEAD and drops the file's reference; the last reference frees.
@@ -30,7 +34,9 @@
 #include <linux/idr.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/mount.h>
 #include <linux/nsproxy.h>
+#include <linux/pseudo_fs.h>
 #include <net/net_namespace.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -60,6 +66,25 @@ enum {
 struct cowbird_file {
 	struct mutex lock;		/* serializes CREATE */
 	struct cowbird_inst *inst;	/* set once by CREATE, release; read acquire */
+	struct inode *inode;		/* its own: file->f_mapping is its i_mapping */
+};
+
+/* The pseudo filesystem of the files' own inodes; pinned while a file is open. */
+#define COWBIRD_FS_MAGIC	0x636f7762	/* "cowb" */
+
+static struct vfsmount *cowbird_fs_mnt;
+static int cowbird_fs_cnt;
+
+static int cowbird_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, COWBIRD_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type cowbird_fs_type = {
+	.name = "cowbird",
+	.owner = THIS_MODULE,
+	.init_fs_context = cowbird_fs_init_fs_context,
+	.kill_sb = kill_anon_super,
 };
 
 static DEFINE_IDA(cowbird_ida);
@@ -465,25 +490,38 @@ static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EACCES;
 	vma->vm_flags &= ~VM_MAYEXEC;
-	/* pool memory: only while the membership is attached (its Buffers ours) */
-	if (inst->sx && !edm_shpool_x_attached(inst->sx))
-		return -ENODEV;
+	/* pool memory: faulted in while the area is ours, revoked after */
 	if (inst->sx)
-		return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(inst->area_pa),
-				       inst->lay.mmap_size, vma->vm_page_prot);
+		return edm_shpool_x_mmap(inst->sx, vma);
 	return remap_vmalloc_range(vma, inst->area, 0);
 }
 
 static int cowbird_open(struct inode *inode, struct file *file)
 {
 	struct cowbird_file *f;
+	int err;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	err = simple_pin_fs(&cowbird_fs_type, &cowbird_fs_mnt, &cowbird_fs_cnt);
+	if (err)
+		goto err_free;
+	f->inode = alloc_anon_inode(cowbird_fs_mnt->mnt_sb);
+	if (IS_ERR(f->inode)) {
+		err = PTR_ERR(f->inode);
+		goto err_fs;
+	}
 	mutex_init(&f->lock);
+	/* before any mmap can link a vma to the device inode's mapping */
+	file->f_mapping = f->inode->i_mapping;
 	file->private_data = f;
 	return nonseekable_open(inode, file);
+err_fs:
+	simple_release_fs(&cowbird_fs_mnt, &cowbird_fs_cnt);
+err_free:
+	kfree(f);
+	return err;
 }
 
 /* No mapping is left (each holds the file): take the instance from the engine, free. */
@@ -496,6 +534,9 @@ static int cowbird_release(struct inode *inode, struct file *file)
 			cowbird_engine_del(f->inst);
 		cowbird_inst_put(f->inst);
 	}
+	/* after the instance: an export is closed (never revoked again) by now */
+	iput(f->inode);
+	simple_release_fs(&cowbird_fs_mnt, &cowbird_fs_cnt);
 	mutex_destroy(&f->lock);
 	kfree(f);
 	return 0;

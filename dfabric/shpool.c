@@ -9,6 +9,7 @@
  * it, either when its device is deleted or when the PCI device goes away
  * under it (unbind, unplug); after that it only answers GET.
  */
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/io.h>
@@ -25,6 +26,14 @@
 /* the bound devices, their users and attachments (shpool.h) */
 DEFINE_MUTEX(edm_shmem_lock);
 static LIST_HEAD(edm_shmem_list);
+
+/*
+ * Test knob, debugfs edm/shpool_stall: while set, every membership's beat
+ * and export works do nothing, as if this kernel were paused; set past the
+ * lease, the other members reap us, and clearing it lets this kernel find
+ * itself fenced (cowbird_guests.sh).
+ */
+bool edm_shpool_stall;
 
 void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum)
 {
@@ -50,6 +59,7 @@ void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum)
 	sum->v[EDM_A_SHSTAT_X_DROPPED] = READ_ONCE(sp->x_dropped);
 	sum->v[EDM_A_SHSTAT_X_LOST] = READ_ONCE(sp->x_lost);
 	sum->v[EDM_A_SHSTAT_X_FREED] = READ_ONCE(sp->v.st.x_swept);
+	sum->v[EDM_A_SHSTAT_X_REVOKED] = READ_ONCE(sp->x_revoked);
 }
 
 /* ---- the beat: this kernel's lease, and the others' ---- */
@@ -89,6 +99,8 @@ static void edm_shpool_beat(struct work_struct *work)
 	unsigned long lease = msecs_to_jiffies(sp->v.geo.lease_ms);
 	u32 i;
 
+	if (READ_ONCE(edm_shpool_stall))
+		goto again;
 	if (edm_shp_fenced(&sp->v)) {
 		/* reaped while alive (stalled past the lease): our Buffers are gone */
 		if (!sp->fenced) {
@@ -103,6 +115,7 @@ static void edm_shpool_beat(struct work_struct *work)
 	for (i = 0; i < sp->v.geo.nhosts; i++)
 		if (i != sp->v.slot)
 			edm_shpool_check_peer(sp, i, lease);
+again:
 	queue_delayed_work(system_power_efficient_wq, &sp->beat, sp->beat_jiffies);
 }
 
@@ -371,10 +384,15 @@ static struct pci_driver edm_shmem_driver = {
 
 int edm_shpool_init(void)
 {
-	return pci_register_driver(&edm_shmem_driver);
+	int err = pci_register_driver(&edm_shmem_driver);
+
+	if (!err)
+		debugfs_create_bool("shpool_stall", 0600, edm_debugfs_root, &edm_shpool_stall);
+	return err;
 }
 
 void edm_shpool_exit(void)
 {
+	debugfs_lookup_and_remove("shpool_stall", edm_debugfs_root);
 	pci_unregister_driver(&edm_shmem_driver);
 }

@@ -82,7 +82,7 @@ struct edm_shpool {
 	struct list_head ximports;	/* struct edm_shpool_imp: what our engine serves */
 	struct delayed_work xwork;
 	/* xlock; read with READ_ONCE */
-	u64 x_offered, x_served, x_refused, x_dropped, x_lost;
+	u64 x_offered, x_served, x_refused, x_dropped, x_lost, x_revoked;
 };
 
 struct edm_shpool_cfg {
@@ -105,6 +105,7 @@ static inline void edm_shpool_stat(struct edm_shpool *sp, int i, u64 v)
 
 /* dfabric/shpool.c */
 extern struct mutex edm_shmem_lock;
+extern bool edm_shpool_stall;		/* debugfs test knob: the works pause */
 void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum);
 
 /* dfabric/shpool_x.c */

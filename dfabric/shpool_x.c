@@ -10,6 +10,13 @@
  * sweep frees it once the engine let go. The instance holds a reference on
  * its netns, so the membership is not deleted with the netns under it.
  *
+ * The owner's user mappings are faulted in page by page, each fault under
+ * x->map_lock, and revoked (unmap_mapping_range() on the file's own
+ * address space, cowbird/dev.c) once the area may no longer be ours: when
+ * this kernel finds itself reaped (stalled past its lease: the others
+ * freed our slots and may reuse the Buffers) and when the membership
+ * detaches. A fault after that, or while the view is fenced, is SIGBUS.
+ *
  * Engine: the export work (every EDM_SHPOOL_XWORK_MS) takes offers made to
  * this host, builds an engine instance over the pool memory with the
  * region the offer names in the membership's netns, and answers; it drops
@@ -24,8 +31,11 @@
  * because detach cancels it synchronously. The work looks regions up with a
  * trylock on the registry lock, which detach may hold while it waits for
  * the work: an offer it cannot look up now is left for the next run.
+ * x->map_lock nests inside mmap_lock (faults, mmap) and inside xlock
+ * (revoke); the zap itself runs after it is dropped.
  */
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <uapi/linux/cowbird.h>
@@ -42,6 +52,11 @@ struct edm_shpool_x {
 	u16 nr_rings;
 	bool lost;			/* its engine died: the rings are stopped */
 	void *va;
+	phys_addr_t pa;			/* of va: user mappings */
+	unsigned long npages;		/* of the mapping */
+	struct mutex map_lock;		/* faults against a revoke; the two below */
+	struct address_space *mapping;	/* the mapping file's own, once mapped */
+	bool revoked;			/* no more user mappings: faults are SIGBUS */
 };
 
 /* An offer this kernel's engine serves. */
@@ -133,9 +148,11 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	WRITE_ONCE(sp->x_offered, sp->x_offered + 1);
 	x->sp = sp;
 	x->nr_rings = c->nr_rings;
+	x->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
+	x->npages = size >> PAGE_SHIFT;
 	list_add_tail(&x->node, &sp->xowned);
 	area->va = x->va;
-	area->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
+	area->pa = x->pa;
 	area->len = (u64)nbufs * bufsz;
 	mutex_unlock(&sp->xlock);
 	return 0;
@@ -183,6 +200,7 @@ int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size,
 	if (!x)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&x->node);
+	mutex_init(&x->map_lock);
 	sp = edm_shpool_x_find(net, c->shpool);
 	if (!sp) {
 		kfree(x);
@@ -200,15 +218,74 @@ int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size,
 	return 0;
 }
 
-/* Is @x's membership still attached (its area still ours to map)? */
-bool edm_shpool_x_attached(struct edm_shpool_x *x)
+/*
+ * A page of the mapping: only while the area is ours. Not revoked means
+ * x->sp is still attached (detach revokes before it clears x->sp, and
+ * waits for map_lock to do so), so its view may be read here; a fenced
+ * view's pages are SIGBUS even before the export work revokes.
+ */
+static vm_fault_t edm_shpool_x_fault(struct vm_fault *vmf)
 {
-	bool attached;
+	struct edm_shpool_x *x = vmf->vma->vm_private_data;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
 
-	mutex_lock(&edm_shmem_lock);
-	attached = x->sp && !READ_ONCE(x->sp->fenced);
-	mutex_unlock(&edm_shmem_lock);
-	return attached;
+	mutex_lock(&x->map_lock);
+	if (!x->revoked && !edm_shp_fenced(&x->sp->v) && vmf->pgoff < x->npages)
+		ret = vmf_insert_pfn(vmf->vma, vmf->address, PHYS_PFN(x->pa) + vmf->pgoff);
+	mutex_unlock(&x->map_lock);
+	return ret;
+}
+
+static const struct vm_operations_struct edm_shpool_x_vm_ops = {
+	.fault = edm_shpool_x_fault,
+};
+
+/*
+ * Map @x's area into @vma (checked by the caller: offset 0, the exact
+ * size, shared). Its pages come one fault at a time, so that a revoke
+ * cannot miss one; ENODEV once revoked.
+ */
+int edm_shpool_x_mmap(struct edm_shpool_x *x, struct vm_area_struct *vma)
+{
+	int err = 0;
+
+	mutex_lock(&x->map_lock);
+	if (x->revoked) {
+		err = -ENODEV;
+	} else {
+		x->mapping = vma->vm_file->f_mapping;
+		vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+		vma->vm_ops = &edm_shpool_x_vm_ops;
+		vma->vm_private_data = x;
+	}
+	mutex_unlock(&x->map_lock);
+	return err;
+}
+
+/*
+ * The area may stop being ours: no user mapping of it survives this call,
+ * and none can be made. Under sp->xlock, so the file (whose address space
+ * x->mapping is) is not released meanwhile: its release closes @x under
+ * that lock first. Counted once.
+ */
+static void edm_shpool_x_revoke(struct edm_shpool *sp, struct edm_shpool_x *x)
+{
+	struct address_space *mapping;
+	bool first;
+
+	lockdep_assert_held(&sp->xlock);
+	mutex_lock(&x->map_lock);
+	first = !x->revoked;
+	x->revoked = true;
+	mapping = x->mapping;
+	mutex_unlock(&x->map_lock);
+	if (!first)
+		return;
+	if (mapping)
+		unmap_mapping_range(mapping, 0, 0, 1);
+	WRITE_ONCE(sp->x_revoked, sp->x_revoked + 1);
+	netdev_warn(sp->netdev, "Cowbird export %u may be reused by others: its mappings are gone\n",
+		    x->xi);
 }
 
 void edm_shpool_x_close(struct edm_shpool_x *x)
@@ -225,6 +302,7 @@ void edm_shpool_x_close(struct edm_shpool_x *x)
 		mutex_unlock(&sp->xlock);
 	}
 	mutex_unlock(&edm_shmem_lock);
+	mutex_destroy(&x->map_lock);
 	kfree(x);
 }
 
@@ -328,15 +406,20 @@ static void edm_shpool_x_work(struct work_struct *work)
 	bool fenced = edm_shp_fenced(&sp->v);
 	struct edm_shpool_x *x;
 
+	if (READ_ONCE(edm_shpool_stall))
+		goto again;
 	mutex_lock(&sp->xlock);
 	edm_shpool_x_engine(sp, fenced);
-	if (!fenced) {
-		list_for_each_entry(x, &sp->xowned, node)
-			if (!x->lost && edm_shp_x_engine_lost(&sp->v, x->xi))
-				edm_shpool_x_lost(sp, x);
+	/* reaped: the others freed our export slots; our mappings must go */
+	list_for_each_entry(x, &sp->xowned, node)
+		if (fenced)
+			edm_shpool_x_revoke(sp, x);
+		else if (!x->lost && edm_shp_x_engine_lost(&sp->v, x->xi))
+			edm_shpool_x_lost(sp, x);
+	if (!fenced)
 		edm_shp_x_sweep(&sp->v);
-	}
 	mutex_unlock(&sp->xlock);
+again:
 	queue_delayed_work(system_power_efficient_wq, &sp->xwork,
 			   msecs_to_jiffies(EDM_SHPOOL_XWORK_MS));
 }
@@ -373,8 +456,9 @@ bool edm_shpool_x_busy(struct edm_shpool *sp)
 
 /*
  * The membership is going: drop what our engine serves (acknowledged),
- * close our own offers (their mappings stay, but the instances are told
- * nothing more), sweep. edm_shmem_lock held; before leaving the pool.
+ * revoke and close our own offers (their instances are told nothing more:
+ * a user touching the area gets SIGBUS), sweep. edm_shmem_lock held;
+ * before leaving the pool.
  */
 void edm_shpool_x_detach(struct edm_shpool *sp)
 {
@@ -391,6 +475,7 @@ void edm_shpool_x_detach(struct edm_shpool *sp)
 				  !fenced);
 #endif
 	list_for_each_entry_safe(x, tmp, &sp->xowned, node) {
+		edm_shpool_x_revoke(sp, x);
 		edm_shp_x_close(&sp->v, x->xi);
 		list_del_init(&x->node);
 		x->sp = NULL;

@@ -7,7 +7,9 @@
  *
  * The compute side: edm_shpool_x_open() puts an instance's mapping in a
  * run of pool Buffers and offers it to a host slot, waiting for that
- * kernel's engine to take it; edm_shpool_x_close() gives it up. The engine
+ * kernel's engine to take it; edm_shpool_x_mmap() maps it for the user
+ * until the area may no longer be ours (this kernel was reaped, or the
+ * membership detached); edm_shpool_x_close() gives it up. The engine
  * side: each membership's export work takes offers made to it, builds an
  * engine instance over the pool memory (cowbird_import()), and drops it
  * (cowbird_import_drop()) once its owner closes or dies.
@@ -21,6 +23,7 @@ struct net;
 struct cowbird_create;
 struct cowbird_inst;
 struct edm_shpool_x;
+struct vm_area_struct;
 
 /* What the owner's side of an export needs to map it. */
 struct edm_shpool_x_area {
@@ -33,7 +36,11 @@ struct edm_shpool_x_area {
 int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size, u32 inst_id,
 		      struct edm_shpool_x **xp, struct edm_shpool_x_area *area);
 void edm_shpool_x_close(struct edm_shpool_x *x);
-bool edm_shpool_x_attached(struct edm_shpool_x *x);
+/*
+ * Map the area into @vma, whose file has an address space of its own
+ * (the revoke zaps all of it): ENODEV once the area may not be ours.
+ */
+int edm_shpool_x_mmap(struct edm_shpool_x *x, struct vm_area_struct *vma);
 
 /* cowbird/dev.c: an engine instance over @area for a checked request, or an ERR_PTR */
 struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,

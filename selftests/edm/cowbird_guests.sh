@@ -5,7 +5,9 @@
 # the paper's Spot VM: its engine serves a 1 MiB region of its own memory.
 # Guest 0 is the compute node: cowbird_xguest maps rings in pool memory
 # and its requests are served by guest 1's engine, checked against
-# shadows. At the end guest 1 kills its kernel while guest 0 has reads in
+# shadows. Guest 0 stalls past its lease with an instance mapped: guest 1
+# reaps it, and guest 0 must take the mapping away once it runs again
+# (SIGBUS). At the end guest 1 kills its kernel while guest 0 has reads in
 # flight: guest 0's library must say EPIPE, and the pool must get the
 # export back. Written from <linux/cowbird.h>, cowbird.3 and
 # Documentation/pool.md.
@@ -106,6 +108,40 @@ open_state() {
 	return $rc
 }
 
+# Our kernel stalls past its lease with an instance mapped (debugfs
+# shpool_stall pauses its pool works, as a paused guest's would): guest 1
+# reaps us, drops the instance and frees its export, so the Buffers may
+# go to others. Once running again our kernel finds itself fenced and takes
+# the mapping away: a load from it is SIGBUS, a new mmap ENODEV. Then we
+# leave and join again, a new life for the cases after.
+stalled() {
+	source $ENVF
+	local pid
+
+	rm -f /tmp/mark /tmp/go
+	"$XG" revoked "$ID" "$VIA" $REGION "$KEY" /tmp/mark /tmp/go >/tmp/revoked.out 2>&1 &
+	pid=$!
+	poll 60 test -e /tmp/mark || { cat /tmp/revoked.out >&2; return 1; }
+	xp "length == 1 and .[0].answer == \"served\""
+	echo 1 >"$EDM_DEBUGFS/shpool_stall"
+	poll 30 sp "[.hosts[] | select(.slot == $OWN and .state == \"free\")] | length == 1"
+	poll 10 xp 'length == 0'
+	sp '.stats.fenced == 0 and .stats["x-revoked"] == 0'
+	echo 0 >"$EDM_DEBUGFS/shpool_stall"
+	poll 10 sp '.stats.fenced == 1 and .stats["x-revoked"] == 1'
+	touch /tmp/go
+	wait $pid || { cat /tmp/revoked.out >&2; return 1; }
+	note "$(cat /tmp/revoked.out)"
+	x "$EDMCTL" shpool leave $SP
+	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" >/dev/null
+	x ip addr add "$(addr "$me")/24" dev shp0
+	x ip link set shp0 up
+	poll 30 all_live
+	ID=$("$EDMCTL" -j shpool show $SP | jq '.[0].id')
+	OWN=$("$EDMCTL" -j shpool show $SP | jq '.[0].slot')
+	printf 'ID=%s VIA=%s KEY=%s OWN=%s FREE=%s\n' "$ID" "$VIA" "$KEY" "$OWN" "$FREE" >$ENVF
+}
+
 # Guest 1 dies with our reads in flight: the library says EPIPE, guest 1 is
 # reaped, our export is freed.
 engine_dies() {
@@ -162,6 +198,7 @@ case $me in
 	run_case errors "guest 0: every create refusal, each slot given back"
 	run_case shadow "guest 0: 4 threads' reads and writes served by guest 1, shadows equal"
 	run_case open_state "guest 0: an open instance is shown served; leave refused; kill -9"
+	run_case stalled "guest 0 stalls past its lease: reaped, its mapping taken away (SIGBUS)"
 	run_case engine_dies "guest 1 dies with reads in flight: EPIPE, export freed"
 	run_case leave "guest 0 leaves the pool and unloads"
 	tap_done

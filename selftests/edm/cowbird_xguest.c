@@ -19,17 +19,27 @@
  *	reads with 32 in flight; creates MARK once 1000 completed, then
  *	must see the library say EPIPE (the engine's kernel died) within
  *	SECONDS; every read before it must be right.
+ *   cowbird_xguest revoked SHPOOL VIA REGION KEY MARK GO
+ *	maps an instance itself (open, COWBIRD_IOC_CREATE, mmap), writes
+ *	and reads back a word through it, creates MARK and waits for GO
+ *	(the script stalls this kernel past its lease meanwhile, so that
+ *	the others reap it). Then the mapping must be gone: a load from it
+ *	is SIGBUS, and a new mmap of the file is ENODEV.
  *
  * Exit 0 when every check held; messages on stderr say what did not.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -374,6 +384,114 @@ dead:
 	return 0;
 }
 
+/* ---- revoked ---- */
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(bus_jmp, 1);
+}
+
+/* One write and a read of it back, each waited for (10 s). */
+static int write_read(struct cowbird *cb, const char *word, size_t len)
+{
+	char back[64] = "";
+	struct cowbird_resp r;
+	int64_t id[2];
+	int g = cowbird_poll_create(cb), i, got;
+
+	id[0] = cowbird_async_write(cb, attr.region_id, word, 0, len);
+	id[1] = cowbird_async_read(cb, attr.region_id, 0, back, len);
+	for (i = 0; i < 2; i++) {
+		if (id[i] < 0 || cowbird_poll_add(cb, g, id[i])) {
+			fprintf(stderr, "request %d: %lld\n", i, (long long)id[i]);
+			return 1;
+		}
+	}
+	for (i = 0; i < 2; i += got) {
+		got = cowbird_poll_wait(cb, g, &r, 1, 10 * 1000 * 1000);
+		if (got <= 0 || r.status) {
+			fprintf(stderr, "poll_wait: %d, status %u\n", got, got > 0 ? r.status : 0);
+			return 1;
+		}
+	}
+	cowbird_poll_destroy(cb, g);
+	if (memcmp(back, word, len)) {
+		fprintf(stderr, "read back %.*s, wrote %s\n", (int)len, back, word);
+		return 1;
+	}
+	return 0;
+}
+
+static int do_revoked(char **argv)
+{
+	const char *mark = argv[4], *go = argv[5];
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	struct cowbird_create c = {
+		.abi_version = COWBIRD_ABI_VERSION,
+	};
+	volatile unsigned char *base;
+	struct cowbird *cb;
+	double deadline;
+	void *again;
+	int fd, err;
+
+	parse_attr(argv);
+	c.flags = attr.flags;
+	c.shpool = attr.shpool;
+	c.via = attr.via;
+	c.region_id = attr.region_id;
+	c.region_key = attr.region_key;
+	c.nr_rings = attr.nr_rings;
+	c.meta_order = attr.meta_order;
+	c.data_order = attr.data_order;
+	fd = open("/dev/" COWBIRD_DEV_NAME, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, COWBIRD_IOC_CREATE, &c)) {
+		perror("create");
+		return 1;
+	}
+	base = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	err = cowbird_attach(&c, (void *)base, &cb);
+	if (err) {
+		fprintf(stderr, "cowbird_attach: %s\n", strerror(-err));
+		return 1;
+	}
+	if (write_read(cb, "revoked", 7))
+		return 1;
+	close(open(mark, O_CREAT | O_WRONLY, 0644));
+	deadline = now_s() + 300;
+	while (access(go, F_OK)) {
+		if (now_s() > deadline) {
+			fprintf(stderr, "never told to go on\n");
+			return 1;
+		}
+		usleep(50 * 1000);
+	}
+	sigaction(SIGBUS, &sa, NULL);
+	if (!sigsetjmp(bus_jmp, 1)) {
+		unsigned char b = base[0];
+
+		fprintf(stderr, "a load from the mapping gave %u, not SIGBUS\n", b);
+		return 1;
+	}
+	again = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (again != MAP_FAILED || errno != ENODEV) {
+		fprintf(stderr, "mmap again: %s, want ENODEV\n",
+			again == MAP_FAILED ? strerror(errno) : "mapped");
+		return 1;
+	}
+	printf("the mapping is gone: SIGBUS, and mmap says ENODEV\n");
+	/* the library would touch the rings: unmap and close without it */
+	munmap((void *)base, c.mmap_size);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 8 && !strcmp(argv[1], "refused")) {
@@ -386,6 +504,8 @@ int main(int argc, char **argv)
 		return do_shadow(argv + 2);
 	if (argc == 8 && !strcmp(argv[1], "until-dead"))
 		return do_until_dead(argv + 2);
+	if (argc == 8 && !strcmp(argv[1], "revoked"))
+		return do_revoked(argv + 2);
 	fprintf(stderr, "usage: see the header of cowbird_xguest.c\n");
 	return 2;
 }

@@ -117,6 +117,7 @@ static const struct edm_stat sh_stats[] = {
 	{ EDM_A_SHSTAT_X_DROPPED,	"x-dropped",	"cowbird", "dropped" },
 	{ EDM_A_SHSTAT_X_LOST,		"x-lost",	"cowbird", "lost" },
 	{ EDM_A_SHSTAT_X_FREED,		"x-freed",	"cowbird", "freed" },
+	{ EDM_A_SHSTAT_X_REVOKED,	"x-revoked",	"cowbird", "revoked" },
 };
 _Static_assert(ARRAY_SIZE(sh_stats) == __EDM_A_SHSTAT_CNT - 2,
 	       "sh_stats[] does not match the EDM_A_SHSTAT_* counters");

@@ -787,6 +787,7 @@ enum {
 	EDM_A_SHSTAT_X_DROPPED,		/* instances it stopped serving */
 	EDM_A_SHSTAT_X_LOST,		/* our instances whose engine died */
 	EDM_A_SHSTAT_X_FREED,		/* export slots this kernel freed */
+	EDM_A_SHSTAT_X_REVOKED,		/* our instances whose mappings were taken away */
 
 	__EDM_A_SHSTAT_CNT,
 	EDM_A_SHSTAT_MAX = __EDM_A_SHSTAT_CNT - 1
