@@ -306,7 +306,8 @@ static struct cowbird_inst *cowbird_inst_new(struct net *net, struct edm_fab_nod
  * @c names in @net. -EAGAIN: the registry is busy, try later.
  */
 struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
-				    struct cowbird_create *c, u32 owner_id)
+				    struct cowbird_create *c, u32 owner_id,
+				    bool (*ours)(const void *arg), const void *arg)
 {
 	struct edm_pool_region *preg;
 	struct edm_fab_node *host;
@@ -325,6 +326,8 @@ struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
 		return inst;
 	inst->imported = true;
 	inst->area = area;
+	inst->area_ours = ours;
+	inst->area_ours_arg = arg;
 	c->region_size = size;
 	err = inst->lay.mmap_size > len ? -EINVAL : cowbird_inst_alloc(inst, false);
 	if (!err)

@@ -175,6 +175,9 @@ static u32 cowbird_inst_pass(struct cowbird_inst *inst)
 	lockdep_assert_held(&inst->serve_lock);
 	if (inst->dead)
 		return 0;
+	/* another kernel's area, and this kernel was reaped: not one more store */
+	if (inst->area_ours && !inst->area_ours(inst->area_ours_arg))
+		return 0;
 	if (inst->rmt) {
 		cowbird_rmt_pass(inst);
 		for (i = 0; i < inst->lay.nr_rings; i++)

@@ -335,6 +335,12 @@ static void edm_shpool_x_drop(struct edm_shpool *sp, struct edm_shpool_imp *im, 
 	kfree(im);
 }
 
+/* The engine's question before each pass over an imported area. */
+static bool edm_shpool_x_ours(const void *v)
+{
+	return !edm_shp_fenced(v);
+}
+
 static void edm_shpool_x_serve(struct edm_shpool *sp, u32 xi)
 {
 	struct edm_shp_export e;
@@ -355,7 +361,8 @@ static void edm_shpool_x_serve(struct edm_shpool *sp, u32 xi)
 		c.meta_order = e.meta_order;
 		c.data_order = e.data_order;
 		inst = cowbird_import(sp->edev->net, edm_shp_buf(&sp->v, e.buf),
-				      (u64)e.nbufs << sp->v.geo.buf_shift, &c, e.inst_id);
+				      (u64)e.nbufs << sp->v.geo.buf_shift, &c, e.inst_id,
+				      edm_shpool_x_ours, &sp->v);
 		if (inst == ERR_PTR(-EAGAIN)) {
 			edm_shp_x_untake(&sp->v, xi);	/* the registry is busy: next run */
 			return;

@@ -92,6 +92,9 @@ struct cowbird_inst {
 	struct net *sx_net;		/* sx: counted, so the membership outlives us */
 	bool imported;			/* served here for another kernel: area is pool memory */
 	bool area_gone;			/* imported: the owner may have freed it */
+	/* imported: asked before each pass; false once this kernel was reaped */
+	bool (*area_ours)(const void *arg);
+	const void *area_ours_arg;
 	struct cowbird_layout lay;
 	struct cowbird_eng_ring *rings;	/* lay.nr_rings */
 	struct cowbird_req *reqs;	/* lay.nr_rings * lay.entries */

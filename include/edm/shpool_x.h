@@ -42,9 +42,14 @@ void edm_shpool_x_close(struct edm_shpool_x *x);
  */
 int edm_shpool_x_mmap(struct edm_shpool_x *x, struct vm_area_struct *vma);
 
-/* cowbird/dev.c: an engine instance over @area for a checked request, or an ERR_PTR */
+/*
+ * cowbird/dev.c: an engine instance over @area for a checked request, or an
+ * ERR_PTR; the engine skips its passes while @ours(@arg) says the area may
+ * no longer be ours (it is dropped soon after).
+ */
 struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
-				    struct cowbird_create *c, u32 owner_id);
+				    struct cowbird_create *c, u32 owner_id,
+				    bool (*ours)(const void *arg), const void *arg);
 /* @area_gone: the owner may have freed the area; write nothing more there */
 void cowbird_import_drop(struct cowbird_inst *inst, bool area_gone);
 
