@@ -85,11 +85,13 @@ static void edm_shpool_check_peer(struct edm_shpool *sp, u32 slot, unsigned long
 	    time_before(jiffies, sp->seen_at[slot] + lease))
 		return;
 	n = edm_shp_reap(&sp->v, slot, st);
-	if (sp->v.st.reaped_hosts != won)	/* not another survivor */
+	if (sp->v.st.reaped_hosts != won) {	/* not another survivor */
 		netdev_info(sp->netdev,
 			    "host %u (%.*s, epoch %u) silent for %u ms: reaped, %u Buffers freed\n",
 			    slot, EDM_SHP_NAME_LEN, sp->v.hosts[slot].name, EDM_SHP_HW_EPOCH(st),
 			    jiffies_to_msecs(jiffies - sp->seen_at[slot]), n);
+		edm_shpool_notify_reap(sp, slot);
+	}
 	sp->seen_at[slot] = jiffies;
 }
 
@@ -108,6 +110,7 @@ static void edm_shpool_beat(struct work_struct *work)
 			edm_shpool_stat(sp, EDM_A_SHSTAT_FENCED, 1);
 			netif_carrier_off(sp->netdev);
 			netdev_err(sp->netdev, "reaped by another member: leave and join again\n");
+			edm_shpool_notify_reap(sp, sp->v.slot);
 		}
 		return;
 	}

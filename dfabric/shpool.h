@@ -108,6 +108,11 @@ extern struct mutex edm_shmem_lock;
 extern bool edm_shpool_stall;		/* debugfs test knob: the works pause */
 void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum);
 
+/* dfabric/shpool_nl.c: events to the netns's "events" group */
+void edm_shpool_notify_reap(struct edm_shpool *sp, u32 slot);
+void edm_shpool_notify_xdown(struct edm_shpool *sp, u32 xi, u32 inst_id, u32 region, u32 target,
+			     enum edm_shpool_export_down why);
+
 /* dfabric/shpool_x.c */
 void edm_shpool_x_init(struct edm_shpool *sp);
 void edm_shpool_x_start(struct edm_shpool *sp);

@@ -2,7 +2,8 @@
 /*
  * Netlink commands on shared pools: SHPOOL_JOIN (format the memory if
  * blank, take a host slot, make the netdev), SHPOOL_GET (do and dump, with
- * every host slot in use and this kernel's counters) and SHPOOL_LEAVE.
+ * every host slot in use and this kernel's counters) and SHPOOL_LEAVE;
+ * and the events SHPOOL_REAP and SHPOOL_EXPORT_DOWN, sent from the works.
  * Each runs under its netns's registry lock (EDM_NL_LOCK); a reply reads
  * the membership under edm_shmem_lock, since the PCI device may go away
  * under it, and the pool's host table with plain loads (other kernels
@@ -167,6 +168,66 @@ static int edm_shpool_fill_attached(struct sk_buff *msg, struct edm_shpool *sp)
 		if (edm_shpool_put_export(msg, sp, i))
 			return -EMSGSIZE;
 	return 0;
+}
+
+/* The events' head: which membership. */
+static int edm_shpool_put_ident(struct sk_buff *msg, struct edm_shpool *sp)
+{
+	if (nla_put_u32(msg, EDM_A_SHPOOL_ID, sp->edev->id) ||
+	    nla_put_string(msg, EDM_A_SHPOOL_NAME, sp->edev->name))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * SHPOOL_REAP: host slot @slot's life was reaped, by this kernel or (our
+ * own slot) by another member. From the beat work, the membership attached.
+ */
+void edm_shpool_notify_reap(struct edm_shpool *sp, u32 slot)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = edm_nl_msg_new(NULL, EDM_CMD_SHPOOL_REAP, NLMSG_DEFAULT_SIZE, &hdr);
+	if (!msg)
+		return;
+	msg = edm_nl_msg_end(msg, hdr, edm_shpool_put_ident(msg, sp) ?:
+			     edm_shpool_put_host(msg, sp, slot));
+	if (msg)
+		edm_nl_notify(sp->edev->net, msg);
+}
+
+/*
+ * SHPOOL_EXPORT_DOWN: this kernel's instance @inst_id (export slot @xi,
+ * served for region @region by host slot @target) stopped, and @why. Our
+ * own numbers: the shared slot may have been freed already.
+ */
+void edm_shpool_notify_xdown(struct edm_shpool *sp, u32 xi, u32 inst_id, u32 region, u32 target,
+			     enum edm_shpool_export_down why)
+{
+	struct sk_buff *msg;
+	struct nlattr *nest;
+	void *hdr;
+	int err;
+
+	msg = edm_nl_msg_new(NULL, EDM_CMD_SHPOOL_EXPORT_DOWN, NLMSG_DEFAULT_SIZE, &hdr);
+	if (!msg)
+		return;
+	err = edm_shpool_put_ident(msg, sp);
+	nest = err ? NULL : nla_nest_start(msg, EDM_A_SHPOOL_EXPORT);
+	if (!nest ||
+	    nla_put_u32(msg, EDM_A_SHEXP_INDEX, xi) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_OWNER, sp->v.slot) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_TARGET, target) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_INSTANCE, inst_id) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_REGION, region) ||
+	    nla_put_u32(msg, EDM_A_SHEXP_DOWN, why))
+		err = -EMSGSIZE;
+	else
+		nla_nest_end(msg, nest);
+	msg = edm_nl_msg_end(msg, hdr, err);
+	if (msg)
+		edm_nl_notify(sp->edev->net, msg);
 }
 
 static int edm_shpool_fill(struct sk_buff *msg, const struct edm_dev *dev)

@@ -50,6 +50,7 @@ struct edm_shpool_x {
 	struct edm_shpool *sp;		/* NULL once the membership detached */
 	u32 xi;				/* its export slot */
 	u16 nr_rings;
+	u32 inst_id, region_id, target;	/* for events: the slot may be gone */
 	bool lost;			/* its engine died: the rings are stopped */
 	void *va;
 	phys_addr_t pa;			/* of va: user mappings */
@@ -148,6 +149,9 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	WRITE_ONCE(sp->x_offered, sp->x_offered + 1);
 	x->sp = sp;
 	x->nr_rings = c->nr_rings;
+	x->inst_id = inst_id;
+	x->region_id = c->region_id;
+	x->target = c->via;
 	x->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
 	x->npages = size >> PAGE_SHIFT;
 	list_add_tail(&x->node, &sp->xowned);
@@ -286,6 +290,8 @@ static void edm_shpool_x_revoke(struct edm_shpool *sp, struct edm_shpool_x *x)
 	WRITE_ONCE(sp->x_revoked, sp->x_revoked + 1);
 	netdev_warn(sp->netdev, "Cowbird export %u may be reused by others: its mappings are gone\n",
 		    x->xi);
+	edm_shpool_notify_xdown(sp, x->xi, x->inst_id, x->region_id, x->target,
+				EDM_SHPOOL_DOWN_REVOKED);
 }
 
 void edm_shpool_x_close(struct edm_shpool_x *x)
@@ -320,6 +326,8 @@ static void edm_shpool_x_lost(struct edm_shpool *sp, struct edm_shpool_x *x)
 	WRITE_ONCE(sp->x_lost, sp->x_lost + 1);
 	netdev_warn(sp->netdev, "the engine of Cowbird export %u is gone: its rings are stopped\n",
 		    x->xi);
+	edm_shpool_notify_xdown(sp, x->xi, x->inst_id, x->region_id, x->target,
+				EDM_SHPOOL_DOWN_ENGINE_GONE);
 }
 
 /* ---- the engine's side ---- */

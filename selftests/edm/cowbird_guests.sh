@@ -44,6 +44,30 @@ xp() {
 	jq -e ".[0].exports | $1" >/dev/null <<<"$c" || { echo "exports: $c" >&2; return 1; }
 }
 
+# mon_start FILE: edmctl -j monitor into FILE, its PID in MON; listening
+# once this returns: it printed a probe device's event (made and deleted
+# again until it did). None of its output goes to run_case's pipe, which
+# would wait for it otherwise.
+mon_start() {
+	local k=0
+
+	"$EDMCTL" -j monitor >"$1" 2>"$1.err" </dev/null &
+	MON=$!
+	until grep -q '"name":"mprobe' "$1"; do
+		k=$((k + 1))
+		[ $k -le 300 ] || { echo "the monitor never saw an event" >&2; return 1; }
+		"$EDMCTL" dev add name mprobe$k type null >/dev/null
+		"$EDMCTL" dev del name mprobe$k
+		sleep 0.1
+	done
+}
+
+# mon_one FILE JQ-COND: exactly one event in FILE satisfies JQ-COND.
+mon_one() {
+	jq -s -e "[.[] | select($2)] | length == 1" "$1" >/dev/null ||
+		{ echo "events: $(cat "$1")" >&2; return 1; }
+}
+
 # ---- guest 0: the compute node ----
 
 # What up learns, for the later cases (each runs in its own subshell).
@@ -119,6 +143,7 @@ stalled() {
 	local pid
 
 	rm -f /tmp/mark /tmp/go
+	mon_start /tmp/stalled.events
 	"$XG" revoked "$ID" "$VIA" $REGION "$KEY" /tmp/mark /tmp/go >/tmp/revoked.out 2>&1 &
 	pid=$!
 	poll 60 test -e /tmp/mark || { cat /tmp/revoked.out >&2; return 1; }
@@ -132,6 +157,13 @@ stalled() {
 	touch /tmp/go
 	wait $pid || { cat /tmp/revoked.out >&2; return 1; }
 	note "$(cat /tmp/revoked.out)"
+	# the events: this kernel reaped (self), its export revoked
+	poll 10 mon_one /tmp/stalled.events '.event == "export-down"'
+	kill $MON
+	mon_one /tmp/stalled.events ".object == \"shpool\" and .event == \"reap\" and .self
+		and .slot == $OWN and .state == \"free\""
+	mon_one /tmp/stalled.events ".event == \"export-down\" and .down == \"revoked\"
+		and .owner == $OWN and .target == $VIA and .region == $REGION"
 	x "$EDMCTL" shpool leave $SP
 	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" >/dev/null
 	x ip addr add "$(addr "$me")/24" dev shp0
@@ -149,6 +181,7 @@ engine_dies() {
 	local pid out
 
 	rm -f /tmp/mark
+	mon_start /tmp/dies.events
 	"$XG" until-dead "$ID" "$VIA" $REGION "$KEY" /tmp/mark 60 >/tmp/until.out 2>&1 &
 	pid=$!
 	poll 120 test -e /tmp/mark
@@ -160,6 +193,11 @@ engine_dies() {
 		and .reaped >= 1)] | length == 1"
 	poll 10 xp 'length == 0'
 	sp '.stats["x-lost"] == 1'
+	# the events: we reaped guest 1; our instance's engine is gone
+	kill $MON
+	mon_one /tmp/dies.events ".event == \"reap\" and .slot == $VIA and (.self | not)"
+	mon_one /tmp/dies.events ".event == \"export-down\" and .down == \"engine-gone\"
+		and .target == $VIA"
 	# nobody serves that slot now: a create says so (EHOSTDOWN)
 	x "$XG" refused "$ID" "$VIA" $REGION "$KEY" 112 -
 }

@@ -13,7 +13,11 @@
  * A region that was rekeyed prints as "region show" does, without its key
  * ("region rekey 2: kind fabric owner mem0 size 1M key-gen 1"); a change of
  * the Cowbird engine as "cowbird show" prints the engine ("cowbird set
- * engine threads 1 ... batch 8").
+ * engine threads 1 ... batch 8"). Shared pools print a reaped member
+ * ("shpool reap 1: name cb0 slot 1 state free epoch 1 host vm0 reaped 1",
+ * "self" when it is this kernel) and an instance of this kernel's that
+ * stopped ("shpool export-down 1: name cb0 index 0 instance 3 region 2
+ * owner 0 target 1 down revoked").
  * Events the table does not know (newer modules) are skipped.
  */
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include "obj_cowbird.h"
 #include "obj_netdimm.h"
 #include "obj_region.h"
+#include "obj_shpool.h"
 #include "print.h"
 
 struct monitor_event {
@@ -53,6 +58,8 @@ static const struct monitor_event events[] = {
 	{ EDM_CMD_REGION_NEW,	"region", "new", region_print_event },
 	{ EDM_CMD_REGION_DEL,	"region", "del", region_print_event },
 	{ EDM_CMD_COWBIRD_SET,	"cowbird", "set", cowbird_print_event },
+	{ EDM_CMD_SHPOOL_REAP,	"shpool", "reap", shpool_print_event },
+	{ EDM_CMD_SHPOOL_EXPORT_DOWN, "shpool", "export-down", shpool_print_event },
 };
 
 struct monitor {
@@ -69,7 +76,8 @@ static void monitor_usage(FILE *fp)
 		"\"netdimm new ...\", \"netdimm del ...\"), fabric node events\n"
 		"(\"fabric new|del|set ...\"), link events (\"fabric-link\n"
 		"new|del|set|down ...\"), region rekeys (\"region rekey ...\", never\n"
-		"with the key) and Cowbird engine changes (\"cowbird set ...\") as they\n"
+		"with the key), Cowbird engine changes (\"cowbird set ...\") and shared\n"
+		"pool events (\"shpool reap ...\", \"shpool export-down ...\") as they\n"
 		"arrive, until interrupted or, with \"count N\", after N events.\n");
 }
 

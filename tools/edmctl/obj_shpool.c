@@ -29,6 +29,7 @@
 #include "edmctl.h"
 #include "nl.h"
 #include "obj_netdimm.h"
+#include "obj_shpool.h"
 #include "print.h"
 #include "stats.h"
 
@@ -287,6 +288,90 @@ static void sh_print_export(struct nlattr *nest)
 		print_string(PRINT_FP, NULL, " (%s)", strerror((int)v));
 	}
 	close_json_object();
+}
+
+static const char *const down_names[] = {
+	[EDM_SHPOOL_DOWN_ENGINE_GONE]	= "engine-gone",
+	[EDM_SHPOOL_DOWN_REVOKED]	= "revoked",
+};
+_Static_assert(ARRAY_SIZE(down_names) == __EDM_SHPOOL_DOWN_CNT,
+	       "down_names[] does not match enum edm_shpool_export_down");
+
+/* The monitor's line for an event's host (SHPOOL_REAP). */
+static int sh_print_event_host(struct nlattr *nest)
+{
+	struct nlattr *tb[EDM_A_SHHOST_MAX + 1];
+	char buf[32];
+	const char *s;
+	uint64_t v64;
+	uint32_t v;
+
+	if (nla_parse_nested(tb, EDM_A_SHHOST_MAX, nest, NULL) ||
+	    !edm_nl_get_u32(tb[EDM_A_SHHOST_SLOT], &v))
+		return -1;
+	print_uint(PRINT_ANY, "slot", " slot %u", v);
+	if (edm_nl_get_u32(tb[EDM_A_SHHOST_STATE], &v))
+		print_string(PRINT_ANY, "state", " state %s",
+			     enum_to_word(state_names, ARRAY_SIZE(state_names), v, buf,
+					  sizeof(buf)));
+	if (edm_nl_get_u32(tb[EDM_A_SHHOST_EPOCH], &v))
+		print_uint(PRINT_ANY, "epoch", " epoch %u", v);
+	s = edm_nl_get_str(tb[EDM_A_SHHOST_NAME]);
+	if (s)
+		print_string(PRINT_ANY, "host", " host %s", *s ? s : "-");
+	if (edm_nl_get_u64(tb[EDM_A_SHHOST_REAPED], &v64))
+		print_u64(PRINT_ANY, "reaped", " reaped %" PRIu64, v64);
+	print_bool(PRINT_ANY, "self", tb[EDM_A_SHHOST_SELF] ? " self" : "",
+		   tb[EDM_A_SHHOST_SELF] != NULL);
+	return 0;
+}
+
+/* The monitor's line for an event's export (SHPOOL_EXPORT_DOWN). */
+static int sh_print_event_export(struct nlattr *nest)
+{
+	static const struct { int attr; const char *key; const char *fmt; } cols[] = {
+		{ EDM_A_SHEXP_INDEX,	"index",	" index %u" },
+		{ EDM_A_SHEXP_INSTANCE,	"instance",	" instance %u" },
+		{ EDM_A_SHEXP_REGION,	"region",	" region %u" },
+		{ EDM_A_SHEXP_OWNER,	"owner",	" owner %u" },
+		{ EDM_A_SHEXP_TARGET,	"target",	" target %u" },
+	};
+	struct nlattr *tb[EDM_A_SHEXP_MAX + 1];
+	char buf[32];
+	uint32_t v;
+	size_t i;
+
+	if (nla_parse_nested(tb, EDM_A_SHEXP_MAX, nest, NULL) ||
+	    !edm_nl_get_u32(tb[EDM_A_SHEXP_INDEX], &v))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(cols); i++)
+		if (edm_nl_get_u32(tb[cols[i].attr], &v))
+			print_uint(PRINT_ANY, cols[i].key, cols[i].fmt, v);
+	if (edm_nl_get_u32(tb[EDM_A_SHEXP_DOWN], &v))
+		print_string(PRINT_ANY, "down", " down %s",
+			     enum_to_word(down_names, ARRAY_SIZE(down_names), v, buf,
+					  sizeof(buf)));
+	return 0;
+}
+
+int shpool_print_event(struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[EDM_A_SHPOOL_MAX + 1];
+	const char *s;
+	uint32_t id;
+
+	if (edm_nl_parse(nlh, tb, EDM_A_SHPOOL_MAX) < 0 ||
+	    !edm_nl_get_u32(tb[EDM_A_SHPOOL_ID], &id))
+		return -1;
+	print_uint(PRINT_ANY, "id", "%u:", id);
+	s = edm_nl_get_str(tb[EDM_A_SHPOOL_NAME]);
+	if (s)
+		print_string(PRINT_ANY, "name", " name %s", s);
+	if (tb[EDM_A_SHPOOL_HOST])
+		return sh_print_event_host(tb[EDM_A_SHPOOL_HOST]);
+	if (tb[EDM_A_SHPOOL_EXPORT])
+		return sh_print_event_export(tb[EDM_A_SHPOOL_EXPORT]);
+	return -1;
 }
 
 static void sh_print_exports(struct nlmsghdr *nlh)

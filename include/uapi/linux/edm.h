@@ -690,6 +690,15 @@ enum edm_shpool_export_answer {
 	EDM_SHPOOL_ANSWER_MAX = __EDM_SHPOOL_ANSWER_CNT - 1
 };
 
+/* Why an instance of this kernel's stopped (EDM_CMD_SHPOOL_EXPORT_DOWN). */
+enum edm_shpool_export_down {
+	EDM_SHPOOL_DOWN_ENGINE_GONE,	/* its engine's kernel died: its rings stopped */
+	EDM_SHPOOL_DOWN_REVOKED,	/* this kernel was reaped or detached: mapping gone */
+
+	__EDM_SHPOOL_DOWN_CNT,
+	EDM_SHPOOL_DOWN_MAX = __EDM_SHPOOL_DOWN_CNT - 1
+};
+
 /*
  * Shared pools (EDM_DEV_TYPE_SHPOOL): this kernel joined to a memory range
  * that other kernels map too (an ivshmem device, PCI name in DEVICE), with
@@ -753,6 +762,7 @@ enum {
 	EDM_A_SHEXP_BUFS,		/* u32: Buffers of its area */
 	EDM_A_SHEXP_INSTANCE,		/* u32: the owner's Cowbird instance ID */
 	EDM_A_SHEXP_REGION,		/* u32: the region it reaches, in the engine's kernel */
+	EDM_A_SHEXP_DOWN,		/* u32: enum edm_shpool_export_down, event only */
 
 	__EDM_A_SHEXP_CNT,
 	EDM_A_SHEXP_MAX = __EDM_A_SHEXP_CNT - 1
@@ -838,6 +848,8 @@ enum {
 	EDM_CMD_SHPOOL_GET,		/* do (by ID or NAME) and dump */
 	EDM_CMD_SHPOOL_JOIN,		/* admin: join (format if blank); created event */
 	EDM_CMD_SHPOOL_LEAVE,		/* admin: give Buffers back, leave; deleted event */
+	EDM_CMD_SHPOOL_REAP,		/* event only: we reaped a member, or were reaped */
+	EDM_CMD_SHPOOL_EXPORT_DOWN,	/* event only: an instance of ours stopped */
 
 	__EDM_CMD_CNT,
 	EDM_CMD_MAX = __EDM_CMD_CNT - 1
