@@ -212,7 +212,10 @@ struct cowbird_book {
  * EHOSTDOWN (no live host at via, or it went away before answering),
  * ETIMEDOUT (it did not answer), E2BIG (the mapping would not fit the
  * pool's free Buffers), EBUSY (every export slot is taken). If the engine's
- * kernel dies later, every ring stops with COWBIRD_RING_EDEAD.
+ * kernel dies later, every ring stops with COWBIRD_RING_EDEAD. If this
+ * kernel is reaped (it stalled past its lease) or loses the pool under
+ * the instance (its device unbound), the mapping is taken away: touching
+ * it is SIGBUS, and mmap is ENODEV.
  *
  * Layout (104 bytes):
  *   0 abi_version  4 flags  8 region_key  16 region_id  18 nr_rings
