@@ -157,13 +157,13 @@ stalled() {
 	touch /tmp/go
 	wait $pid || { cat /tmp/revoked.out >&2; return 1; }
 	note "$(cat /tmp/revoked.out)"
-	# the events: this kernel reaped (self), its export revoked
-	poll 10 mon_one /tmp/stalled.events '.event == "export-down"'
-	kill $MON
-	mon_one /tmp/stalled.events ".object == \"shpool\" and .event == \"reap\" and .self
-		and .slot == $OWN and .state == \"free\""
-	mon_one /tmp/stalled.events ".event == \"export-down\" and .down == \"revoked\"
+	# the events: this kernel reaped (self), its export revoked; each is
+	# sent just after its counter moves, so they are waited for
+	poll 10 mon_one /tmp/stalled.events ".object == \"shpool\" and .event == \"reap\"
+		and .self and .slot == $OWN and .state == \"free\""
+	poll 10 mon_one /tmp/stalled.events ".event == \"export-down\" and .down == \"revoked\"
 		and .owner == $OWN and .target == $VIA and .region == $REGION"
+	kill $MON
 	x "$EDMCTL" shpool leave $SP
 	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" >/dev/null
 	x ip addr add "$(addr "$me")/24" dev shp0
@@ -194,10 +194,10 @@ engine_dies() {
 	poll 10 xp 'length == 0'
 	sp '.stats["x-lost"] == 1'
 	# the events: we reaped guest 1; our instance's engine is gone
-	kill $MON
-	mon_one /tmp/dies.events ".event == \"reap\" and .slot == $VIA and (.self | not)"
-	mon_one /tmp/dies.events ".event == \"export-down\" and .down == \"engine-gone\"
+	poll 10 mon_one /tmp/dies.events ".event == \"reap\" and .slot == $VIA and (.self | not)"
+	poll 10 mon_one /tmp/dies.events ".event == \"export-down\" and .down == \"engine-gone\"
 		and .target == $VIA"
+	kill $MON
 	# nobody serves that slot now: a create says so (EHOSTDOWN)
 	x "$XG" refused "$ID" "$VIA" $REGION "$KEY" 112 -
 }
