@@ -370,7 +370,6 @@ static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
 		return ERR_PTR(err);
 	}
 	inst->area = area.va;
-	inst->area_pa = area.pa;
 	inst->region_size = area.region_size;
 	c->region_size = area.region_size;
 	pr_debug("cowbird instance %u offered to host %u of shpool %u\n", inst->id, c->via,

@@ -156,8 +156,6 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	x->npages = size >> PAGE_SHIFT;
 	list_add_tail(&x->node, &sp->xowned);
 	area->va = x->va;
-	area->pa = x->pa;
-	area->len = (u64)nbufs * bufsz;
 	mutex_unlock(&sp->xlock);
 	return 0;
 }

@@ -88,7 +88,6 @@ struct cowbird_inst {
 	struct cowbird_rmt *rmt;	/* remote: ops go through the fabric, else NULL */
 	void *area;			/* vmalloc_user, the shared mapping; or pool memory */
 	struct edm_shpool_x *sx;	/* served in another kernel: our offer, else NULL */
-	phys_addr_t area_pa;		/* sx: where the area is, for mmap */
 	struct net *sx_net;		/* sx: counted, so the membership outlives us */
 	bool imported;			/* served here for another kernel: area is pool memory */
 	bool area_gone;			/* imported: the owner may have freed it */

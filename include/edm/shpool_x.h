@@ -25,11 +25,9 @@ struct cowbird_inst;
 struct edm_shpool_x;
 struct vm_area_struct;
 
-/* What the owner's side of an export needs to map it. */
+/* What the owner's side learns of an export (user mappings: edm_shpool_x_mmap()). */
 struct edm_shpool_x_area {
 	void *va;		/* this kernel's mapping */
-	phys_addr_t pa;		/* for user mappings */
-	u64 len;		/* bytes of the run, >= the mapping */
 	u64 region_size;	/* as the engine found it */
 };
 
