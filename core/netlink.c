@@ -19,6 +19,7 @@
 
 #include <net/sock.h>
 
+#include "edm/compat.h"
 #include "edm/dev.h"
 #include "edm/edm.h"
 #include "edm/name.h"
@@ -135,7 +136,7 @@ struct edm_dev *edm_nl_find(struct genl_info *info, const struct edm_nl_obj *obj
 	return dev;
 }
 
-static int edm_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static int edm_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 			   struct genl_info *info)
 {
 	struct edm_net *en = edm_net(genl_info_net(info));
@@ -158,7 +159,7 @@ static int edm_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void edm_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static void edm_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 			     struct genl_info *info)
 {
 	struct edm_net *en = edm_nl_en(info);
@@ -256,7 +257,7 @@ static int edm_nl_obj_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 	const struct edm_nl_obj *obj = edm_nl_obj_of(di->op.internal_flags);
 	void *hdr;
 
-	if (!edm_nl_obj_match(obj, dev, di->attrs))
+	if (!edm_nl_obj_match(obj, dev, edm_genl_dump_attrs(cb)))
 		return 0;
 	hdr = edm_nl_dump_hdr(skb, cb, di->op.cmd);
 	return hdr ? edm_nl_dump_end(skb, hdr, obj->fill(skb, dev)) : -EMSGSIZE;

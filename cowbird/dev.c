@@ -43,6 +43,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "edm/compat.h"
 #include "edm/cowbird.h"
 #include "edm/dev.h"
 #include "edm/edm.h"
@@ -491,7 +492,7 @@ static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EACCES;
-	vma->vm_flags &= ~VM_MAYEXEC;
+	vm_flags_clear(vma, VM_MAYEXEC);
 	/* pool memory: faulted in while the area is ours, revoked after */
 	if (inst->sx)
 		return edm_shpool_x_mmap(inst->sx, vma);
@@ -551,7 +552,6 @@ static const struct file_operations cowbird_fops = {
 	.unlocked_ioctl = cowbird_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = cowbird_mmap,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice cowbird_misc = {

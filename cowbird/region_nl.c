@@ -24,6 +24,7 @@
  */
 #include <net/sock.h>
 
+#include "edm/compat.h"
 #include "edm/dev.h"
 #include "edm/fabric.h"
 #include "edm/netlink.h"
@@ -233,7 +234,7 @@ static int edm_region_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			       struct edm_dev *dev)
 {
 	bool key = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct nlattr **attrs = edm_genl_dump_attrs(cb);
 	struct edm_region r;
 	unsigned long sub;
 

@@ -30,6 +30,7 @@
 #include <linux/jhash.h>
 #include <net/sch_generic.h>
 
+#include "edm/compat.h"
 #include "nicpool.h"
 
 /* The bytes waiting in @txq: its qdisc's backlog and, with BQL, the driver's. */

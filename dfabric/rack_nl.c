@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <net/sock.h>
 
+#include "edm/compat.h"
 #include "edm/dev.h"
 #include "edm/netlink.h"
 #include "rack.h"
@@ -427,7 +428,7 @@ full:
 /* The CNs @dev has, if it is a rack the request selects (RACK, if given). */
 static int edm_cn_dump_dev(struct sk_buff *skb, struct netlink_callback *cb, struct edm_dev *dev)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct nlattr **attrs = edm_genl_dump_attrs(cb);
 	struct nlattr *only = attrs[EDM_A_CN_RACK];
 
 	if (dev->type != EDM_DEV_TYPE_RACK || (only && strcmp(nla_data(only), dev->name)))

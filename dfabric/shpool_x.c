@@ -40,6 +40,7 @@
 #include <linux/slab.h>
 #include <uapi/linux/cowbird.h>
 
+#include "edm/compat.h"
 #include "edm/edm.h"
 #include "edm/shpool_x.h"
 #include "shpool.h"
@@ -256,7 +257,7 @@ int edm_shpool_x_mmap(struct edm_shpool_x *x, struct vm_area_struct *vma)
 		err = -ENODEV;
 	} else {
 		x->mapping = vma->vm_file->f_mapping;
-		vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+		vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 		vma->vm_ops = &edm_shpool_x_vm_ops;
 		vma->vm_private_data = x;
 	}

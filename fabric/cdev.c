@@ -38,6 +38,7 @@
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
 
+#include "edm/compat.h"
 #include "edm/fabric.h"
 
 enum {
@@ -631,8 +632,8 @@ static int edm_fab_cdev_mmap(struct file *file, struct vm_area_struct *vma)
 		err = -ERANGE;
 	if (!err) {
 		f->nmaps++;
-		vma->vm_flags &= ~VM_MAYEXEC;
-		vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+		vm_flags_clear(vma, VM_MAYEXEC);
+		vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 		vma->vm_private_data = f;
 		vma->vm_ops = &edm_fab_vm_ops;
 	}
@@ -695,7 +696,6 @@ static const struct file_operations edm_fab_cdev_fops = {
 	.poll = edm_fab_cdev_poll,
 	.mmap = edm_fab_cdev_mmap,
 	.fsync = edm_fab_cdev_fsync,
-	.llseek = no_llseek,
 };
 
 /* ---- one device per host ---- */

@@ -14,6 +14,7 @@
 #include <linux/netdevice.h>
 #include <net/sock.h>
 
+#include "edm/compat.h"
 #include "edm/dev.h"
 #include "edm/fabric.h"
 #include "edm/netlink.h"
@@ -547,7 +548,7 @@ static int edm_flink_dump_node(struct sk_buff *skb, struct netlink_callback *cb,
 static int edm_flink_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct edm_dev *dev)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct nlattr **attrs = edm_genl_dump_attrs(cb);
 	struct nlattr *node = attrs[EDM_A_FLINK_NODE];
 
 	if (!edm_fab_is_node(dev) || (node && strcmp(nla_data(node), dev->name)))

@@ -12,8 +12,8 @@
  */
 #include <linux/slab.h>
 #include <linux/xarray.h>
-#include <asm/unaligned.h>
 
+#include "edm/compat.h"
 #include "fab.h"
 
 /*

@@ -23,8 +23,8 @@
 #include <linux/jhash.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <asm/unaligned.h>
 
+#include "edm/compat.h"
 #include "fab.h"
 #include "trace.h"
 

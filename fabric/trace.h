@@ -17,6 +17,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "edm/compat.h"
+
 TRACE_EVENT(edm_fab_op_submit,
 	TP_PROTO(const char *node, const void *op, u32 opcode, u32 dst, u64 addr, u32 len),
 	TP_ARGS(node, op, opcode, dst, addr, len),
@@ -29,7 +31,7 @@ TRACE_EVENT(edm_fab_op_submit,
 		__field(u32, len)
 	),
 	TP_fast_assign(
-		__assign_str(node, node);
+		edm_trace_assign_str(node, node);
 		__entry->op = op;
 		__entry->opcode = opcode;
 		__entry->dst = dst;
@@ -51,7 +53,7 @@ TRACE_EVENT(edm_fab_op_issue,
 		__field(u32, id)
 	),
 	TP_fast_assign(
-		__assign_str(node, node);
+		edm_trace_assign_str(node, node);
 		__entry->op = op;
 		__entry->src = src;
 		__entry->dst = dst;
@@ -72,7 +74,7 @@ TRACE_EVENT(edm_fab_op_done,
 		__field(u64, model_ns)
 	),
 	TP_fast_assign(
-		__assign_str(node, node);
+		edm_trace_assign_str(node, node);
 		__entry->op = op;
 		__entry->status = status;
 		__entry->lat_ns = lat_ns;
@@ -92,7 +94,7 @@ DECLARE_EVENT_CLASS(edm_fab_burst,
 		__field(u32, nblocks)
 	),
 	TP_fast_assign(
-		__assign_str(node, node);
+		edm_trace_assign_str(node, node);
 		__entry->port = port;
 		__entry->seq = seq;
 		__entry->nblocks = nblocks;
@@ -124,7 +126,7 @@ DECLARE_EVENT_CLASS(edm_fab_msg,
 		__field(u32, bytes)
 	),
 	TP_fast_assign(
-		__assign_str(node, node);
+		edm_trace_assign_str(node, node);
 		__entry->src = src;
 		__entry->dst = dst;
 		__entry->id = id;

@@ -15,6 +15,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "edm/compat.h"
 #include "netdimm.h"
 
 /* The most one mapping may take, a bound on what one caller can pin. */
@@ -85,7 +86,7 @@ static int edm_netdimm_cdev_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;		/* private copies would leave the zone */
 	if (vma->vm_end - vma->vm_start > EDM_NETDIMM_MAP_MAX)
 		return -E2BIG;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	mutex_lock(&c->lock);
 	err = c->zone ? edm_netdimm_map(c->zone, vma) : -ENODEV;
 	mutex_unlock(&c->lock);

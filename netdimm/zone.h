@@ -57,7 +57,7 @@ struct edm_netdimm_zone_slot {
 
 struct edm_netdimm_zone {
 	u32 index;			/* the i of NET<i> */
-	char name[12];
+	char name[16];
 	int nid;
 	u64 size;
 	bool charged;			/* counted in the zones' memory total */

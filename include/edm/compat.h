@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where edm meets the differences between the kernels it
+ * builds for: Debian's 6.1 and 6.12 LTS lines (Kbuild refuses others, see
+ * scripts/krel.sh). The code is written for the newer kernel's API; each
+ * entry below gives that API to the older kernel, names the release that
+ * changed it, and is keyed on LINUX_VERSION_CODE. No other file tests the
+ * kernel version. Include it where one of these names is used.
+ */
+#ifndef _EDM_COMPAT_H
+#define _EDM_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/mm.h>
+#include <linux/skbuff.h>
+#include <net/genetlink.h>
+
+/*
+ * 6.2 split genetlink ops into do and dump halves (struct genl_split_ops);
+ * the family's pre_doit and post_doit get the half that runs. Before, they
+ * got the whole struct genl_ops, which has the same cmd and internal_flags.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define genl_split_ops genl_ops
+#endif
+
+/*
+ * The attributes a dump request carried, parsed with its policy. 6.6 moved
+ * them from struct genl_dumpit_info into the struct genl_info it embeds
+ * (genl_info_dump()).
+ */
+static inline struct nlattr **edm_genl_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * 6.3 made vma->vm_flags read-only outside the mm and gave drivers
+ * vm_flags_set() and vm_flags_clear(), called with mmap_lock held for
+ * writing, as an ->mmap() handler is.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
+
+/*
+ * 6.12 moved the unaligned accessors (get_unaligned_be64() and friends)
+ * from <asm/unaligned.h> to <linux/unaligned.h>.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
+ * 6.5 moved skb_gso_segment() and the other GSO helpers from
+ * <linux/netdevice.h> to <net/gso.h>.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#include <net/gso.h>
+#endif
+
+/*
+ * In a tracepoint's TP_fast_assign: copy @src, the string its __string()
+ * field @dst was sized from. 6.10 dropped __assign_str()'s second
+ * argument (the field remembers its source); before, it had to be given.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define edm_trace_assign_str(dst, src) __assign_str(dst)
+#else
+#define edm_trace_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
+#endif /* _EDM_COMPAT_H */
