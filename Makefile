@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # edm: top-level Makefile.
-#   make          build edm.ko (for KDIR), edmctl and the benchmark programs;
+#   make          build edm.ko (for KREL=<release>, default: scripts/krel.sh),
+#                 edmctl and the benchmark programs;
 #                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
 #                 subsystems out of edm.ko (Kbuild)
 #   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
 #                 tools/bench/dfabric/dfabric.sh; tools/bench/shpool.sh needs none)
-#   make demo     boot a VM, load edm.ko, show it working (installs what it needs)
-#   make check    the whole suite: build gates, unit tests, VM tests (installs what it needs)
+#   make demo     boot a VM, load edm.ko, show it working (installs what it needs;
+#                 KREL=<release> picks the kernel, default the newest supported)
+#   make check    the whole suite: build gates, unit tests, VM tests in every installed
+#                 supported kernel (installs what it needs)
 #   make check-debug-full  every VM test but the CLI scripts on the debug kernel (~1 hour)
 #   make unit     native unit tests of the kernel-agnostic cores, with sanitizers
 #   make fuzz     each libFuzzer target for FUZZ_SECONDS (default 60)
@@ -19,7 +22,12 @@
 # make -C $(KDIR) M=$(PWD), works too.
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+# The kernel: KREL=<release> (scripts/krel.sh says which are supported and
+# picks the default), or KDIR=<build tree> with its KREL.
 KREL ?= $(shell $(TOP)/scripts/krel.sh)
+# Given a KDIR, the caller vouches for it; else KREL must be supported and
+# have headers (one line says so otherwise).
+KREL_CHECK := $(if $(filter command line environment,$(origin KDIR)),,$(TOP)/scripts/krel.sh --check $(KREL))
 KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
 # Subsystems left out (EDM_FABRIC=n etc., see Kbuild) build apart, in
 # build/<release>-no-<name>-..., and leave the top edm.ko link alone.
@@ -48,6 +56,7 @@ deps:
 
 # W=1, C=1 or C=2 given on the command line pass through to Kbuild.
 module:
+	@$(if $(KREL),$(KREL_CHECK),echo "edm: no kernel to build for (KREL)" >&2; false)
 	@mkdir -p $(BUILD)
 	@cd $(TOP) && find $(MODULE_SRCS) \( -name '*.[ch]' -o -name Kbuild -o -name Kbuild.mk -o -name VERSION \) \
 		2>/dev/null | while read -r f; do \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # scripts/debug-kernel.sh: build once, cache and locate the test suite's debug
-# kernel (Debian's linux-source-6.1, tinyconfig + kvm_guest.config +
+# kernel (Debian's linux-source-6.12, tinyconfig + kvm_guest.config +
 # selftests/vm/debug.config: KASAN, lockdep, kmemleak, UBSAN, ...).
 #
 #   scripts/debug-kernel.sh build     build it unless cached (stdout: nothing)
@@ -26,8 +26,9 @@
 #                             arches, no Documentation), shared by all keys
 #   debug-kernel-<key>/       the O= build tree (KDIR), with build.log,
 #                             config.fragment and modules/lib/modules/<rel>
-# <key> hashes the linux-source-6.1 package version, the fragment and this
-# script, so a change to any of them builds a new tree.  A tree is built
+# <key> hashes the linux-source-6.12 package version, the fragment and this
+# script's code (not its comments), so a change to any of them builds a new
+# tree.  A tree is built
 # under a temporary name and renamed into place when complete (an
 # interrupted build is never used); a flock serializes builders.
 
@@ -76,7 +77,7 @@ init_paths() {
 	KEY=$( {
 		printf '%s\n' "$VERSION"
 		cat "$FRAGMENT"
-		cat "$SELF"
+		grep -v '^[[:space:]]*#' "$SELF"
 	} | sha256sum | cut -c1-12)
 	SRC=$CACHE/linux-source-${VERSION//[^A-Za-z0-9.+_-]/_}
 	DIR=$CACHE/debug-kernel-$KEY

@@ -1,6 +1,8 @@
 #!/bin/bash
-# make demo: build everything, boot the Debian kernel under QEMU, and show
+# make demo: build everything, boot a Debian kernel under QEMU, and show
 # edm.ko working inside it. Installs what it needs (scripts/deps.sh).
+# make demo KREL=<release> boots that kernel; the default is the newest
+# supported one installed (scripts/krel.sh --vm).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -4,8 +4,11 @@
 set -euo pipefail
 
 pkgs=(
-	# the kernel the VM boots and the headers edm.ko builds against
-	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	# the kernels the VM boots and the headers edm.ko builds against: both
+	# supported series (scripts/krel.sh), Debian 12's 6.1 and its 6.12 LTS
+	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64
+	# the debug kernel's source (scripts/debug-kernel.sh)
+	linux-source-6.12
 	# builds and checks
 	build-essential kmod sparse dkms pkg-config libnl-3-dev libnl-genl-3-dev
 	clang llvm xz-utils cpio

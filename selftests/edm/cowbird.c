@@ -942,7 +942,7 @@ static void fab_workers(struct __test_metadata *_metadata, struct cowbird *cb, i
 		EXPECT_EQ(0, w[i].errors) TH_LOG("thread %d: first error %d", i, w[i].why);
 		EXPECT_EQ(0, w[i].bad) TH_LOG("thread %d: reads differ from the shadow", i);
 	}
-	if (_metadata->passed)
+	if (__test_passed(_metadata))
 		return;
 	system("cat " DEBUGFS "/cowbird >&2");
 }

@@ -1691,12 +1691,6 @@ TEST_F_TIMEOUT(stress, mixed, 400)
 	EXPECT_LT(0ull, t.ops);
 }
 
-static void __attribute__((constructor)) __constructor_order_last(void)
-{
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "run"))
