@@ -2,12 +2,18 @@
 # make check: the whole suite, in order. Each gate and test prints TAP; the
 # last line counts them all: "N passed, N failed[, N skipped]". Exits non-zero
 # on any failure. Installs what it needs (scripts/deps.sh).
-#   deps -> edm.ko with W=1 + sparse, and with no subsystem (EDM_*=n) -> edmctl
-#   and its host tests -> dkms build
+#
+# It runs in every installed supported kernel (scripts/krel.sh --all-vm: the
+# newest Debian 6.1 and 6.12), or in $KREL alone when that is set:
+#   deps -> per kernel: edm.ko with W=1 + sparse, and with no subsystem
+#   (EDM_*=n), a dkms build -> checkpatch -> edmctl and its host tests
 #   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
-#   -> VM suite in the Debian kernel -> debug kernel (built once, cached),
-#   edm.ko against it, VM suite in it with EDM_TEST_SCALE=5: the programs and
-#   cases of selftests/edm/Makefile's TEST_DEBUG.
+#   -> per kernel: the VM suite in Debian's kernel, the minimal module
+#   -> the multi-guest runs, guests alternating between the kernels
+#   -> debug kernel (6.12, built once, cached), edm.ko against it, VM suite
+#   in it with EDM_TEST_SCALE=5: selftests/edm/Makefile's TEST_DEBUG.
+# Each lane's time is printed at the end. Gate and VM TAP lines name their
+# kernel.
 # check.sh --debug-full (make check-debug-full): the build gates, then every
 # VM test but the CLI scripts on the debug kernel only (about an hour).
 set -uo pipefail
@@ -53,20 +59,20 @@ gate() {
 	fi
 }
 
-# Compiler and sparse diagnostics are errors here.
+# Compiler and sparse diagnostics are errors here. build_module_clean R LOG.
 build_module_clean() {
-	rm -rf "$top/build/$krel"
-	make -C "$top" module KREL="$krel" W=1 C=1 || return 1
-	! grep -E '(warning|error):' "$out/module-W1-sparse.log"
+	rm -rf "$top/build/$1"
+	make -C "$top" module KREL="$1" W=1 C=1 || return 1
+	! grep -E '(warning|error):' "$2"
 }
 
 # The module with every subsystem left out (Kbuild's EDM_* knobs): it must
-# build as cleanly as the whole one; vm-minimal loads it.
+# build as cleanly as the whole one; vm-minimal loads it. R LOG.
 minimal_knobs=(EDM_FABRIC=n EDM_NETDIMM=n EDM_DFABRIC=n EDM_COWBIRD=n)
 build_module_minimal() {
-	rm -rf "$top/build/$krel"-no-*
-	make -C "$top" module KREL="$krel" W=1 C=1 "${minimal_knobs[@]}" || return 1
-	! grep -E '(warning|error):' "$out/module-minimal.log"
+	rm -rf "$top/build/$1"-no-*
+	make -C "$top" module KREL="$1" W=1 C=1 "${minimal_knobs[@]}" || return 1
+	! grep -E '(warning|error):' "$2"
 }
 
 build_edmctl() {
@@ -90,6 +96,19 @@ suite() {
 	return "$rc"
 }
 
+# lane NAME CMD...: run CMD (gates and suites), and keep how long it took
+# for the table at the end.
+lane_times=()
+lane() {
+	local name=$1 t0=$SECONDS rc
+
+	shift
+	"$@"
+	rc=$?
+	lane_times+=("$(printf '%-34s %5d s' "$name" $((SECONDS - t0)))")
+	return $rc
+}
+
 summary() {
 	local pass fail skip line
 
@@ -99,6 +118,8 @@ summary() {
 	line="$pass passed, $fail failed"
 	[ "$skip" -gt 0 ] && line="$line, $skip skipped"
 	echo
+	echo "# lane times:"
+	printf '#   %s\n' "${lane_times[@]}"
 	grep -E '^not ok ' "$tap" | sed 's/^/FAILED: /'
 	echo "$line"
 	[ "$fail" -eq 0 ]
@@ -109,19 +130,46 @@ if ! gate deps scripts/deps.sh; then
 	summary
 	exit 1
 fi
-krel=$(scripts/krel.sh --vm)
-echo "== kernel: $krel"
+# The kernels: every installed supported one (the newest of each series),
+# or $KREL alone.
+if [ -n "${KREL:-}" ]; then
+	krels=("$(scripts/krel.sh --vm)") || krels=()
+	[ -n "${krels[0]:-}" ] || krels=()
+else
+	mapfile -t krels < <(scripts/krel.sh --all-vm)
+fi
+if [ ${#krels[@]} -eq 0 ]; then
+	echo "not ok - kernels: no supported kernel is installed ($(scripts/krel.sh --series | tr '\n' ' '))" |
+		tee -a "$tap"
+	summary
+	exit 1
+fi
+echo "== kernels: ${krels[*]}"
+# series R: "6.12" of "6.12.117+deb12-amd64", for lane and gate names.
+series() { [[ $1 =~ ^([0-9]+\.[0-9]+) ]] && echo "${BASH_REMATCH[1]}"; }
 
-gate module-W1-sparse build_module_clean
-gate module-minimal build_module_minimal
-[ $full = 1 ] || gate checkpatch scripts/checkpatch.sh
-gate edmctl build_edmctl
-[ $full = 1 ] || gate edmctl-host-tests make -C tools/edmctl check
-[ $full = 1 ] || gate dkms-build scripts/dkms-check.sh "$krel"
-gate selftests-build make -j"$(nproc)" -C selftests/edm
+# The module's gates for kernel $1.
+module_gates() {
+	local k=$1 s
+
+	s=$(series "$k")
+	gate "module-W1-sparse-$s" build_module_clean "$k" "$out/module-W1-sparse-$s.log"
+	gate "module-minimal-$s" build_module_minimal "$k" "$out/module-minimal-$s.log"
+	[ $full = 1 ] || gate "dkms-build-$s" scripts/dkms-check.sh "$k"
+}
+for k in "${krels[@]}"; do
+	lane "build $k" module_gates "$k"
+done
+[ $full = 1 ] || lane checkpatch gate checkpatch scripts/checkpatch.sh
+user_gates() {
+	gate edmctl build_edmctl
+	[ $full = 1 ] || gate edmctl-host-tests make -C tools/edmctl check
+	gate selftests-build make -j"$(nproc)" -C selftests/edm
+}
+lane "edmctl, selftests build" user_gates
 if [ $full = 0 ]; then
-	suite unit make -s -j"$(nproc)" unit
-	suite fuzz make -s -j"$(nproc)" fuzz FUZZ_SECONDS=5
+	lane unit suite unit make -s -j"$(nproc)" unit
+	lane fuzz suite fuzz make -s -j"$(nproc)" fuzz FUZZ_SECONDS=5
 	suite spec-header "$py" selftests/edm/spec_check.py header
 fi
 # vm_suite LANE RELEASE RUNNER-ARGS... [-- TEST...]: the kselftest suite
@@ -137,60 +185,84 @@ vm_suite() {
 		echo "not ok - vm-$lane: not run, a build gate failed" | tee -a "$tap"
 		return 1
 	fi
-	suite "vm-$lane" selftests/vm/run "${args[@]}" --out "$out/vm-$lane" -- \
+	lane "vm-$lane" suite "vm-$lane" selftests/vm/run "${args[@]}" --out "$out/vm-$lane" -- \
 		selftests/edm/run.sh "${tests[@]}"
 }
 
-[ $full = 1 ] || vm_suite debian "$krel" --kernel-release "$krel" --cpuless-node 256M --timeout 1200
-if [ $full = 0 ]; then
-	minimal_ko=$(echo "$top/build/$krel"-no-*/edm.ko)
+# The VM suite in Debian's kernel $1, then the module with no subsystem.
+debian_lane() {
+	local k=$1 s minimal_ko
+
+	s=$(series "$k")
+	vm_suite "debian-$s" "$k" --kernel-release "$k" --cpuless-node 256M --timeout 1200
+	minimal_ko=$(echo "$top/build/$k"-no-*/edm.ko)
 	if [ -e "$minimal_ko" ]; then
-		suite vm-minimal selftests/vm/run --kernel-release "$krel" --timeout 300 \
-			--env EDM_KO="$minimal_ko" --out "$out/vm-minimal" -- \
+		lane "vm-minimal-$s" suite "vm-minimal-$s" selftests/vm/run --kernel-release "$k" \
+			--timeout 300 --env EDM_KO="$minimal_ko" --out "$out/vm-minimal-$s" -- \
 			selftests/edm/run.sh minimal.sh
 	else
-		echo "not ok - vm-minimal: not run, the minimal module did not build" | tee -a "$tap"
+		echo "not ok - vm-minimal-$s: not run, the minimal module did not build" | tee -a "$tap"
 	fi
+}
+if [ $full = 0 ]; then
+	for k in "${krels[@]}"; do
+		debian_lane "$k"
+	done
 fi
+
+# The multi-guest runs boot each guest in one of the kernels, in turn
+# (--guest-kernels): with two kernels, every run has one guest in each,
+# and the next run swaps them, so each side of each pair of scripts runs
+# in both kernels over the suite, and the kernels meet on the same link
+# and the same shared pool. guest_kernels N: the list for run number N,
+# the kernels rotated by N.
+guest_kernels() {
+	local i n=${#krels[@]} list=()
+
+	for ((i = 0; i < n; i++)); do
+		list+=("${krels[(i + $1) % n]}")
+	done
+	(IFS=,; echo "${list[*]}")
+}
 
 # Two guests joined by a QEMU socket link; their lines carry "[gN] ".
-# two_guests NAME SCRIPT: SCRIPT runs in both guests.
+# two_guests NAME RUN SCRIPT: SCRIPT runs in both guests; RUN numbers the
+# run for guest_kernels.
 two_guests() {
-	selftests/vm/run --kernel-release "$krel" --guests 2 --out "$out/vm-$1" \
-		-- "selftests/edm/$2" | sed -u 's/^\[g[0-9]*\] //'
+	selftests/vm/run --guest-kernels "$(guest_kernels "$2")" --guests 2 --out "$out/vm-$1" \
+		-- "selftests/edm/$3" | sed -u 's/^\[g[0-9]*\] //'
 	return "${PIPESTATUS[0]}"
 }
-if [ $full = 0 ]; then
-	suite vm-two-guests two_guests two-guests two_guests.sh
-	# NetDIMMs in lower mode, one per machine, riding on the link.
-	suite vm-two-guests-ndimm two_guests two-guests-ndimm ndimm_two_guests.sh
-	# EDM over Ethernet: a compute host in one guest, switch and memory host in the other.
-	suite vm-two-guests-fabric two_guests two-guests-fabric fabric_two_guests.sh
-fi
 
 # A DFabric pool shared by the guests' kernels (one ivshmem file); the last
-# guest kills its kernel mid-traffic. shpool_guests NAME N: N guests.
+# guest kills its kernel mid-traffic. shpool_guests NAME RUN N: N guests.
 shpool_guests() {
-	selftests/vm/run --kernel-release "$krel" --guests "$2" --shmem 64M --may-die $(($2 - 1)) \
-		--out "$out/vm-$1" -- selftests/edm/shpool_guests.sh | sed -u 's/^\[g[0-9]*\] //'
-	return "${PIPESTATUS[0]}"
-}
-if [ $full = 0 ]; then
-	suite vm-shpool-two-guests shpool_guests shpool-two-guests 2
-	suite vm-shpool-three-guests shpool_guests shpool-three-guests 3
-fi
-
-# Cowbird across kernels: guest 1's engine serves guest 0's rings through
-# the shared pool, then guest 1 dies with reads in flight.
-cowbird_guests() {
-	selftests/vm/run --kernel-release "$krel" --guests 2 --shmem 64M --may-die 1 \
-		--out "$out/vm-cowbird-guests" -- selftests/edm/cowbird_guests.sh |
+	selftests/vm/run --guest-kernels "$(guest_kernels "$2")" --guests "$3" --shmem 64M \
+		--may-die $(($3 - 1)) --out "$out/vm-$1" -- selftests/edm/shpool_guests.sh |
 		sed -u 's/^\[g[0-9]*\] //'
 	return "${PIPESTATUS[0]}"
 }
-if [ $full = 0 ]; then
-	suite vm-cowbird-two-guests cowbird_guests
-fi
+
+# Cowbird across kernels: guest 1's engine serves guest 0's rings through
+# the shared pool, then guest 1 dies with reads in flight. RUN as above.
+cowbird_guests() {
+	selftests/vm/run --guest-kernels "$(guest_kernels "$1")" --guests 2 --shmem 64M \
+		--may-die 1 --out "$out/vm-cowbird-guests" -- selftests/edm/cowbird_guests.sh |
+		sed -u 's/^\[g[0-9]*\] //'
+	return "${PIPESTATUS[0]}"
+}
+
+multi_guest_runs() {
+	suite vm-two-guests two_guests two-guests 0 two_guests.sh
+	# NetDIMMs in lower mode, one per machine, riding on the link.
+	suite vm-two-guests-ndimm two_guests two-guests-ndimm 1 ndimm_two_guests.sh
+	# EDM over Ethernet: a compute host in one guest, switch and memory host in the other.
+	suite vm-two-guests-fabric two_guests two-guests-fabric 2 fabric_two_guests.sh
+	suite vm-shpool-two-guests shpool_guests shpool-two-guests 3 2
+	suite vm-shpool-three-guests shpool_guests shpool-three-guests 4 3
+	suite vm-cowbird-two-guests cowbird_guests 5
+}
+[ $full = 1 ] || lane "multi-guest runs ($(IFS=+; echo "${krels[*]}"))" multi_guest_runs
 
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.
@@ -199,10 +271,10 @@ build_module_debug() {
 	! grep -E '(warning|error):' "$out/module-debug-W1.log"
 }
 
-if gate debug-kernel scripts/debug-kernel.sh build; then
+if lane "debug kernel build (cached)" gate debug-kernel scripts/debug-kernel.sh build; then
 	dkrel=$(scripts/debug-kernel.sh release)
 	echo "== debug kernel: $dkrel"
-	gate module-debug-W1 build_module_debug
+	lane "build $dkrel" gate module-debug-W1 build_module_debug
 	list=print-debug-tests
 	[ $full = 0 ] || list=print-debug-tests-full
 	vm_suite debug "$dkrel" --kernel "$(scripts/debug-kernel.sh image)" \

@@ -86,9 +86,15 @@ init_paths() {
 # A complete tree: renamed into place only after everything succeeded.
 complete() { [[ -f $DIR/.complete ]]; }
 
+# What extract_source keeps of other arches and Documentation: Kconfig files
+# (the Kconfig tree sources some) and Makefiles (6.12's fs/hostfs includes
+# arch/um/scripts/Makefile.rules). Written into .complete: a tree pruned by
+# another rule is extracted again.
+KEEP="Kconfig* Makefile*"
+
 # Extract the tarball into $SRC (once per package version).
 extract_source() {
-	[[ -f $SRC/.complete ]] && return 0
+	[[ -f $SRC/.complete ]] && grep -qxF "keep: $KEEP" "$SRC/.complete" && return 0
 	local tmp top
 	log "extracting $TARBALL ($SRC_PKG $VERSION)"
 	tmp=$(mktemp -d "$SRC.tmp.XXXXXX")
@@ -98,12 +104,12 @@ extract_source() {
 	[[ -n $top && -f $top/Makefile && -f $top/Kconfig ]] ||
 		die "$TARBALL: unexpected layout"
 	# Not needed for an x86 build: other arches and Documentation, but for
-	# their Kconfig files (the Kconfig tree sources some): ~200 MB less.
+	# the files $KEEP names: ~200 MB less.
 	find "$top/Documentation" "$top/arch" -path "$top/arch/x86" -prune -o \
-		-type f ! -name 'Kconfig*' -print0 | xargs -0r rm -f
+		-type f ! -name 'Kconfig*' ! -name 'Makefile*' -print0 | xargs -0r rm -f
 	find "$top/Documentation" "$top/arch" -depth -mindepth 1 -type d \
 		-empty -delete
-	touch "$top/.complete"
+	echo "keep: $KEEP" >"$top/.complete"
 	rm -rf "$SRC"
 	mv "$top" "$SRC"
 	rmdir "$tmp"
