@@ -264,6 +264,11 @@ int edm_nicpool_xmit(struct edm_nicpool *np, struct edm_rack_cn *cn,
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		return 0;
 	}
+	/* from the CN, until a member takes it: flowlet hashing dissects the
+	 * flow in the netns of skb->dev, and with none (DEBUG_NET warns) no
+	 * netns's flow dissector program would run
+	 */
+	skb->dev = cn->netdev;
 	if (edm_nicpool_tx_prepare(skb, &d->vh)) {
 		edm_kfree_shared_skb(skb);
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
