@@ -210,59 +210,76 @@ if [ $full = 0 ]; then
 	done
 fi
 
-# The multi-guest runs boot each guest in one of the kernels, in turn
-# (--guest-kernels): with two kernels, every run has one guest in each,
-# and the next run swaps them, so each side of each pair of scripts runs
-# in both kernels over the suite, and the kernels meet on the same link
-# and the same shared pool. guest_kernels N: the list for run number N,
-# the kernels rotated by N.
-guest_kernels() {
-	local i n=${#krels[@]} list=()
+# The multi-guest runs boot their guests in different kernels
+# (selftests/vm/run --guest-kernels), so the two kernels' builds of edm.ko
+# meet on one link and one shared pool. A run whose guests play different
+# parts runs twice when there are two kernels, the kernels swapped, so
+# each part runs in each kernel; but fabric_two_guests.sh, whose parts
+# (compute host; switch and memory host) the single-guest lanes run over
+# veth in each kernel, runs once. A run's TAP lines name each guest's
+# kernel.
+# pair A B: the kernel list "A,B" (just "A" when they are the same).
+pair() { if [ "$1" = "$2" ]; then echo "$1"; else echo "$1,$2"; fi; }
+k_old=${krels[0]}
+k_new=${krels[${#krels[@]} - 1]}
 
-	for ((i = 0; i < n; i++)); do
-		list+=("${krels[(i + $1) % n]}")
+# multi_guest NAME KERNELS RUNNER-ARGS... -- SCRIPT: one run, its output's
+# "[gN] " prefixes turned into kernel tags on TAP lines, dropped elsewhere.
+multi_guest() {
+	local name=$1 list=$2 i tag=() k
+
+	shift 2
+	IFS=, read -ra k <<<"$list"
+	for ((i = 0; i < 8; i++)); do
+		tag+=(-e "s/^\[g$i\] (not ok|ok)( [0-9]+)? /\1\2 [${k[i % ${#k[@]}]}] /")
 	done
-	(IFS=,; echo "${list[*]}")
+	selftests/vm/run --guest-kernels "$list" --out "$out/vm-$name" "$@" |
+		sed -u -E "${tag[@]}" -e 's/^\[g[0-9]+\] //'
+	return "${PIPESTATUS[0]}"
 }
 
-# Two guests joined by a QEMU socket link; their lines carry "[gN] ".
-# two_guests NAME RUN SCRIPT: SCRIPT runs in both guests; RUN numbers the
-# run for guest_kernels.
+# Two guests joined by a QEMU socket link: two_guests NAME KERNELS SCRIPT.
 two_guests() {
-	selftests/vm/run --guest-kernels "$(guest_kernels "$2")" --guests 2 --out "$out/vm-$1" \
-		-- "selftests/edm/$3" | sed -u 's/^\[g[0-9]*\] //'
-	return "${PIPESTATUS[0]}"
+	multi_guest "$1" "$2" --guests 2 -- "selftests/edm/$3"
 }
 
 # A DFabric pool shared by the guests' kernels (one ivshmem file); the last
-# guest kills its kernel mid-traffic. shpool_guests NAME RUN N: N guests.
+# guest kills its kernel mid-traffic. shpool_guests NAME KERNELS N.
 shpool_guests() {
-	selftests/vm/run --guest-kernels "$(guest_kernels "$2")" --guests "$3" --shmem 64M \
-		--may-die $(($3 - 1)) --out "$out/vm-$1" -- selftests/edm/shpool_guests.sh |
-		sed -u 's/^\[g[0-9]*\] //'
-	return "${PIPESTATUS[0]}"
+	multi_guest "$1" "$2" --guests "$3" --shmem 64M --may-die $(($3 - 1)) -- \
+		selftests/edm/shpool_guests.sh
 }
 
 # Cowbird across kernels: guest 1's engine serves guest 0's rings through
-# the shared pool, then guest 1 dies with reads in flight. RUN as above.
+# the shared pool, then guest 1 dies with reads in flight.
 cowbird_guests() {
-	selftests/vm/run --guest-kernels "$(guest_kernels "$1")" --guests 2 --shmem 64M \
-		--may-die 1 --out "$out/vm-cowbird-guests" -- selftests/edm/cowbird_guests.sh |
-		sed -u 's/^\[g[0-9]*\] //'
-	return "${PIPESTATUS[0]}"
+	multi_guest "$1" "$2" --guests 2 --shmem 64M --may-die 1 -- selftests/edm/cowbird_guests.sh
+}
+
+# A run in each order of the two kernels: both_ways FUNC NAME ARGS...
+both_ways() {
+	local f=$1 name=$2
+
+	shift 2
+	suite "vm-$name" "$f" "$name" "$(pair "$k_old" "$k_new")" "$@"
+	[ "$k_old" = "$k_new" ] ||
+		suite "vm-$name-swapped" "$f" "$name-swapped" "$(pair "$k_new" "$k_old")" "$@"
 }
 
 multi_guest_runs() {
-	suite vm-two-guests two_guests two-guests 0 two_guests.sh
+	both_ways two_guests two-guests two_guests.sh
 	# NetDIMMs in lower mode, one per machine, riding on the link.
-	suite vm-two-guests-ndimm two_guests two-guests-ndimm 1 ndimm_two_guests.sh
+	both_ways two_guests two-guests-ndimm ndimm_two_guests.sh
 	# EDM over Ethernet: a compute host in one guest, switch and memory host in the other.
-	suite vm-two-guests-fabric two_guests two-guests-fabric 2 fabric_two_guests.sh
-	suite vm-shpool-two-guests shpool_guests shpool-two-guests 3 2
-	suite vm-shpool-three-guests shpool_guests shpool-three-guests 4 3
-	suite vm-cowbird-two-guests cowbird_guests 5
+	suite vm-two-guests-fabric two_guests two-guests-fabric "$(pair "$k_old" "$k_new")" \
+		fabric_two_guests.sh
+	# The same script twice: guest 0 and the guest that dies each in both kernels.
+	suite vm-shpool-two-guests shpool_guests shpool-two-guests "$(pair "$k_new" "$k_old")" 2
+	suite vm-shpool-three-guests shpool_guests shpool-three-guests \
+		"$(pair "$k_old" "$k_new"),$k_new" 3
+	both_ways cowbird_guests cowbird-two-guests
 }
-[ $full = 1 ] || lane "multi-guest runs ($(IFS=+; echo "${krels[*]}"))" multi_guest_runs
+[ $full = 1 ] || lane "multi-guest runs ($(pair "${k_old%%-*}" "${k_new%%-*}"))" multi_guest_runs
 
 # The debug kernel (KASAN, lockdep, UBSAN, kmemleak): built once, cached
 # outside the clone; edm.ko built against it with W=1 and no warning.

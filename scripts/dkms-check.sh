@@ -23,6 +23,7 @@ dk=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms")
 dkms add -m edm -v "$ver" "${dk[@]}" >"$tmp/log" 2>&1 &&
 	dkms build -m edm -v "$ver" -k "$krel" "${dk[@]}" >>"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; exit 1; }
-ko=$(find "$tmp/dkms" -name edm.ko | head -1)
+# dkms compresses the module as the kernel does its own (6.12: edm.ko.xz).
+ko=$(find "$tmp/dkms" -name 'edm.ko*' | head -1)
 [ -n "$ko" ] || { cat "$tmp/log" >&2; echo "dkms built no edm.ko" >&2; exit 1; }
-echo "dkms build: edm $ver for $krel OK"
+echo "dkms build: edm $ver for $krel OK: ${ko#"$tmp/dkms/"}"
