@@ -42,6 +42,7 @@ static int edm_netdimm_open(struct net_device *dev)
 	struct edm_netdimm *nd = netdev_priv(dev);
 
 	napi_enable(&nd->napi);
+	edm_netdimm_queues_napi(dev, &nd->napi);
 	if (nd->poll_us)
 		hrtimer_start(&nd->poll_timer, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL);
@@ -60,6 +61,7 @@ static int edm_netdimm_stop(struct net_device *dev)
 	if (peer)
 		netif_carrier_off(peer->netdev);
 	netif_tx_disable(dev);
+	edm_netdimm_queues_napi(dev, NULL);
 	napi_disable(&nd->napi);	/* first: a poll may arm wire_timer */
 	hrtimer_cancel(&nd->poll_timer);
 	hrtimer_cancel(&nd->wire_timer);
@@ -99,6 +101,7 @@ static void edm_netdimm_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &edm_netdimm_netdev_ops;
 	dev->ethtool_ops = &edm_netdimm_ethtool_ops;
+	edm_netdimm_qstats_init(dev);
 	dev->features |= EDM_NETDIMM_FEATURES;
 	dev->hw_features |= EDM_NETDIMM_FEATURES;
 	dev->vlan_features |= EDM_NETDIMM_FEATURES;

@@ -141,6 +141,10 @@ static inline struct edm_netdimm_desc *edm_netdimm_slot(struct edm_netdimm_ring 
 	return &r->desc[i & (EDM_NETDIMM_RING - 1)];
 }
 
+/* qstats.c: the netdev family's per-queue view (6.10+; nothing on 6.1) */
+void edm_netdimm_qstats_init(struct net_device *dev);
+void edm_netdimm_queues_napi(struct net_device *dev, struct napi_struct *napi);
+
 /* ndimm_tx.c */
 netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev);
 int edm_netdimm_tx_clean(struct edm_netdimm *nd);

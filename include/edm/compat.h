@@ -12,6 +12,7 @@
 
 #include <linux/version.h>
 #include <linux/mm.h>
+#include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/genetlink.h>
 
@@ -82,6 +83,65 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #define edm_trace_assign_str(dst, src) __assign_str(dst)
 #else
 #define edm_trace_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
+/*
+ * A netdev's per-queue statistics in the netdev netlink family (qstats-get):
+ * 6.10 added struct netdev_stat_ops (dev->stat_ops). Before, there is
+ * nowhere to report them: the types below carry what edm fills, and
+ * edm_netdev_set_stat_ops() does nothing.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#include <net/netdev_queues.h>
+
+static inline void edm_netdev_set_stat_ops(struct net_device *dev,
+					   const struct netdev_stat_ops *ops)
+{
+	dev->stat_ops = ops;
+}
+#else
+struct netdev_queue_stats_rx {
+	u64 bytes;
+	u64 packets;
+	u64 hw_drops;
+};
+
+struct netdev_queue_stats_tx {
+	u64 bytes;
+	u64 packets;
+	u64 hw_drops;
+};
+
+struct netdev_stat_ops {
+	void (*get_queue_stats_rx)(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_rx *stats);
+	void (*get_queue_stats_tx)(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_tx *stats);
+	void (*get_base_stats)(struct net_device *dev, struct netdev_queue_stats_rx *rx,
+			       struct netdev_queue_stats_tx *tx);
+};
+
+static inline void edm_netdev_set_stat_ops(struct net_device *dev,
+					   const struct netdev_stat_ops *ops)
+{
+}
+#endif
+
+/*
+ * Which NAPI serves a queue, shown by the netdev family's queue-get: 6.8
+ * added netif_queue_set_napi() (called under RTNL). Before, nothing shows
+ * it and the call does nothing.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+enum netdev_queue_type {
+	NETDEV_QUEUE_TYPE_RX,
+	NETDEV_QUEUE_TYPE_TX,
+};
+
+static inline void netif_queue_set_napi(struct net_device *dev, unsigned int queue_index,
+					enum netdev_queue_type type, struct napi_struct *napi)
+{
+}
 #endif
 
 #endif /* _EDM_COMPAT_H */

@@ -2,7 +2,9 @@
 # Shared by the edm shell selftests: paths, TAP output and polling helpers.
 # A test script defines one function per case and calls `run_case fn "what"`
 # for each; every case runs in a subshell with `set -e` and its output is
-# shown, as TAP comments, only when it fails.
+# shown, as TAP comments, only when it fails. A case that returns KSFT_SKIP
+# (a kernel feature it needs is absent) is "ok ... # SKIP <its last line>",
+# which make check counts as skipped, not passed.
 
 EDM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 EDMCTL=$EDM_TOP/tools/edmctl/edmctl
@@ -55,6 +57,9 @@ run_case() {
 	echo "# $fn: $((SECONDS - t0)) s"
 	if [ $rc -eq 0 ]; then
 		echo "ok $tap_n $what"
+	elif [ $rc -eq $KSFT_SKIP ]; then
+		# the case's last line says why
+		echo "ok $tap_n $what # SKIP $(printf '%s\n' "$out" | tail -n 1)"
 	else
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_n $what"

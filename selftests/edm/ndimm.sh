@@ -5,7 +5,8 @@
 # prove which path each packet took (edmctl -j netdimm stats, ethtool -S);
 # a full zone falls back to ordinary pages with no drop; deletion under
 # traffic, with pages still lent to a socket, and of a lower device is
-# clean; the netdev behaves (MTU 9000, GSO, BQL, tc); bad input is refused.
+# clean; the netdev behaves (MTU 9000, GSO, BQL, tc) and shows its queues
+# in the netdev family (6.10+); bad input is refused.
 # Each case builds its own devices and namespaces and removes them.
 # Usage: ndimm.sh [CASE...] (default: all, in order).
 #
@@ -336,6 +337,86 @@ iperf_counters() {
 	poll 20 zones_settled || { zone_report; return 1; }
 }
 
+# ynl NS ARGS...: the kernel's YNL client on the netdev family in netns NS,
+# JSON out.
+YNL=$EDM_TOP/build/ynl
+ynl() {
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" "$PY" "$YNL/cli.py" --spec "$YNL/specs/netdev.yaml" --no-schema \
+		--output-json "$@"
+}
+
+# netdev_has OP: the running kernel's netdev family has operation OP (the
+# nth of the spec's list is command n), as its genetlink controller says.
+netdev_has() {
+	local id fam
+
+	id=$("$PY" -c 'import sys, yaml
+ops = [o["name"] for o in yaml.safe_load(open(sys.argv[1]))["operations"]["list"]]
+print(ops.index(sys.argv[2]) + 1)' "$YNL/specs/netdev.yaml" "$1")
+	fam=$("$PY" "$YNL/cli.py" --spec "$YNL/specs/nlctrl.yaml" --no-schema --output-json \
+		--do getfamily --json '{"family-name": "netdev"}' 2>/dev/null) || return 1
+	jq -e --argjson id "$id" '[.ops[][].id] | index($id) != null' >/dev/null <<<"$fam"
+}
+
+# qstats_agree IFINDEX: nda's queues and device totals in the netdev
+# family (qstats-get) are ethtool -S's counters; read back to back, so a
+# stray ARP between them is polled away.
+qstats_agree() {
+	local e q d
+
+	q=$(ynl $NS_A --dump qstats-get --json "{\"ifindex\": $1, \"scope\": \"queue\"}")
+	d=$(ynl $NS_A --dump qstats-get --json "{\"ifindex\": $1}")
+	e=$(eth_json nda $NS_A)
+	jq -ne --argjson e "$e" --argjson q "$q" --argjson d "$d" --argjson i "$1" '
+		($q | map(select(.["queue-type"] == "rx")) | .[0]) as $rx
+		| ($q | map(select(.["queue-type"] == "tx")) | .[0]) as $tx
+		| ($q | length) == 2 and $e.rx_packets >= 4 and $e.tx_packets >= 4
+		and $rx.ifindex == $i and $rx["queue-id"] == 0 and $tx["queue-id"] == 0
+		and $rx["rx-packets"] == $e.rx_packets and $rx["rx-bytes"] == $e.rx_bytes
+		and $rx["rx-hw-drops"] == $e.rx_drops
+		and $tx["tx-packets"] == $e.tx_packets and $tx["tx-bytes"] == $e.tx_bytes
+		and $tx["tx-hw-drops"] == $e.tx_drops
+		and ($d | length) == 1 and $d[0]["rx-packets"] == $e.rx_packets
+		and $d[0]["rx-bytes"] == $e.rx_bytes and $d[0]["tx-packets"] == $e.tx_packets
+		and $d[0]["tx-bytes"] == $e.tx_bytes and $d[0]["rx-hw-drops"] == $e.rx_drops
+		and $d[0]["tx-hw-drops"] == $e.tx_drops' >/dev/null ||
+		{ echo "ethtool: $e"; echo "queues: $q"; echo "device: $d"; return 1; }
+}
+
+# The netdev family's view of an ndimm, read with the kernel's YNL client
+# as a user of 6.10 or later would: per queue (qstats-get, scope queue),
+# queue 0 of each direction holds the device's counters as ethtool -S has
+# them, and the device's totals are the same; queue-get names one NAPI for
+# both queues while the device is up (and lists none while it is down). Skipped
+# where the family lacks qstats-get (6.1: no netdev family at all).
+queue_stats() {
+	local ifi q
+
+	[ -f "$YNL/cli.py" ] || { echo "no $YNL (make selftests)"; return 1; }
+	netdev_has qstats-get || { echo "the netdev family has no qstats-get (Linux 6.10+)"
+		return $KSFT_SKIP; }
+	trap nd_cleanup EXIT
+	pair size 16M
+	x in_a ping -c "$(scaled 5)" -i 0.2 -W 5 $IP_B
+	x in_b ping -c 2 -i 0.2 -W 5 $IP_A
+	ifi=$(in_a cat /sys/class/net/nda/ifindex)
+	poll 20 qstats_agree "$ifi" >/dev/null || qstats_agree "$ifi"
+	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $ifi}")
+	jq -e 'length == 2 and (map(.["napi-id"]) | unique | length == 1 and .[0] > 0)' \
+		>/dev/null <<<"$q" || { echo "queues while up: $q"; return 1; }
+	# down, the family lists no queue of it; up again, the link is back
+	x in_a ip link set nda down
+	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $ifi}")
+	jq -e 'length == 0' >/dev/null <<<"$q" || { echo "queues while down: $q"; return 1; }
+	x in_a ip link set nda up
+	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $ifi}")
+	jq -e 'length == 2 and all(.[]; .["napi-id"] > 0)' >/dev/null <<<"$q" ||
+		{ echo "queues up again: $q"; return 1; }
+}
+
 sockperf_pp() {
 	trap nd_cleanup EXIT
 	pair size 16M
@@ -637,6 +718,7 @@ cases=(
 	bad_input "ndimm: bad input fails with a clear error and creates nothing"
 	ping_mtu "ndimm: ping between two namespaces; MTU 9000, jumbo pings with DF"
 	iperf_counters "ndimm: iperf3; copy-needed TX, zero-copy RX, TSO, BQL, counters agree"
+	queue_stats "ndimm: the netdev family's per-queue stats and NAPIs (qstats-get, queue-get)"
 	sockperf_pp "ndimm: sockperf ping-pong, UDP and TCP"
 	file_transfer "ndimm: a file crosses intact (sha256)"
 	zone_exhaustion "ndimm: a full zone falls back to ordinary pages, no drop, file intact"
