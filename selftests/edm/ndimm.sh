@@ -344,7 +344,7 @@ ynl() {
 	local ns=$1
 
 	shift
-	ip netns exec "$ns" "$PY" "$YNL/cli.py" --spec "$YNL/specs/netdev.yaml" --no-schema \
+	ip netns exec "$ns" "$PY" "$YNL/cli.py" --spec "$YNL/netdev.yaml" --no-schema \
 		--output-json "$@"
 }
 
@@ -355,8 +355,8 @@ netdev_has() {
 
 	id=$("$PY" -c 'import sys, yaml
 ops = [o["name"] for o in yaml.safe_load(open(sys.argv[1]))["operations"]["list"]]
-print(ops.index(sys.argv[2]) + 1)' "$YNL/specs/netdev.yaml" "$1")
-	fam=$("$PY" "$YNL/cli.py" --spec "$YNL/specs/nlctrl.yaml" --no-schema --output-json \
+print(ops.index(sys.argv[2]) + 1)' "$YNL/netdev.yaml" "$1")
+	fam=$("$PY" "$YNL/cli.py" --spec "$YNL/nlctrl.yaml" --no-schema --output-json \
 		--do getfamily --json '{"family-name": "netdev"}' 2>/dev/null) || return 1
 	jq -e --argjson id "$id" '[.ops[][].id] | index($id) != null' >/dev/null <<<"$fam"
 }
