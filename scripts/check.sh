@@ -288,7 +288,7 @@ build_module_debug() {
 	! grep -E '(warning|error):' "$out/module-debug-W1.log"
 }
 
-if lane "debug kernel build (cached)" gate debug-kernel scripts/debug-kernel.sh build; then
+if lane "debug kernel (built once, cached)" gate debug-kernel scripts/debug-kernel.sh build; then
 	dkrel=$(scripts/debug-kernel.sh release)
 	echo "== debug kernel: $dkrel"
 	lane "build $dkrel" gate module-debug-W1 build_module_debug

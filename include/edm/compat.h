@@ -5,7 +5,9 @@
  * scripts/krel.sh). The code is written for the newer kernel's API; each
  * entry below gives that API to the older kernel, names the release that
  * changed it, and is keyed on LINUX_VERSION_CODE. No other file tests the
- * kernel version. Include it where one of these names is used.
+ * kernel version. Include it where one of these names is used. Only 6.1
+ * and 6.12 are built and tested here: on a kernel between them
+ * (EDM_ANY_KERNEL=1) a boundary below may prove a release off.
  */
 #ifndef _EDM_COMPAT_H
 #define _EDM_COMPAT_H
@@ -87,9 +89,9 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 
 /*
  * A netdev's per-queue statistics in the netdev netlink family (qstats-get):
- * 6.10 added struct netdev_stat_ops (dev->stat_ops). Before, there is
- * nowhere to report them: the types below carry what edm fills, and
- * edm_netdev_set_stat_ops() does nothing.
+ * struct netdev_stat_ops (dev->stat_ops) came in 6.9, and the drop counters
+ * edm fills in 6.10. Before, there is nowhere to report them: the types
+ * below carry what edm fills, and edm_netdev_set_stat_ops() does nothing.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #include <net/netdev_queues.h>
