@@ -28,7 +28,7 @@ KREL ?= $(shell $(TOP)/scripts/krel.sh)
 # Given a KDIR, the caller vouches for it; else KREL must be supported and
 # have headers (one line says so otherwise).
 KREL_CHECK := $(if $(filter command line environment,$(origin KDIR)),,$(TOP)/scripts/krel.sh --check $(KREL))
-KDIR ?= $(shell $(TOP)/scripts/krel.sh --kdir $(KREL))
+KDIR ?= $(if $(KREL),$(shell $(TOP)/scripts/krel.sh --kdir $(KREL)))
 # Subsystems left out (EDM_FABRIC=n etc., see Kbuild) build apart, in
 # build/<release>-no-<name>-..., and leave the top edm.ko link alone.
 EDM_KNOBS_OFF := $(strip $(foreach k,EDM_FABRIC EDM_NETDIMM EDM_DFABRIC EDM_COWBIRD,\
@@ -56,7 +56,8 @@ deps:
 
 # W=1, C=1 or C=2 given on the command line pass through to Kbuild.
 module:
-	@$(if $(KREL),$(KREL_CHECK),echo "edm: no kernel to build for (KREL)" >&2; false)
+	@$(if $(KREL),$(KREL_CHECK),echo "edm: no kernel to build for: install a supported" \
+		"kernel's headers, or give KREL=<release> ($(TOP)/scripts/krel.sh --series)" >&2; false)
 	@mkdir -p $(BUILD)
 	@cd $(TOP) && find $(MODULE_SRCS) \( -name '*.[ch]' -o -name Kbuild -o -name Kbuild.mk -o -name VERSION \) \
 		2>/dev/null | while read -r f; do \
