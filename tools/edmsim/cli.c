@@ -21,6 +21,13 @@ enum {
 	OPT_SHARE,
 	OPT_NO_PROGRESS,
 	OPT_BURST,
+	OPT_ORDER,
+	OPT_BARE,
+	OPT_SLOTS,
+	OPT_FIFO,
+	OPT_STOP,
+	OPT_AS_ARTIFACT,
+	OPT_DATA_LOAD,
 };
 
 static const struct option long_opts[] = {
@@ -56,6 +63,13 @@ static const struct option long_opts[] = {
 	{ "horizon-us",		required_argument,	NULL, OPT_HORIZON },
 	{ "no-progress",	no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "dump",		required_argument,	NULL, 'd' },
+	{ "trace-order",	required_argument,	NULL, OPT_ORDER },
+	{ "bare-phy",		no_argument,		NULL, OPT_BARE },
+	{ "sched-slots",	no_argument,		NULL, OPT_SLOTS },
+	{ "ctrl-fifo",		no_argument,		NULL, OPT_FIFO },
+	{ "stop-at-last-start",	no_argument,		NULL, OPT_STOP },
+	{ "as-artifact",	no_argument,		NULL, OPT_AS_ARTIFACT },
+	{ "data-load",		no_argument,		NULL, OPT_DATA_LOAD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -64,7 +78,7 @@ void edmsim_usage(FILE *f)
 	fprintf(f,
 "usage: edmsim [run] [OPTIONS]             one run: -f TRACE, or a generated workload\n"
 "       edmsim gen [OPTIONS] [-o FILE]     write a trace in the EDM authors' format\n"
-"       edmsim sweep {fig8a|fig8b|incast|all} [-o DIR] [-j JOBS] [-m MSGS]\n"
+"       edmsim sweep {fig8a|fig8b|incast|artifact|all} [-o DIR] [-j JOBS] [-m MSGS]\n"
 "       edmsim bench                       events per second, cost of one matching\n"
 "       edmsim fabrics                     the models and what each stands for\n"
 "\n"
@@ -82,9 +96,18 @@ void edmsim_usage(FILE *f)
 "              --cxl-credits B   cxl ingress buffer per port (4096)\n"
 "              --cxl-switch-ns N cxl switch traversal (100)\n"
 "              --horizon-us US   stop this long after the last arrival (2000)\n"
+"the EDM authors' simulator's choices, one at a time (README, \"Like for like\"):\n"
+"              --bare-phy        no PHY or switch pipeline, propagation and blocks only\n"
+"              --sched-slots     edm: the scheduler runs on 8-byte timeslot boundaries\n"
+"              --ctrl-fifo       edm: control blocks queue behind data, no preemption\n"
+"              --stop-at-last-start  end when the last message starts; drop open ones\n"
+"              --as-artifact     all four\n"
 "workload: -f, --trace FILE      run this trace (- for stdin) instead\n"
+"              --trace-order O   artifact: a read is request,reply bytes; edmsim:\n"
+"                                reply,request (edmsim's order until 2026-11) (artifact)\n"
 "          -w, --workload W      all2all or incast (all2all)\n"
 "          -l, --load L          offered load, 0 < L <= 1 (0.5)\n"
+"              --data-load       -l counts data bytes only (the authors' load)\n"
 "          -r, --reads F         fraction of reads (1)\n"
 "          -m, --msgs N          messages (100000)\n"
 "          -S, --size BYTES      message size (64)\n"
@@ -170,6 +193,7 @@ static int parse_one(struct edmsim_opts *o, int c, const char *arg)
 {
 	static const char *const policies[] = { "srpt", "fcfs" };
 	static const char *const workloads[] = { "all2all", "incast" };
+	static const char *const orders[] = { "artifact", "edmsim" };
 	struct edmsim_cfg *cfg = &o->cfg;
 	struct edmsim_gen *g = &o->gen;
 	u64 v;
@@ -257,6 +281,29 @@ static int parse_one(struct edmsim_opts *o, int c, const char *arg)
 		err = parse_u64("--horizon-us", arg, 1, 1000000000, &v);
 		cfg->horizon_ps = v * 1000000;
 		return err;
+	case OPT_ORDER:
+		return parse_named("--trace-order", arg, orders, EDMSIM_NR_ORDERS, &o->order);
+	case OPT_BARE:
+		cfg->bare_phy = true;
+		return 0;
+	case OPT_SLOTS:
+		cfg->sched_slots = true;
+		return 0;
+	case OPT_FIFO:
+		cfg->ctrl_fifo = true;
+		return 0;
+	case OPT_STOP:
+		cfg->stop_at_start = true;
+		return 0;
+	case OPT_DATA_LOAD:
+		g->data_load = true;
+		return 0;
+	case OPT_AS_ARTIFACT:
+		cfg->bare_phy = true;
+		cfg->sched_slots = true;
+		cfg->ctrl_fifo = true;
+		cfg->stop_at_start = true;
+		return 0;
 	case 'h':
 		edmsim_usage(stdout);
 		exit(0);
@@ -305,7 +352,7 @@ int edmsim_opts_trace(struct edmsim_opts *o, struct edmsim_trace *t)
 	if (err)
 		return err;
 	if (o->trace)
-		return edmsim_trace_read(t, o->trace, phy.blk_ps);
+		return edmsim_trace_read(t, o->trace, phy.blk_ps, o->order);
 	err = edmsim_gen(&o->gen, &phy, t);
 	if (err)
 		fprintf(stderr, "edmsim: bad workload (nodes, load, sizes or fanin)\n");
@@ -389,7 +436,7 @@ int edmsim_gen_main(int argc, char **argv)
 	}
 	if (!err) {
 		edmsim_phy_init(&phy, o.cfg.rate_mbps);
-		err = edmsim_trace_write(&t, f, phy.blk_ps);
+		err = edmsim_trace_write(&t, f, phy.blk_ps, o.order);
 		if (f != stdout && fclose(f))
 			err = -EIO;
 	}

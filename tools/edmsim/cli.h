@@ -16,6 +16,7 @@ struct edmsim_opts {
 	const char *out;	/* gen -o, sweep -o */
 	const char *fabric;	/* -F: a name, or "all"; NULL: run edm, sweep all */
 	u32 jobs;		/* sweep -j */
+	u32 order;		/* --trace-order: enum edmsim_trace_order */
 	bool nodes_set;		/* -n given: a trace does not choose */
 	bool quiet;
 };

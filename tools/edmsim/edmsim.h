@@ -62,10 +62,19 @@ enum edmsim_class {
 	EDMSIM_NR_CLASSES,
 };
 
+/* The flows the authors' statistics count: a read is a request and a reply. */
+enum edmsim_art_kind {
+	EDMSIM_ART_WRITE,
+	EDMSIM_ART_REQUEST,
+	EDMSIM_ART_REPLY,
+	EDMSIM_NR_ART,
+};
+
 struct edmsim_msg {
 	u64 arrive_ps;		/* when it enters its initiator's queue */
 	u64 done_ps;		/* last byte delivered */
 	u64 unloaded_ps;	/* alone in this fabric */
+	u64 req_done_ps;	/* read: its request reached the memory node (0: not kept) */
 	u32 flow_id;		/* as in the trace */
 	u32 size;		/* data bytes: RRES or WREQ */
 	u32 rreq;		/* read: request bytes; write: 0 */
@@ -75,6 +84,18 @@ struct edmsim_msg {
 	u16 dst;		/* memory node */
 	u8 type;		/* enum edmsim_type */
 	u8 done;
+	u8 started;		/* its data has begun to leave its source */
+};
+
+/*
+ * Column order of a read's two sizes in a trace file. The authors'
+ * simulator reads (request bytes, reply bytes); edmsim before it learnt that
+ * wrote (reply bytes, request bytes).
+ */
+enum edmsim_trace_order {
+	EDMSIM_ORDER_ARTIFACT,
+	EDMSIM_ORDER_EDMSIM,
+	EDMSIM_NR_ORDERS,
 };
 
 struct edmsim_trace {
@@ -106,6 +127,7 @@ struct edmsim_gen {
 	u32 fanin;		/* incast senders per burst */
 	u32 burst_size;		/* incast message size; 0: as the others */
 	double load;		/* offered load, see gen.c */
+	bool data_load;		/* load counts data bytes only, as the authors' */
 	double read_frac;
 	double incast_share;	/* share of the load in incast bursts */
 	u64 seed;
@@ -120,6 +142,11 @@ struct edmsim_cfg {
 	u32 x;			/* EDM active notifications per pair */
 	u32 policy;		/* enum edm_sched_policy */
 	bool charge_iters;	/* EDM: every PIM iteration on the critical path */
+	/* The EDM authors' simulator's choices, one at a time (see README) */
+	bool bare_phy;		/* no PHY or switch pipeline: propagation and blocks only */
+	bool sched_slots;	/* EDM: the scheduler runs at 8-byte timeslot boundaries */
+	bool ctrl_fifo;		/* EDM: control blocks wait behind data, no preemption */
+	bool stop_at_start;	/* stop when the last message has started sending */
 	bool progress;
 	u64 horizon_ps;
 	u32 eth_buf;
@@ -182,6 +209,8 @@ struct edmsim_fabric {
 	void (*event)(struct edmsim *s, const struct edmsim_ev *ev);
 	/* Latency of m alone in this fabric, in ps. */
 	u64 (*unloaded)(const struct edmsim *s, const struct edmsim_msg *m);
+	/* Calls edmsim_req_done() and edmsim_started() (the authors' metric) */
+	bool marks;
 	/* Fabric counters as "key=value" words. */
 	void (*report)(const struct edmsim *s, FILE *f);
 };
@@ -196,6 +225,15 @@ struct edmsim_result {
 	double mct_p99;
 	double fct_slots;			/* the authors' average FCT */
 	double slowdown;			/* the authors' Avg slowdown */
+	/* The same two lines as the authors' simulator defines them (stats.c) */
+	bool art_ok;				/* every completed read kept req_done_ps */
+	u32 art_flows;				/* flows it counts: a read is two */
+	u32 art_done;
+	double art_fct_slots;
+	double art_slowdown;
+	double art_kind_slowdown[EDMSIM_NR_ART];
+	double art_delay_ns[EDMSIM_NR_CLASSES];	/* mean latency - unloaded */
+	double data_load;			/* the trace's data bytes / capacity */
 	double util;				/* busiest host link, busy / span */
 	u64 events;
 	u64 digest;				/* FNV-1a of every completion */
@@ -213,6 +251,8 @@ struct edmsim {
 	u32 *order;			/* message indices by arrival */
 	u32 next_arrival;
 	u32 ndone;
+	u32 nstarted;
+	u64 stop_ps;			/* --stop-at-last-start: when it stopped */
 	u64 now;
 	u64 end_ps;			/* stop here if messages are still open */
 	struct edmsim_heap heap;
@@ -239,6 +279,8 @@ int edmsim_run(const struct edmsim_cfg *cfg, struct edmsim_trace *t, const char 
 	       FILE *out, struct edmsim_result *r);
 void edmsim_push(struct edmsim *s, u64 t, u32 kind, u32 a, u32 b, u32 c);
 void edmsim_deliver(struct edmsim *s, u32 mi, u32 bytes);
+void edmsim_req_done(struct edmsim *s, u32 mi, u64 t);
+void edmsim_started(struct edmsim *s, u32 mi);
 u64 edmsim_link_send(struct edmsim_link *l, u64 now, u64 dur_ps);
 void *edmsim_zalloc(size_t n, size_t size);
 u32 edmsim_blocks(u32 bytes);
@@ -257,8 +299,8 @@ double edmsim_expected_slots(const struct edmsim_phy *phy, const struct edmsim_m
 
 /* trace.c */
 int edmsim_trace_add(struct edmsim_trace *t, const struct edmsim_msg *m);
-int edmsim_trace_read(struct edmsim_trace *t, const char *path, u64 slot_ps);
-int edmsim_trace_write(const struct edmsim_trace *t, FILE *f, u64 slot_ps);
+int edmsim_trace_read(struct edmsim_trace *t, const char *path, u64 slot_ps, u32 order);
+int edmsim_trace_write(const struct edmsim_trace *t, FILE *f, u64 slot_ps, u32 order);
 void edmsim_trace_free(struct edmsim_trace *t);
 
 /* cdf.c */

@@ -123,6 +123,12 @@ static inline u64 cyc(const struct edmsim *s, u32 n)
 	return (u64)n * s->phy.cyc_ps;
 }
 
+/* Control blocks preempt data unless --ctrl-fifo queues them behind it. */
+static inline u32 ctrl_prio(const struct edmsim *s)
+{
+	return s->cfg.ctrl_fifo ? EDMSIM_PRIO_DATA : EDMSIM_PRIO_CTRL;
+}
+
 /* Alone in the fabric; see the file comment and timing.c for the sums. */
 static u64 edm_unloaded(const struct edmsim *s, const struct edmsim_msg *m)
 {
@@ -146,6 +152,8 @@ static u64 edm_unloaded(const struct edmsim *s, const struct edmsim_msg *m)
 
 static void request_step(struct edmsim *s, struct edm_fab *f, u64 t)
 {
+	if (s->cfg.sched_slots)
+		t = (t + s->phy.blk_ps - 1) / s->phy.blk_ps * s->phy.blk_ps;
 	if (t >= f->step_at)
 		return;
 	f->step_at = t;
@@ -203,7 +211,7 @@ static void req_tx(struct edmsim *s, struct edm_fab *f, const struct edmsim_ev *
 	const struct edmsim_msg *m = &s->msg[ev->b];
 	u32 blocks = m->type == EDMSIM_READ ? edmsim_blocks(m->rreq) : 1;
 
-	edmsim_blink_send(s, &f->links, ev->a, EDMSIM_PRIO_CTRL, blocks, EDM_TX_REQ, ev->a, ev->b,
+	edmsim_blink_send(s, &f->links, ev->a, ctrl_prio(s), blocks, EDM_TX_REQ, ev->a, ev->b,
 			  ev->c);
 }
 
@@ -320,7 +328,7 @@ static void grant_tx(struct edmsim *s, struct edm_fab *f, const struct edmsim_ev
 {
 	u32 blocks = is_rreq(ev->c) ? edmsim_blocks(s->msg[ev->b].rreq) : 1;
 
-	edmsim_blink_send(s, &f->links, s->cfg.nodes + ev->a, EDMSIM_PRIO_CTRL, blocks,
+	edmsim_blink_send(s, &f->links, s->cfg.nodes + ev->a, ctrl_prio(s), blocks,
 			  EDM_TX_GRANT, ev->a, ev->b, ev->c);
 }
 
@@ -367,12 +375,15 @@ static void edm_tx_start(struct edmsim *s, u32 link, const struct edmsim_tx *tx)
 			    EDM_EV_NOTIFY, tx->a, tx->b, tx->c);
 		break;
 	case EDM_TX_GRANT:
+		if (is_rreq(tx->c))
+			edmsim_req_done(s, tx->b, t + tail);
 		t += tail + cyc(s, EDM_TIMING_CYC_HOST_GRANT_Q + EDM_TIMING_CYC_HOST_TX_DATA);
 		t += cyc(s, is_rreq(tx->c) ? EDM_TIMING_CYC_HOST_RX_REQ :
 					     EDM_TIMING_CYC_HOST_RX_GRANT);
 		edmsim_push(s, t, EDM_EV_DATA_TX, tx->a, tx->b, tx->c);
 		break;
 	case EDM_TX_DATA:
+		edmsim_started(s, tx->b);
 		edmsim_push(s, t + cyc(s, EDM_TIMING_CYC_SW_FORWARD), EDM_EV_FORWARD,
 			    m->type == EDMSIM_READ ? m->src : m->dst, tx->b, tx->c);
 		break;
@@ -518,6 +529,7 @@ const struct edmsim_fabric edmsim_fab_edm = {
 	.arrive = edm_arrive,
 	.event = edm_event,
 	.unloaded = edm_unloaded,
+	.marks = true,
 	.report = edm_report,
 };
 
@@ -529,5 +541,6 @@ const struct edmsim_fabric edmsim_fab_edm_fcfs = {
 	.arrive = edm_arrive,
 	.event = edm_event,
 	.unloaded = edm_unloaded,
+	.marks = true,
 	.report = edm_report,
 };

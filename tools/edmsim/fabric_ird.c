@@ -213,12 +213,15 @@ static void ird_tx_start(struct edmsim *s, u32 link, const struct edmsim_tx *tx)
 			    tx->b, tx->c);
 		break;
 	case IRD_TX_CREDIT_DOWN:
+		if (carries_rreq(m, tx->c))
+			edmsim_req_done(s, tx->b, t + tail);
 		t += tail + cyc(s, EDM_TIMING_CYC_HOST_GRANT_Q);
 		t += cyc(s, carries_rreq(m, tx->c) ? EDM_TIMING_CYC_HOST_RX_REQ :
 						     EDM_TIMING_CYC_HOST_RX_GRANT);
 		edmsim_push(s, t, IRD_EV_SENDER_CREDIT, tx->a, tx->b, tx->c);
 		break;
 	case IRD_TX_DATA_UP:
+		edmsim_started(s, tx->b);
 		/* The next chunk's TX pipeline overlaps this one's last blocks. */
 		dur = tx->blocks * s->phy.blk_ps;
 		if (dur > cyc(s, EDM_TIMING_CYC_HOST_TX_DATA))
@@ -329,5 +332,6 @@ const struct edmsim_fabric edmsim_fab_ird = {
 	.arrive = ird_arrive,
 	.event = ird_event,
 	.unloaded = ird_unloaded,
+	.marks = true,
 	.report = ird_report,
 };

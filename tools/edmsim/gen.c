@@ -11,6 +11,8 @@
  * each link's capacity in data; the fabric's own overheads come on top, so
  * an Ethernet frame of 64 B needs 110 bytes of wire time and Ethernet
  * saturates long before 0.9 (the paper's section 2 argument).
+ * With data_load set, the load counts data bytes only, as the EDM authors'
+ * generator does (their label "0.9" is 0.90 of each link in data).
  *
  * all2all: source uniform, destination uniform among the others.
  * incast:  a share of the load in bursts, each of fanin messages (of
@@ -68,6 +70,8 @@ static double mean_bytes(const struct edmsim_gen *g, bool burst)
 {
 	double data = burst && g->burst_size ? g->burst_size : g->cdf ? g->cdf->mean : g->size;
 
+	if (g->data_load)
+		return data;
 	return data + g->read_frac * g->rreq + (1 - g->read_frac) * EDMSIM_REQ_BYTES;
 }
 

@@ -3,7 +3,7 @@
 """Turn edmsim's sweep CSVs into summary.md, gnuplot data and plots.gp.
 
 Usage: report.py DIR    (DIR holds fig8a.csv, fig8b.csv, incast.csv,
-                         bench.txt and sweep.txt from sim-report)
+                         artifact.csv, bench.txt and sweep.txt from sim-report)
 
 Standard library only. The tables compare EDM with every baseline and
 with the EDM paper's figures; the targets are issue #8's.
@@ -200,7 +200,7 @@ def plot_cmd(dat):
                      for i, fab in enumerate(FABRICS))
 
 
-def gnuplot(d, sets):
+def gnuplot(d, sets, extra=()):
     gp = ['set terminal pngcairo size 1400,520 font "sans,11"', "set datafile missing 'NaN'"]
     for name, rows, workload, panels in sets:
         if not rows:
@@ -211,13 +211,105 @@ def gnuplot(d, sets):
             write_dat(dat, rows, workload, col)
             gp.append(PANEL.format(title=title, ylabel=ylabel, plots=plot_cmd(dat)))
         gp += ["unset multiplot", "unset output"]
+    gp += list(extra)
     with open(f"{d}/plots.gp", "w") as f:
         f.write("\n".join(gp) + "\n")
+
+
+def golden():
+    """golden.csv: {(program, family, rank): value}."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "golden.csv")) as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        return {(r["program"], r["family"], int(r["index"])): float(r["value"]) for r in rows}
+
+
+ART_LABELS = [0.2, 0.4, 0.6, 0.8, 0.9]
+
+
+def art_mean(rows, fabric, mode, workload, label, col, reads=None):
+    v = [float(r[col]) for r in rows if r["fabric"] == fabric and r["mode"] == mode and
+         r["workload"] == workload and float(r["label"]) == label and
+         (reads is None or float(r["reads"]) == reads)]
+    return (sum(v) / len(v), min(v), max(v)) if v else (float("nan"),) * 3
+
+
+def art_section(rows):
+    """Like for like with the authors' simulator (set "artifact")."""
+    if not rows:
+        return ""
+    g = golden()
+    seeds = len({r["seed"] for r in rows})
+    out = ["## Like for like with the EDM authors' simulator", "",
+           f"Bursts of {rows[0]['msgs']} messages of 64 B (reads with 16 B requests) at the "
+           "authors' data loads, as their generator makes them; "
+           f"each value is the mean of {seeds} seeds (min-max in brackets). \"as-artifact\" "
+           "is edmsim with --as-artifact and the authors' Avg slowdown (their golden "
+           "metric); \"own\" is edmsim's model and Figure 8's metric, mean latency over "
+           "the unloaded latency of Table 1. Added delay: mean latency less the unloaded "
+           "latency, in ns.", ""]
+    for wl, fam, col, dcol in (("write", "wonly", "write_norm_mean", "write_delay_ns"),
+                               ("read", "ronly", "read_norm_mean", "read_delay_ns")):
+        out += [f"### {TITLES[wl]}", "",
+                "| their load label | data load | EDM golden | EDM as-artifact | IRD golden"
+                " | IRD as-artifact | EDM own: latency / unloaded | EDM added delay ns"
+                " (as-artifact / own) |", "|---|---|---|---|---|---|---|---|"]
+        for i, lab in enumerate(ART_LABELS):
+            dl = art_mean(rows, "edm", "own", wl, lab, "data_load")[0]
+            ea = art_mean(rows, "edm", "as-artifact", wl, lab, "art_avg_slowdown")
+            ia = art_mean(rows, "ird", "as-artifact", wl, lab, "art_avg_slowdown")
+            eo = art_mean(rows, "edm", "own", wl, lab, col)[0]
+            da = art_mean(rows, "edm", "as-artifact", wl, lab, dcol)[0]
+            do = art_mean(rows, "edm", "own", wl, lab, dcol)[0]
+            out.append(f"| {lab} | {dl:.2f} | {g[('edm', fam, i)]:.2f} | {ea[0]:.3f} "
+                       f"({ea[1]:.3f}-{ea[2]:.3f}) | {g[('ird', fam, i)]:.2f} | {ia[0]:.3f} "
+                       f"({ia[1]:.3f}-{ia[2]:.3f}) | {eo:.3f} | {da:.1f} / {do:.1f} |")
+        out.append("")
+    out += ["### 64 B mixes at their \"0.8\"", "",
+            "The golden mix rows are sorted values (1.23, 1.24, 1.30 for EDM; 1.63, 1.64, "
+            "1.66 for IRD) that do not say which mix each came from.", "",
+            "| writes | EDM as-artifact | IRD as-artifact | EDM own: latency / unloaded |",
+            "|---|---|---|---|"]
+    for reads in (0.8, 0.5, 0.2):
+        ea = art_mean(rows, "edm", "as-artifact", "mix", 0.8, "art_avg_slowdown", reads)
+        ia = art_mean(rows, "ird", "as-artifact", "mix", 0.8, "art_avg_slowdown", reads)
+        eo = art_mean(rows, "edm", "own", "mix", 0.8, "mct_mean", reads)[0]
+        out.append(f"| {100 * (1 - reads):.0f} % | {ea[0]:.3f} | {ia[0]:.3f} | {eo:.3f} |")
+    return "\n".join(out) + "\n"
+
+
+def art_plot(d, rows):
+    """fig8_artifact.png: golden against edmsim, reads and writes."""
+    if not rows:
+        return []
+    g = golden()
+    gp = [f'set output "{d}/fig8_artifact.png"', "set multiplot layout 1,2"]
+    for wl, fam, col in (("read", "ronly", "read_norm_mean"),
+                         ("write", "wonly", "write_norm_mean")):
+        dat = f"{d}/artifact_{wl}.dat"
+        with open(dat, "w") as f:
+            f.write("# label golden_edm edm_as_artifact golden_ird ird_as_artifact edm_own\n")
+            for i, lab in enumerate(ART_LABELS):
+                f.write(f"{lab} {g[('edm', fam, i)]} "
+                        f"{art_mean(rows, 'edm', 'as-artifact', wl, lab, 'art_avg_slowdown')[0]} "
+                        f"{g[('ird', fam, i)]} "
+                        f"{art_mean(rows, 'ird', 'as-artifact', wl, lab, 'art_avg_slowdown')[0]} "
+                        f"{art_mean(rows, 'edm', 'own', wl, lab, col)[0]}\n")
+        titles = ["EDM, authors' golden", "EDM, edmsim --as-artifact", "IRD, authors' golden",
+                  "IRD, edmsim --as-artifact", "EDM, edmsim: latency / unloaded (Table 1)"]
+        plots = ", ".join(f'"{dat}" using 1:{i + 2} with linespoints title "{t}"'
+                          for i, t in enumerate(titles))
+        gp += [f'set title "{TITLES[wl]}, the authors\' regime"',
+               'set xlabel "the authors\' load label"',
+               'set ylabel "Avg slowdown (their metric) or latency / unloaded"',
+               "unset logscale y", "set key top left", "set grid", f"plot {plots}"]
+    return gp + ["unset multiplot", "unset output"]
 
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "."
     a, b, c = load(f"{d}/fig8a.csv"), load(f"{d}/fig8b.csv"), load(f"{d}/incast.csv")
+    art = load(f"{d}/artifact.csv")
     norm = "latency / unloaded latency"
     mct = "completion time / alone"
     gnuplot(d, [
@@ -231,7 +323,7 @@ def main():
                                ("mct_p99", "heavy-tailed: p99", mct)]),
         ("incast", c, "incast", [("mct_mean", "incast: mean", mct),
                                  ("mct_p99", "incast: p99", mct)]),
-    ])
+    ], art_plot(d, art))
     first = (a or b or c or [{"msgs": "?", "seed": "?"}])[0]
     md = ["# edmsim report", "",
           "Written by `make sim-report` (tools/edmsim/sim-report). 144 nodes, one switch,",
@@ -244,10 +336,10 @@ def main():
     if a:
         md += [section(a, "read", [("read_norm_mean", "Mean read latency / unloaded"),
                                    ("read_norm_p99", "p99 read latency / unloaded"),
-                                   ("avg_slowdown", "Avg slowdown (authors' formula)")]),
+                                   ("avg_slowdown", "Avg slowdown (edmsim's expected time)")]),
                section(a, "write", [("write_norm_mean", "Mean write latency / unloaded"),
                                     ("write_norm_p99", "p99 write latency / unloaded"),
-                                    ("avg_slowdown", "Avg slowdown (authors' formula)")]),
+                                    ("avg_slowdown", "Avg slowdown (edmsim's expected time)")]),
                section(a, "mix", [("read_norm_mean", "Mean read latency / unloaded"),
                                   ("write_norm_mean", "Mean write latency / unloaded"),
                                   ("mct_p99", "p99, all messages")])]
@@ -255,13 +347,14 @@ def main():
         md += ["## Figure 8b: heavy-tailed message sizes (cdf/heavy.cdf)", "",
                section(b, "heavy", [("mct_mean", "Mean completion time / ideal"),
                                     ("mct_p99", "p99 completion time / ideal"),
-                                    ("avg_slowdown", "Avg slowdown (authors' formula)"),
+                                    ("avg_slowdown", "Avg slowdown (edmsim's expected time)"),
                                     ("avg_fct_slots", "Avg flow completion time, timeslots")])]
     if c:
         md += ["## Incast: 16 x 4 KiB bursts over 64 B all-to-all", "",
                section(c, "incast", [("mct_mean", "Mean completion time / ideal"),
                                      ("mct_p99", "p99 completion time / ideal")])]
     md.append(hol_section(d))
+    md.append(art_section(art))
     for name in ["bench.txt", "sweep.txt"]:
         if os.path.exists(f"{d}/{name}"):
             with open(f"{d}/{name}") as f:

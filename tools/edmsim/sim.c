@@ -147,6 +147,35 @@ void edmsim_deliver(struct edmsim *s, u32 mi, u32 bytes)
 	digest_add(&s->digest, m->done_ps);
 }
 
+/* Read mi's request is whole at its memory node at t (the authors' RREQ flow ends). */
+void edmsim_req_done(struct edmsim *s, u32 mi, u64 t)
+{
+	if (!s->msg[mi].req_done_ps)
+		s->msg[mi].req_done_ps = t;
+}
+
+/* Message mi's data begins to leave its source (the authors' "flow started"). */
+void edmsim_started(struct edmsim *s, u32 mi)
+{
+	if (s->msg[mi].started)
+		return;
+	s->msg[mi].started = 1;
+	s->nstarted++;
+}
+
+/*
+ * The authors' simulator moves blocks hop by hop with propagation only; it
+ * has no PCS, PMA/PMD or switch pipeline. --bare-phy takes those out of
+ * every stage (the cycle cost becomes 0 and a hop is its propagation).
+ */
+static void phy_bare(struct edmsim_phy *phy)
+{
+	phy->cyc_ps = 0;
+	phy->hop_ps = phy->tp.prop_ps;
+	phy->eth_side_ps = 0;
+	phy->eth_hop_ps = phy->tp.prop_ps;
+}
+
 static const struct edmsim_msg *sort_base;
 
 static int by_arrival(const void *a, const void *b)
@@ -178,7 +207,14 @@ static int run_setup(struct edmsim *s, const struct edmsim_cfg *cfg, struct edms
 	err = edmsim_phy_init(&s->phy, cfg->rate_mbps);
 	if (err)
 		return err;
+	if (cfg->bare_phy)
+		phy_bare(&s->phy);
 	s->fab = edmsim_fabrics[cfg->fabric];
+	if (cfg->stop_at_start && !s->fab->marks) {
+		fprintf(stderr, "edmsim: %s: --stop-at-last-start needs a model that marks starts"
+			" (edm, edm-fcfs, ird)\n", s->fab->name);
+		return -EOPNOTSUPP;
+	}
 	s->msg = t->msg;
 	s->nmsg = t->n;
 	s->order = edmsim_zalloc(t->n, sizeof(*s->order));
@@ -187,6 +223,8 @@ static int run_setup(struct edmsim *s, const struct edmsim_cfg *cfg, struct edms
 		s->msg[i].delivered = 0;
 		s->msg[i].done = 0;
 		s->msg[i].done_ps = 0;
+		s->msg[i].req_done_ps = 0;
+		s->msg[i].started = 0;
 		s->msg[i].next = 0;
 	}
 	sort_base = s->msg;
@@ -258,6 +296,10 @@ int edmsim_run(const struct edmsim_cfg *cfg, struct edmsim_trace *t, const char 
 	if (err)
 		goto out;
 	while (s.ndone < s.nmsg && run_one(&s)) {
+		if (s.cfg.stop_at_start && s.nstarted == s.nmsg) {
+			s.stop_ps = s.now;
+			break;
+		}
 		if (s.events % PROGRESS_EVERY)
 			continue;
 		progress(&s, t0, &last, false);

@@ -6,6 +6,10 @@
  *   fig8b   heavy-tailed sizes (-C CDF), half reads, loads 0.3..0.9
  *   incast  64 B all2all with half the load in bursts of 16 messages of
  *           4 KiB onto one victim, half reads, loads 0.2..0.6
+ *   artifact  the EDM authors' regime: bursts of 2000 messages of 64 B
+ *           (reads with 16 B requests) at their data loads, EDM and IRD
+ *           each run two ways, as edmsim models them ("own") and with the
+ *           authors' simulator's choices (--as-artifact), seeds 1..5
  *
  * Every fabric runs the same generated trace at a given workload and load.
  * With -j N the runs go to N forked workers; each sends its line back
@@ -21,7 +25,15 @@
 
 #include "cli.h"
 
-enum { SWEEP_LINE = 1024, SWEEP_MAX_RUNS = 1024, SWEEP_BURST = 4096 };
+enum {
+	SWEEP_LINE = 1024, SWEEP_MAX_RUNS = 1024, SWEEP_BURST = 4096,
+	ART_MSGS = 2000, ART_RREQ = 16, ART_SEEDS = 5,
+};
+
+enum sweep_mode {
+	MODE_OWN,
+	MODE_ARTIFACT,
+};
 
 struct sweep_run {
 	const char *set;
@@ -31,6 +43,10 @@ struct sweep_run {
 	double load;
 	double reads;
 	bool heavy;
+	/* set "artifact" only */
+	u32 mode;		/* enum sweep_mode */
+	u64 seed;
+	double label;		/* the authors' name for the load */
 };
 
 struct sweep {
@@ -45,7 +61,9 @@ static const char csv_header[] =
 	"set,workload,fabric,load,reads,msgs,seed,read_n,read_unloaded_ns,read_mean_ns,"
 	"read_norm_mean,read_norm_p99,write_n,write_unloaded_ns,write_mean_ns,write_norm_mean,"
 	"write_norm_p99,mct_mean,mct_p99,avg_fct_slots,avg_slowdown,util_max,incomplete,"
-	"dup_bytes,below_unloaded,multi_sender,events,wall_s\n";
+	"dup_bytes,below_unloaded,multi_sender,events,wall_s,mode,label,data_load,art_flows,"
+	"art_done,art_avg_fct_slots,art_avg_slowdown,art_write,art_request,art_reply,"
+	"read_delay_ns,write_delay_ns\n";
 
 static double wall_now(void)
 {
@@ -72,6 +90,53 @@ static void add_runs(struct sweep *sw, const char *set, const char *workload, u3
 	}
 }
 
+/*
+ * The authors' labels and the data loads their generator gives (pFabric's
+ * formula with loads 3, 7, 12, 19, 21); mixes at "0.8" with 20, 50 and 80 %
+ * writes.
+ */
+static void add_artifact(struct sweep *sw)
+{
+	static const double label[] = { 0.2, 0.4, 0.6, 0.8, 0.9 };
+	static const double data[] = { 0.13, 0.30, 0.51, 0.81, 0.90 };
+	static const double mix[] = { 0.8, 0.5, 0.2 };
+	static const char *const fabs[] = { "edm", "ird" };
+	struct sweep_run r = { .set = "artifact", .wl = EDMSIM_WL_ALL2ALL };
+	u32 f, m, l, k, sd;
+	int fab;
+
+	for (f = 0; f < ARRAY_SIZE(fabs); f++) {
+		fab = edmsim_fabric_find(fabs[f]);
+		if (sw->fab >= 0 && sw->fab != fab)
+			continue;
+		r.fabric = fab;
+		for (m = MODE_OWN; m <= MODE_ARTIFACT; m++) {
+			r.mode = m;
+			for (sd = 1; sd <= ART_SEEDS; sd++) {
+				r.seed = sd;
+				for (k = 0; k < 2; k++) {
+					r.workload = k ? "read" : "write";
+					r.reads = k;
+					for (l = 0; l < ARRAY_SIZE(label); l++) {
+						r.label = label[l];
+						r.load = data[l];
+						if (sw->n < SWEEP_MAX_RUNS)
+							sw->run[sw->n++] = r;
+					}
+				}
+				r.workload = "mix";
+				r.label = 0.8;
+				r.load = 0.81;
+				for (l = 0; l < ARRAY_SIZE(mix); l++) {
+					r.reads = mix[l];
+					if (sw->n < SWEEP_MAX_RUNS)
+						sw->run[sw->n++] = r;
+				}
+			}
+		}
+	}
+}
+
 static int plan(struct sweep *sw, const char *set)
 {
 	static const double a[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9 };
@@ -93,8 +158,11 @@ static int plan(struct sweep *sw, const char *set)
 	}
 	if (all || !strcmp(set, "incast"))
 		add_runs(sw, "incast", "incast", EDMSIM_WL_INCAST, 0.5, false, c, 3);
+	if (all || !strcmp(set, "artifact"))
+		add_artifact(sw);
 	if (!sw->n) {
-		fprintf(stderr, "edmsim: sweep: unknown set \"%s\" (fig8a, fig8b, incast, all)\n",
+		fprintf(stderr, "edmsim: sweep: unknown set \"%s\" (fig8a, fig8b, incast, artifact,"
+			" all)\n",
 			set);
 		return -EINVAL;
 	}
@@ -118,6 +186,16 @@ static int run_line(struct sweep *sw, const struct sweep_run *run, char *buf, si
 		g.cdf = NULL;
 	if (run->wl == EDMSIM_WL_INCAST && !g.burst_size)
 		g.burst_size = SWEEP_BURST;
+	if (!strcmp(run->set, "artifact")) {
+		g.msgs = ART_MSGS;
+		g.rreq = ART_RREQ;
+		g.size = EDMSIM_MSG_BYTES;
+		g.cdf = NULL;
+		g.data_load = true;
+		g.seed = run->seed;
+		cfg.bare_phy = cfg.sched_slots = cfg.ctrl_fifo = cfg.stop_at_start =
+			run->mode == MODE_ARTIFACT;
+	}
 	cfg.fabric = run->fabric;
 	cfg.progress = false;
 	memset(&t, 0, sizeof(t));
@@ -131,7 +209,8 @@ static int run_line(struct sweep *sw, const struct sweep_run *run, char *buf, si
 		return err;
 	r = &res;
 	snprintf(buf, len, "%s,%s,%s,%.2f,%.2f,%u,%llu,%u,%.3f,%.3f,%.4f,%.4f,%u,%.3f,%.3f,%.4f,"
-		 "%.4f,%.4f,%.4f,%.3f,%.4f,%.3f,%llu,%llu,%llu,%llu,%llu,%.3f\n",
+		 "%.4f,%.4f,%.4f,%.3f,%.4f,%.3f,%llu,%llu,%llu,%llu,%llu,%.3f,%s,%.2f,%.4f,%u,%u,"
+		 "%.3f,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f\n",
 		 run->set, run->workload, edmsim_fabrics[run->fabric]->name, run->load, run->reads,
 		 g.msgs, (unsigned long long)g.seed,
 		 r->n[EDMSIM_C_READ], r->unloaded_ns[EDMSIM_C_READ], r->mean_ns[EDMSIM_C_READ],
@@ -142,7 +221,11 @@ static int run_line(struct sweep *sw, const struct sweep_run *run, char *buf, si
 		 (unsigned long long)r->check.incomplete, (unsigned long long)r->check.dup_bytes,
 		 (unsigned long long)r->check.below_unloaded,
 		 (unsigned long long)r->check.multi_sender, (unsigned long long)r->events,
-		 r->wall_s);
+		 r->wall_s, run->mode == MODE_ARTIFACT ? "as-artifact" : "own", run->label,
+		 r->data_load, r->art_flows, r->art_done, r->art_fct_slots, r->art_slowdown,
+		 r->art_kind_slowdown[EDMSIM_ART_WRITE], r->art_kind_slowdown[EDMSIM_ART_REQUEST],
+		 r->art_kind_slowdown[EDMSIM_ART_REPLY], r->art_delay_ns[EDMSIM_C_READ],
+		 r->art_delay_ns[EDMSIM_C_WRITE]);
 	return 0;
 }
 
@@ -239,7 +322,7 @@ static int run_all(struct sweep *sw, u32 jobs)
 
 static int write_csvs(struct sweep *sw, const char *dir)
 {
-	static const char *const sets[] = { "fig8a", "fig8b", "incast" };
+	static const char *const sets[] = { "fig8a", "fig8b", "incast", "artifact" };
 	char path[4096];
 	FILE *f;
 	u32 s, i;
@@ -248,7 +331,7 @@ static int write_csvs(struct sweep *sw, const char *dir)
 		fprintf(stderr, "edmsim: %s: cannot create\n", dir);
 		return -EIO;
 	}
-	for (s = 0; s < 3; s++) {
+	for (s = 0; s < ARRAY_SIZE(sets); s++) {
 		for (i = 0; i < sw->n && strcmp(sw->run[i].set, sets[s]); i++)
 			;
 		if (i == sw->n)
@@ -279,7 +362,7 @@ int edmsim_sweep_main(int argc, char **argv)
 	u32 i;
 
 	if (edmsim_opts_parse(&o, argc, argv) || optind != argc - 1) {
-		fprintf(stderr, "usage: edmsim sweep {fig8a|fig8b|incast|all} [OPTIONS]\n");
+		fprintf(stderr, "usage: edmsim sweep {fig8a|fig8b|incast|artifact|all} [OPTIONS]\n");
 		edmsim_opts_free(&o);
 		return 1;
 	}

@@ -2,13 +2,15 @@
 /*
  * Traces in the EDM authors' simulator format, one flow per line:
  *
- *   flow_id,type,src,dst,size_bytes,rreq_bytes,start_timeslot
+ *   flow_id,type,src,dst,sent_bytes,reply_bytes,start_timeslot
  *
- * type 1 is a read: src sends an RREQ of rreq_bytes to dst, which answers
- * with size_bytes. type 3 is a write of size_bytes from src to dst, and its
- * rreq_bytes is -1. A timeslot is one 8-byte block time at the link rate.
- * Lines that start with '#' and a header line are skipped; anything else
- * that does not parse is an error naming its line.
+ * type 1 is a read: src sends a request of sent_bytes to dst, which answers
+ * with reply_bytes. type 3 is a write of sent_bytes from src to dst, and its
+ * reply_bytes is -1. That is the order the authors' reader uses
+ * (EDMSIM_ORDER_ARTIFACT); EDMSIM_ORDER_EDMSIM swaps a read's two sizes, as
+ * edmsim wrote them before. A timeslot is one 8-byte block time at the link
+ * rate. Lines that start with '#' and a header line are skipped; anything
+ * else that does not parse is an error naming its line.
  */
 #include <stdlib.h>
 
@@ -73,15 +75,30 @@ static const char *check_fields(const long long *v)
 	if (v[2] == v[3])
 		return "src and dst must differ";
 	if (v[4] <= 0 || v[4] > UINT32_MAX / 2)
-		return "size_bytes must be positive";
-	if (v[1] == EDMSIM_READ && (v[5] <= 0 || v[5] > EDM_SCHED_MAX_CHUNK))
-		return "a read needs rreq_bytes in 1..65535";
+		return "column 5 (bytes sent) must be positive";
+	if (v[1] == EDMSIM_READ && (v[5] <= 0 || v[5] > UINT32_MAX / 2))
+		return "a read needs a positive size in column 6";
 	if (v[6] < 0)
 		return "start_timeslot must not be negative";
 	return NULL;
 }
 
-int edmsim_trace_read(struct edmsim_trace *t, const char *path, u64 slot_ps)
+/* A read's (request, reply) sizes from columns 5 and 6. */
+static const char *read_sizes(const long long *v, u32 order, u32 *rreq, u32 *size)
+{
+	long long req = order == EDMSIM_ORDER_ARTIFACT ? v[4] : v[5];
+	long long rep = order == EDMSIM_ORDER_ARTIFACT ? v[5] : v[4];
+
+	if (req > EDM_SCHED_MAX_CHUNK)
+		return order == EDMSIM_ORDER_ARTIFACT ?
+		       "a read's request (column 5) must be 1..65535 bytes; --trace-order edmsim?" :
+		       "a read's request (column 6) must be 1..65535 bytes; --trace-order artifact?";
+	*rreq = req;
+	*size = rep;
+	return NULL;
+}
+
+int edmsim_trace_read(struct edmsim_trace *t, const char *path, u64 slot_ps, u32 order)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char line[TRACE_LINE];
@@ -102,18 +119,21 @@ int edmsim_trace_read(struct edmsim_trace *t, const char *path, u64 slot_ps)
 			continue;
 		why = parse_fields(line, v) ? "expected 7 comma-separated integers" :
 		      check_fields(v);
+		memset(&m, 0, sizeof(m));
+		if (!why) {
+			m.size = v[4];
+			if (v[1] == EDMSIM_READ)
+				why = read_sizes(v, order, &m.rreq, &m.size);
+		}
 		if (why) {
 			fprintf(stderr, "edmsim: %s:%u: %s\n", path, lineno, why);
 			err = -EINVAL;
 			break;
 		}
-		memset(&m, 0, sizeof(m));
 		m.flow_id = v[0];
 		m.type = v[1];
 		m.src = v[2];
 		m.dst = v[3];
-		m.size = v[4];
-		m.rreq = m.type == EDMSIM_READ ? v[5] : 0;
 		m.arrive_ps = (u64)v[6] * slot_ps;
 		err = edmsim_trace_add(t, &m);
 	}
@@ -122,16 +142,22 @@ int edmsim_trace_read(struct edmsim_trace *t, const char *path, u64 slot_ps)
 	return err;
 }
 
-int edmsim_trace_write(const struct edmsim_trace *t, FILE *f, u64 slot_ps)
+int edmsim_trace_write(const struct edmsim_trace *t, FILE *f, u64 slot_ps, u32 order)
 {
 	const struct edmsim_msg *m;
+	long long c5, c6;
 	u32 i;
 
 	for (i = 0; i < t->n; i++) {
 		m = &t->msg[i];
-		if (fprintf(f, "%u,%u,%u,%u,%u,%d,%llu\n", m->flow_id, m->type, m->src, m->dst,
-			    m->size, m->type == EDMSIM_READ ? (int)m->rreq : -1,
-			    (unsigned long long)(m->arrive_ps / slot_ps)) < 0)
+		c5 = m->size;
+		c6 = -1;
+		if (m->type == EDMSIM_READ) {
+			c5 = order == EDMSIM_ORDER_ARTIFACT ? m->rreq : m->size;
+			c6 = order == EDMSIM_ORDER_ARTIFACT ? m->size : m->rreq;
+		}
+		if (fprintf(f, "%u,%u,%u,%u,%lld,%lld,%llu\n", m->flow_id, m->type, m->src, m->dst,
+			    c5, c6, (unsigned long long)(m->arrive_ps / slot_ps)) < 0)
 			return -EIO;
 	}
 	return 0;
