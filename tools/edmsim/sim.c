@@ -211,8 +211,8 @@ static int run_setup(struct edmsim *s, const struct edmsim_cfg *cfg, struct edms
 		phy_bare(&s->phy);
 	s->fab = edmsim_fabrics[cfg->fabric];
 	if (cfg->stop_at_start && !s->fab->marks) {
-		fprintf(stderr, "edmsim: %s: --stop-at-last-start needs a model that marks starts"
-			" (edm, edm-fcfs, ird)\n", s->fab->name);
+		fprintf(stderr, "edmsim: %s: --stop-at-last-start works with edm, edm-fcfs, ird\n",
+			s->fab->name);
 		return -EOPNOTSUPP;
 	}
 	s->msg = t->msg;

@@ -278,21 +278,22 @@ void edmsim_result_print(const struct edmsim *s, const struct edmsim_result *r, 
 		r->mct_mean, r->mct_p99);
 	fprintf(f, "Avg flow completion time: %0.3f\n", r->fct_slots);
 	fprintf(f, "Avg slowdown: %0.3f\n", r->slowdown);
-	if (r->art_ok)
-		fprintf(f, "authors: flows=%u completed=%u avg_fct=%.3f avg_slowdown=%.3f"
-			" (write=%.3f request=%.3f reply=%.3f) delay_ns read=%.2f write=%.2f\n",
-			r->art_flows, r->art_done, r->art_fct_slots, r->art_slowdown,
+	if (r->art_ok) {
+		fprintf(f, "authors: flows=%u completed=%u avg_fct=%.3f avg_slowdown=%.3f",
+			r->art_flows, r->art_done, r->art_fct_slots, r->art_slowdown);
+		fprintf(f, " (write=%.3f request=%.3f reply=%.3f) delay_ns read=%.2f write=%.2f\n",
 			r->art_kind_slowdown[EDMSIM_ART_WRITE],
 			r->art_kind_slowdown[EDMSIM_ART_REQUEST],
 			r->art_kind_slowdown[EDMSIM_ART_REPLY],
 			r->art_delay_ns[EDMSIM_C_READ], r->art_delay_ns[EDMSIM_C_WRITE]);
-	else
+	} else {
 		fprintf(f, "authors: n/a (this model does not mark when a read's request lands)\n");
+	}
 	fprintf(f, "load: data=%.3f (data bytes / host links' capacity over the arrivals)\n",
 		r->data_load);
 	if (s->stop_ps)
-		fprintf(f, "stopped: at %.3f ns, when the last message started; %u still open, not"
-			" counted\n", s->stop_ps / 1e3, s->nmsg - s->ndone);
+		fprintf(f, "stopped: at %.3f ns, the last message's start; %u open, not counted\n",
+			s->stop_ps / 1e3, s->nmsg - s->ndone);
 	fprintf(f, "checks: dup_bytes=%llu below_unloaded=%llu multi_sender=%llu incomplete=%llu\n",
 		(unsigned long long)r->check.dup_bytes,
 		(unsigned long long)r->check.below_unloaded,

@@ -95,14 +95,48 @@ static void add_runs(struct sweep *sw, const char *set, const char *workload, u3
  * formula with loads 3, 7, 12, 19, 21); mixes at "0.8" with 20, 50 and 80 %
  * writes.
  */
-static void add_artifact(struct sweep *sw)
+static void add_run(struct sweep *sw, const struct sweep_run *r)
+{
+	if (sw->n < SWEEP_MAX_RUNS)
+		sw->run[sw->n++] = *r;
+}
+
+/* One seed of one model in one mode: reads and writes at every load, mixes. */
+static void add_artifact_seed(struct sweep *sw, struct sweep_run *r)
 {
 	static const double label[] = { 0.2, 0.4, 0.6, 0.8, 0.9 };
 	static const double data[] = { 0.13, 0.30, 0.51, 0.81, 0.90 };
 	static const double mix[] = { 0.8, 0.5, 0.2 };
+	u32 k, l;
+
+	for (k = 0; k < 2; k++) {
+		r->workload = k ? "read" : "write";
+		r->reads = k;
+		for (l = 0; l < ARRAY_SIZE(label); l++) {
+			r->label = label[l];
+			r->load = data[l];
+			add_run(sw, r);
+		}
+	}
+	r->workload = "mix";
+	r->label = 0.8;
+	r->load = 0.81;
+	for (l = 0; l < ARRAY_SIZE(mix); l++) {
+		r->reads = mix[l];
+		add_run(sw, r);
+	}
+}
+
+/*
+ * The authors' labels and the data loads their generator gives (pFabric's
+ * formula with loads 3, 7, 12, 19, 21); mixes at "0.8" with 20, 50 and 80 %
+ * writes.
+ */
+static void add_artifact(struct sweep *sw)
+{
 	static const char *const fabs[] = { "edm", "ird" };
 	struct sweep_run r = { .set = "artifact", .wl = EDMSIM_WL_ALL2ALL };
-	u32 f, m, l, k, sd;
+	u32 f, m, sd;
 	int fab;
 
 	for (f = 0; f < ARRAY_SIZE(fabs); f++) {
@@ -114,24 +148,7 @@ static void add_artifact(struct sweep *sw)
 			r.mode = m;
 			for (sd = 1; sd <= ART_SEEDS; sd++) {
 				r.seed = sd;
-				for (k = 0; k < 2; k++) {
-					r.workload = k ? "read" : "write";
-					r.reads = k;
-					for (l = 0; l < ARRAY_SIZE(label); l++) {
-						r.label = label[l];
-						r.load = data[l];
-						if (sw->n < SWEEP_MAX_RUNS)
-							sw->run[sw->n++] = r;
-					}
-				}
-				r.workload = "mix";
-				r.label = 0.8;
-				r.load = 0.81;
-				for (l = 0; l < ARRAY_SIZE(mix); l++) {
-					r.reads = mix[l];
-					if (sw->n < SWEEP_MAX_RUNS)
-						sw->run[sw->n++] = r;
-				}
+				add_artifact_seed(sw, &r);
 			}
 		}
 	}
@@ -193,8 +210,12 @@ static int run_line(struct sweep *sw, const struct sweep_run *run, char *buf, si
 		g.cdf = NULL;
 		g.data_load = true;
 		g.seed = run->seed;
-		cfg.bare_phy = cfg.sched_slots = cfg.ctrl_fifo = cfg.stop_at_start =
-			run->mode == MODE_ARTIFACT;
+		if (run->mode == MODE_ARTIFACT) {
+			cfg.bare_phy = true;
+			cfg.sched_slots = true;
+			cfg.ctrl_fifo = true;
+			cfg.stop_at_start = true;
+		}
 	}
 	cfg.fabric = run->fabric;
 	cfg.progress = false;
@@ -362,7 +383,8 @@ int edmsim_sweep_main(int argc, char **argv)
 	u32 i;
 
 	if (edmsim_opts_parse(&o, argc, argv) || optind != argc - 1) {
-		fprintf(stderr, "usage: edmsim sweep {fig8a|fig8b|incast|artifact|all} [OPTIONS]\n");
+		fprintf(stderr, "usage: edmsim sweep SET [OPTIONS], SET one of %s\n",
+			"fig8a fig8b incast artifact all");
 		edmsim_opts_free(&o);
 		return 1;
 	}

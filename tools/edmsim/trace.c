@@ -91,8 +91,8 @@ static const char *read_sizes(const long long *v, u32 order, u32 *rreq, u32 *siz
 
 	if (req > EDM_SCHED_MAX_CHUNK)
 		return order == EDMSIM_ORDER_ARTIFACT ?
-		       "a read's request (column 5) must be 1..65535 bytes; --trace-order edmsim?" :
-		       "a read's request (column 6) must be 1..65535 bytes; --trace-order artifact?";
+		       "a read's request (column 5) exceeds 65535 bytes; --trace-order edmsim?" :
+		       "a read's request (column 6) exceeds 65535 bytes; --trace-order artifact?";
 	*rreq = req;
 	*size = rep;
 	return NULL;
