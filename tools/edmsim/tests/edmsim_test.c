@@ -375,6 +375,16 @@ TEST(trace_orders)
 	edmsim_trace_free(&t);
 }
 
+/* Four 64 B writes from hosts 1-4 to host 0, all at time 0. */
+static void four_writers(struct edmsim_trace *t)
+{
+	u32 i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 1; i <= 4; i++)
+		msg_add(t, EDMSIM_WRITE, i, 0, 64, 0);
+}
+
 /*
  * The authors' metric on traces worked out by hand, with --bare-phy (hops of
  * 10 ns propagation, no pipeline cycles) at 100 Gb/s, timeslot 0.64 ns,
@@ -398,13 +408,11 @@ TEST(trace_orders)
 TEST(authors_metric_by_hand)
 {
 	struct edmsim_cfg cfg = cfg_for("edm", NODES);
-	struct edmsim_trace t = { 0 };
+	struct edmsim_trace t;
 	struct edmsim_result r;
-	u32 i;
 
 	cfg.bare_phy = true;
-	for (i = 1; i <= 4; i++)
-		msg_add(&t, EDMSIM_WRITE, i, 0, 64, 0);
+	four_writers(&t);
 	ASSERT_EQ(0, edmsim_run(&cfg, &t, NULL, NULL, &r));
 	EXPECT_TRUE(r.art_ok);
 	EXPECT_EQ(4U, r.art_flows);
@@ -438,14 +446,13 @@ TEST(authors_metric_by_hand)
 TEST(stop_at_last_start)
 {
 	struct edmsim_cfg cfg = cfg_for("edm", NODES);
-	struct edmsim_trace t = { 0 };
+	struct edmsim_trace t;
 	struct edmsim_result r;
 	u32 i;
 
 	cfg.bare_phy = true;
 	cfg.stop_at_start = true;
-	for (i = 1; i <= 4; i++)
-		msg_add(&t, EDMSIM_WRITE, i, 0, 64, 0);
+	four_writers(&t);
 	ASSERT_EQ(0, edmsim_run(&cfg, &t, NULL, NULL, &r));
 	EXPECT_EQ(4ULL, r.check.incomplete);
 	EXPECT_EQ(0U, r.art_done);
