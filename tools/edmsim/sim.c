@@ -7,7 +7,9 @@
  * two calls, arrive() and event(), and reports finished bytes through
  * edmsim_deliver(), which is where the run checks that no byte is delivered
  * twice and that no message beats its own unloaded latency. A run that still
- * has open messages at its horizon stops and counts them as incomplete.
+ * has open messages at its horizon stops and counts them as incomplete; with
+ * --stop-at-last-start it stops, as the EDM authors' simulator does, when
+ * the models that mark starts (edmsim_started()) have started every message.
  */
 #include <stdlib.h>
 #include <string.h>
