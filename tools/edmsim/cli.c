@@ -28,6 +28,7 @@ enum {
 	OPT_STOP,
 	OPT_AS_ARTIFACT,
 	OPT_DATA_LOAD,
+	OPT_EPOCH,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "stop-at-last-start",	no_argument,		NULL, OPT_STOP },
 	{ "as-artifact",	no_argument,		NULL, OPT_AS_ARTIFACT },
 	{ "data-load",		no_argument,		NULL, OPT_DATA_LOAD },
+	{ "sched-epoch-ps",	required_argument,	NULL, OPT_EPOCH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -102,6 +104,7 @@ void edmsim_usage(FILE *f)
 "              --ctrl-fifo       edm: control blocks queue behind data, no preemption\n"
 "              --stop-at-last-start  end when the last message starts; drop open ones\n"
 "              --as-artifact     all four\n"
+"              --sched-epoch-ps PS  edm: the scheduler runs only at multiples of PS\n"
 "workload: -f, --trace FILE      run this trace (- for stdin) instead\n"
 "              --trace-order O   artifact: a read is request,reply bytes; edmsim:\n"
 "                                reply,request (edmsim's order until 2026-11) (artifact)\n"
@@ -295,6 +298,8 @@ static int parse_one(struct edmsim_opts *o, int c, const char *arg)
 	case OPT_STOP:
 		cfg->stop_at_start = true;
 		return 0;
+	case OPT_EPOCH:
+		return parse_u64("--sched-epoch-ps", arg, 1, 1000000000, &cfg->sched_epoch_ps);
 	case OPT_DATA_LOAD:
 		g->data_load = true;
 		return 0;

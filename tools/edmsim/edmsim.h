@@ -145,6 +145,7 @@ struct edmsim_cfg {
 	/* The EDM authors' simulator's choices, one at a time (see README) */
 	bool bare_phy;		/* no PHY or switch pipeline: propagation and blocks only */
 	bool sched_slots;	/* EDM: the scheduler runs at 8-byte timeslot boundaries */
+	u64 sched_epoch_ps;	/* EDM: ... or at multiples of this (0: when needed) */
 	bool ctrl_fifo;		/* EDM: control blocks wait behind data, no preemption */
 	bool stop_at_start;	/* stop when the last message has started sending */
 	bool progress;

@@ -152,8 +152,11 @@ static u64 edm_unloaded(const struct edmsim *s, const struct edmsim_msg *m)
 
 static void request_step(struct edmsim *s, struct edm_fab *f, u64 t)
 {
-	if (s->cfg.sched_slots)
-		t = (t + s->phy.blk_ps - 1) / s->phy.blk_ps * s->phy.blk_ps;
+	u64 e = s->cfg.sched_epoch_ps ? s->cfg.sched_epoch_ps :
+		s->cfg.sched_slots ? s->phy.blk_ps : 0;
+
+	if (e)
+		t = (t + e - 1) / e * e;
 	if (t >= f->step_at)
 		return;
 	f->step_at = t;

@@ -470,6 +470,29 @@ TEST(stop_at_last_start)
 	edmsim_trace_free(&t);
 }
 
+/*
+ * --sched-epoch-ps: the scheduler runs only at multiples of the epoch. The
+ * four writers' /N/s land at 10 ns (--bare-phy); the first step waits for
+ * 20.48 ns, and each 64 B circuit (5.12 ns) ends between epochs, so the next
+ * writer is granted one epoch later: 44.48 + 10.48 + k * 20.48 ns.
+ */
+TEST(sched_epoch)
+{
+	struct edmsim_cfg cfg = cfg_for("edm", NODES);
+	struct edmsim_trace t;
+	struct edmsim_result r;
+	u32 i;
+
+	cfg.bare_phy = true;
+	cfg.sched_epoch_ps = 20480;
+	four_writers(&t);
+	ASSERT_EQ(0, edmsim_run(&cfg, &t, NULL, NULL, &r));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(54960ULL + i * 20480, latency(&t, i));
+	EXPECT_EQ(0ULL, r.check.multi_sender);
+	edmsim_trace_free(&t);
+}
+
 /* The CDF file: quantiles land where the file says, in 8-byte blocks. */
 TEST(cdf_quantiles)
 {
