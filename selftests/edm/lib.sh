@@ -2,9 +2,10 @@
 # Shared by the edm shell selftests: paths, TAP output and polling helpers.
 # A test script defines one function per case and calls `run_case fn "what"`
 # for each; every case runs in a subshell with `set -e` and its output is
-# shown, as TAP comments, only when it fails. A case that returns KSFT_SKIP
-# (a kernel feature it needs is absent) is "ok ... # SKIP <its last line>",
-# which make check counts as skipped, not passed.
+# shown, as TAP comments, only when it fails. A case that calls `skip WHY`
+# (a kernel feature it needs is absent) is "ok ... # SKIP WHY", which make
+# check counts as skipped, not passed. Only skip() skips: a command that
+# happens to exit with KSFT_SKIP's 4 (jq -e on empty input does) fails.
 
 EDM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 EDMCTL=$EDM_TOP/tools/edmctl/edmctl
@@ -40,6 +41,13 @@ note() {
 	printf '%s\n' "$@" | sed 's/^/# /' >&3
 }
 
+# skip WHY: end the running case as skipped.
+skip() {
+	echo "$*"
+	: >"$EDM_SKIP_MARK"
+	exit "$KSFT_SKIP"
+}
+
 # run_case FN WHAT: run FN as one TAP case. With EDM_CASES set (run.sh's
 # SCRIPT:CASE,CASE), a case not named there is not run and not counted.
 run_case() {
@@ -52,19 +60,21 @@ run_case() {
 	[ $tap_n -gt 0 ] || echo "TAP version 13"
 	tap_n=$((tap_n + 1))
 	tap_ran="$tap_ran $fn"
+	EDM_SKIP_MARK=$(mktemp -u)
 	out=$( (set -e; "$fn") 2>&1)
 	rc=$?
 	echo "# $fn: $((SECONDS - t0)) s"
 	if [ $rc -eq 0 ]; then
 		echo "ok $tap_n $what"
-	elif [ $rc -eq $KSFT_SKIP ]; then
-		# the case's last line says why
+	elif [ $rc -eq $KSFT_SKIP ] && [ -e "$EDM_SKIP_MARK" ]; then
+		# skip's argument, the case's last line, says why
 		echo "ok $tap_n $what # SKIP $(printf '%s\n' "$out" | tail -n 1)"
 	else
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_n $what"
 		printf '%s\n' "$out" | sed 's/^/# /'
 	fi
+	rm -f "$EDM_SKIP_MARK"
 }
 
 tap_done() {

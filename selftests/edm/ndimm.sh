@@ -396,8 +396,7 @@ queue_stats() {
 	local ifi q
 
 	[ -f "$YNL/cli.py" ] || { echo "no $YNL (make selftests)"; return 1; }
-	netdev_has qstats-get || { echo "the netdev family has no qstats-get (Linux 6.10+)"
-		return $KSFT_SKIP; }
+	netdev_has qstats-get || skip "the netdev family has no qstats-get (Linux 6.10+)"
 	trap nd_cleanup EXIT
 	pair size 16M
 	x in_a ping -c "$(scaled 5)" -i 0.2 -W 5 $IP_B
