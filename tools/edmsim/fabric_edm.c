@@ -83,6 +83,7 @@ struct edm_fab {
 	u32 nparked;
 	u32 parked_cap;
 	u64 step_at;			/* the pending step, ~0 if none */
+	u64 epoch_ps;			/* steps only at its multiples, 0: any time */
 	u64 parked_total;
 	u64 sched_wait_ps;		/* notification to first grant */
 	u64 *notified;			/* [msg] when its notification was queued */
@@ -152,11 +153,8 @@ static u64 edm_unloaded(const struct edmsim *s, const struct edmsim_msg *m)
 
 static void request_step(struct edmsim *s, struct edm_fab *f, u64 t)
 {
-	u64 e = s->cfg.sched_epoch_ps ? s->cfg.sched_epoch_ps :
-		s->cfg.sched_slots ? s->phy.blk_ps : 0;
-
-	if (e)
-		t = (t + e - 1) / e * e;
+	if (f->epoch_ps)
+		t = (t + f->epoch_ps - 1) / f->epoch_ps * f->epoch_ps;
 	if (t >= f->step_at)
 		return;
 	f->step_at = t;
@@ -477,6 +475,8 @@ static int edm_init_policy(struct edmsim *s, u32 policy)
 	for (i = 0; i < pairs * cfg.x; i++)
 		f->slot[i] = EDM_NONE;
 	f->step_at = ~0ULL;
+	f->epoch_ps = s->cfg.sched_epoch_ps ? s->cfg.sched_epoch_ps :
+		      s->cfg.sched_slots ? s->phy.blk_ps : 0;
 	f->notified = edmsim_zalloc(s->nmsg, sizeof(*f->notified));
 	s->priv = f;
 	s->link_busy = f->links.busy;
