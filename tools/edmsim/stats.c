@@ -104,8 +104,8 @@ static void art_compute(const struct edmsim *s, struct edmsim_result *r)
 		r->art_flows += m->type == EDMSIM_READ ? 2 : 1;
 		art_expected(s, m, &req, &rep);
 		if (m->type == EDMSIM_WRITE) {
-			fct = (m->done_ps - m->arrive_ps) / blk;
 			if (m->done) {
+				fct = (m->done_ps - m->arrive_ps) / blk;
 				art_add(&a, fct, req);
 				art_add(&k[EDMSIM_ART_WRITE], fct, req);
 			}
@@ -113,8 +113,8 @@ static void art_compute(const struct edmsim *s, struct edmsim_result *r)
 			fct = (m->req_done_ps - m->arrive_ps) / blk;
 			art_add(&a, fct, req);
 			art_add(&k[EDMSIM_ART_REQUEST], fct, req);
-			fct = (m->done_ps - m->req_done_ps) / blk - 1;
 			if (m->done) {
+				fct = (m->done_ps - m->req_done_ps) / blk - 1;
 				art_add(&a, fct, rep);
 				art_add(&k[EDMSIM_ART_REPLY], fct, rep);
 			}
