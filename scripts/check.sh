@@ -170,6 +170,8 @@ lane "edmctl, selftests build" user_gates
 if [ $full = 0 ]; then
 	lane unit suite unit make -s -j"$(nproc)" unit
 	lane fuzz suite fuzz make -s -j"$(nproc)" fuzz FUZZ_SECONDS=5
+	# The VM runner's boot-failure and lost-guest logic, with a fake QEMU.
+	lane "vm runner" suite vm-runner selftests/vm/runner_test.sh
 	suite spec-header "$py" selftests/edm/spec_check.py header
 fi
 # vm_suite LANE RELEASE RUNNER-ARGS... [-- TEST...]: the kselftest suite

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# selftests/vm/runner_test.sh: the VM runner's own logic, on the host, in
+# seconds: selftests/vm/run with fake_qemu.py in place of QEMU, so that a
+# guest can be made to panic while booting, die, or print at a chosen
+# moment.  Checks that a boot failure before CMD reboots every guest once
+# (with the shared memory zeroed), never twice and never after a result
+# was printed, and that a lost guest stops the others at once instead of
+# leaving them to the timeout.  Needs an installed kernel for the runner
+# to pick (its initramfs is built once and cached), not KVM.
+
+# shellcheck source=../edm/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../edm/lib.sh"
+
+RUN=$EDM_TOP/selftests/vm/run
+FAKE=$EDM_TOP/selftests/vm/fake_qemu.py
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# fake RUNNER-ARGS...: run CMD "true" under the runner with the plan in
+# $PLAN; leaves the status in $st, stdout in $TMP/out, stderr in $TMP/err,
+# the results under $TMP/res and the boot counts in $TMP/state.
+fake() {
+	rm -rf "$TMP/res" "$TMP/state"
+	mkdir -p "$TMP/state"
+	st=0
+	EDM_VM_QEMU=$FAKE FAKE_QEMU_STATE=$TMP/state FAKE_QEMU_PLAN=$PLAN \
+		"$RUN" --accel tcg --timeout 60 --out "$TMP/res" "$@" -- true \
+		>"$TMP/out" 2>"$TMP/err" || st=$?
+	echo "# runner status $st; its stderr:"
+	sed 's/^/#   /' "$TMP/err"
+}
+
+# boots I: how many times guest I booted.
+boots() { cat "$TMP/state/boots$1"; }
+
+expect() {
+	[ "$1" = "$2" ] || { echo "$3: $1, expected $2"; return 1; }
+}
+
+# Guest 0 panics while booting, after guest 1 (waiting on it, as two-guest
+# tests do) has written to the shared memory; the second boot of both
+# passes, and guest 1 finds the shared memory zero.
+panic_once() {
+	PLAN="0:1:await-dirty+panic 1:1:started+dirty+wait 1:2:started+check+print+status"
+	fake --guests 2 --shmem 1M
+	expect "$st" 0 "runner status"
+	expect "$(boots 0),$(boots 1)" 2,2 "boots of guest 0,1"
+	grep -q "guest 0's kernel ended while booting" "$TMP/err"
+	grep -q "first boot: .*Kernel panic" "$TMP/err"
+	grep -q "Kernel panic" "$TMP/res/guest0/console-first-boot.log"
+	! grep -q "Kernel panic" "$TMP/res/guest0/console.log"
+	expect "$(grep -c '^\[g1\] ok 1 guest 1$' "$TMP/out")" 1 "guest 1's result lines"
+	expect "$(grep -c '^\[g0\] ok 1 guest 0$' "$TMP/out")" 1 "guest 0's result lines"
+	! grep -q "not zeroed" "$TMP/out"
+}
+
+# A kernel that panics at every boot is booted twice, not more, and the
+# waiting guest is stopped at once, not at the timeout.
+panic_twice() {
+	PLAN="0:1:panic 0:2:panic 1:1:started+wait 1:2:started+wait"
+	fake --guests 2
+	expect "$st" 1 "runner status"
+	expect "$(boots 0)" 2 "boots of guest 0"
+	grep -q "guest 1 stopped: guest 0 ended with no exit status" "$TMP/err"
+	grep -q "guest (guest 0) crashed or panicked" "$TMP/err"
+}
+
+# Once a guest has printed a result, a boot failure elsewhere fails the
+# run: booting again would count that result twice.
+panic_after_result() {
+	PLAN="0:1:await-dirty+panic 1:1:started+print+dirty+wait"
+	fake --guests 2 --shmem 1M
+	expect "$st" 1 "runner status"
+	expect "$(boots 0),$(boots 1)" 1,1 "boots of guest 0,1"
+	grep -q "not booting again: results were already printed" "$TMP/err"
+}
+
+# A guest that dies while CMD runs is not a boot failure: no second boot,
+# the other guest is stopped, the run fails; unless --may-die allows it.
+die_while_running() {
+	PLAN="0:1:started+die 1:1:started+wait"
+	fake --guests 2
+	expect "$st" 1 "runner status"
+	expect "$(boots 0),$(boots 1)" 1,1 "boots of guest 0,1"
+	grep -q "guest 1 stopped: guest 0 ended with no exit status" "$TMP/err"
+
+	PLAN="1:1:started+die"
+	fake --guests 2 --may-die 1
+	expect "$st" 0 "runner status with --may-die 1"
+	grep -q "guest 1 died (allowed by --may-die)" "$TMP/err"
+}
+
+# A single guest that panics while booting is booted again too.
+single_guest() {
+	PLAN="0:1:panic"
+	fake
+	expect "$st" 0 "runner status"
+	expect "$(boots 0)" 2 "boots"
+	expect "$(grep -c '^ok 1 guest 0$' "$TMP/out")" 1 "result lines"
+}
+
+run_case panic_once "a guest's panic while booting boots every guest again, shmem zeroed"
+run_case panic_twice "a kernel that panics at every boot is booted twice, then fails"
+run_case panic_after_result "no second boot once a result was printed"
+run_case die_while_running "a guest lost while CMD runs stops the others (unless --may-die)"
+run_case single_guest "a single guest's panic while booting boots it again"
+tap_done
