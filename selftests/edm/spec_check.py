@@ -6,6 +6,10 @@
                          exists), and the uapi header lists the same constants,
                          enums, attributes, commands and groups, with the same
                          values, and no attribute space or command outside it
+  spec_check.py readme   README.md's netlink table is the one the spec makes
+                         (the header mode checks it too)
+  spec_check.py readme-write
+                         rewrite that table from the spec
   spec_check.py kernel   (in the VM, edm.ko loaded) the running family has the
                          spec's commands with its do/dump/admin-perm flags (and
                          none for a command that is only an event), and
@@ -485,15 +489,77 @@ def check_kernel(spec, tap):
              else [f"spec {want_groups}, kernel {groups}"])
 
 
+README = os.path.join(TOP, "README.md")
+TABLE_BEGIN = ("<!-- The table below is generated from Documentation/netlink/specs/edm.yaml:"
+               " selftests/edm/spec_check.py readme-write -->")
+TABLE_END = "<!-- end of the generated table -->"
+
+
+def readme_table(spec):
+    """README's table of the family's commands: one row per operation."""
+    rows = ["| command | what it does (the spec's doc, first sentence) | request | permission |",
+            "| --- | --- | --- | --- |"]
+    for _, op in numbered(spec["operations"]["list"]):
+        if op["name"] == "unspec":
+            continue
+        doc = " ".join((op.get("doc") or "").split())
+        what = re.split(r"(?<=\.)\s", doc, maxsplit=1)[0].replace("|", "\\|")
+        if "do" not in op and "dump" not in op:
+            how, perm = "event only", "(events group)"
+        else:
+            how = " and ".join(m for m in ("do", "dump") if m in op)
+            perm = "CAP_NET_ADMIN" if "admin-perm" in op.get("flags", []) else "anyone"
+        rows.append(f"| `{op['name']}` | {what} | {how} | {perm} |")
+    return rows
+
+
+def readme_split(text):
+    """README.md as (before, table, after) around the generated table's markers."""
+    lines = text.split("\n")
+    if lines.count(TABLE_BEGIN) != 1 or lines.count(TABLE_END) != 1:
+        return None
+    a, b = lines.index(TABLE_BEGIN), lines.index(TABLE_END)
+    return lines[:a + 1], lines[a + 1:b], lines[b:]
+
+
+def check_readme(spec, tap):
+    parts = readme_split(open(README).read())
+    if parts is None:
+        tap.case("readme: the netlink table", ["README.md lacks the table's two marker lines"])
+        return
+    want, got = readme_table(spec), parts[1]
+    errs = [f"README has {g!r}, the spec makes {w!r}" for w, g in zip(want, got) if w != g]
+    if len(want) != len(got):
+        errs.append(f"README's table has {len(got)} lines, the spec's {len(want)}")
+    tap.case("readme: the netlink table is the spec's "
+             "(selftests/edm/spec_check.py readme-write rewrites it)", errs[:5])
+
+
+def write_readme(spec):
+    parts = readme_split(open(README).read())
+    if parts is None:
+        print(f"{README}: no table markers ({TABLE_BEGIN!r} ... {TABLE_END!r})", file=sys.stderr)
+        return 1
+    with open(README, "w") as f:
+        f.write("\n".join(parts[0] + readme_table(spec) + parts[2]))
+    return 0
+
+
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in ("header", "kernel"):
+    modes = ("header", "kernel", "readme", "readme-write")
+    if len(sys.argv) != 2 or sys.argv[1] not in modes:
         print(__doc__, file=sys.stderr)
         return 2
     spec = yaml.safe_load(open(SPEC))
+    if sys.argv[1] == "readme-write":
+        return write_readme(spec)
     tap = Tap()
     print("TAP version 13")
     if sys.argv[1] == "header":
         check_header(spec, tap)
+        check_readme(spec, tap)
+    elif sys.argv[1] == "readme":
+        check_readme(spec, tap)
     else:
         check_kernel(spec, tap)
     return tap.done()
