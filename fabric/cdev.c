@@ -310,20 +310,27 @@ static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user 
 	struct edm_fab_cop **cops;
 	struct edm_submit sub;
 	struct edm_op *ops;
-	u32 i, n, done;
+	u32 i, n, done = 0;
 	int err = 0, ret;
 
-	if (copy_from_user(&sub, usub, sizeof(sub)))
-		return -EFAULT;
-	if (!sub.nr || sub.nr > EDM_OP_BATCH_MAX)
-		return -EINVAL;
+	if (copy_from_user(&sub, usub, sizeof(sub))) {
+		err = -EFAULT;
+		goto out;
+	}
+	if (!sub.nr || sub.nr > EDM_OP_BATCH_MAX) {
+		err = -EINVAL;
+		goto out;
+	}
 	ops = memdup_user(u64_to_user_ptr(sub.ops), array_size(sub.nr, sizeof(*ops)));
-	if (IS_ERR(ops))
-		return PTR_ERR(ops);
+	if (IS_ERR(ops)) {
+		err = PTR_ERR(ops);
+		goto out;
+	}
 	cops = kmalloc_array(sub.nr, sizeof(*cops), GFP_KERNEL);
 	if (!cops) {
 		kfree(ops);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto out;
 	}
 	for (n = 0; n < sub.nr; n++) {
 		cops[n] = edm_fab_prepare_one(f, &ops[n]);
@@ -345,6 +352,7 @@ static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user 
 	for (i = done; i < n; i++)
 		edm_fab_cop_free(cops[i]);
 	kfree(cops);
+out:
 	if (put_user(done, &usub->done) && !err)
 		err = -EFAULT;
 	return err;

@@ -708,16 +708,23 @@ TEST_F(fab, bad_submit)
 	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, (void *)KADDR));
 	EXPECT_EQ(EFAULT, errno);
 	/* the batch: its pointer and its size */
+	/* done is written whenever the struct is: 0 when the batch is refused whole */
 	s.nr = 1;
+	s.done = 0xdead;
 	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, &s));	/* ops NULL */
 	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0u, s.done);
 	s.ops = KADDR;
+	s.done = 0xdead;
 	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_SUBMIT, &s));
 	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0u, s.done);
 	for (i = 0; i <= EDM_OP_BATCH_MAX; i++)
 		ops[i] = good;
-	EXPECT_EQ(-EINVAL, submit(self->fd, ops, 0, NULL));
-	EXPECT_EQ(-EINVAL, submit(self->fd, ops, EDM_OP_BATCH_MAX + 1, NULL));
+	EXPECT_EQ(-EINVAL, submit(self->fd, ops, 0, &done));
+	EXPECT_EQ(0u, done);
+	EXPECT_EQ(-EINVAL, submit(self->fd, ops, EDM_OP_BATCH_MAX + 1, &done));
+	EXPECT_EQ(0u, done);
 
 	/* each field of an op */
 	op = good, op.opcode = EDM_OP_MAX + 1;

@@ -901,7 +901,7 @@ struct edm_cqe {
 struct edm_submit {
 	__u64 ops;			/* user pointer to nr struct edm_op */
 	__u32 nr;			/* 1..EDM_OP_BATCH_MAX */
-	__u32 done;			/* out: ops accepted, in order */
+	__u32 done;			/* out: ops accepted, in order (0 if none) */
 };
 
 struct edm_reap {
