@@ -143,6 +143,7 @@ TEST(create_rejects)
 	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.shpool = 3;
 	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.rsvd0 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.pad1 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.via = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.via = 1;
 	EXPECT_EQ(0, cowbird_layout_check(&c));
