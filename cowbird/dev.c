@@ -490,8 +490,11 @@ static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != inst->lay.mmap_size)
 		return -EINVAL;
-	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
-		return -EACCES;
+	/* the rule of every edm mapping (/dev/edm<N>, /dev/ndimm<i>, this) */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;		/* a private copy would never reach the engine */
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
 	vm_flags_clear(vma, VM_MAYEXEC);
 	/* pool memory: faulted in while the area is ours, revoked after */
 	if (inst->sx)
