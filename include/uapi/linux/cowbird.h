@@ -11,8 +11,8 @@
  *
  * Setup: open /dev/cowbird, COWBIRD_IOC_CREATE once per open file (binds the
  * instance to a region, presenting its key, and sizes the rings), then mmap
- * mmap_size bytes at offset 0, MAP_SHARED. The mapping holds, at the offsets
- * the ioctl returns:
+ * mmap_size bytes at offset 0, MAP_SHARED (else EINVAL; PROT_EXEC is EPERM,
+ * as on /dev/edm<N>). The mapping holds, at the offsets the ioctl returns:
  *
  *   book_off                  nr_rings struct cowbird_book, one per thread ring
  *   ring_off + r*ring_stride  thread ring r:
