@@ -1,72 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * edmctl unit tests: what the tests share. The check counters and expect(),
- * the capture of edmctl's output into memory, of stderr into a file, and the
- * messages and printers that tests of several objects build and call.
- * Declared in unit.h.
+ * edmctl unit tests: what the test files share, declared in unit.h. The check
+ * counters and unit_expect(), the capture of edmctl's output into memory and
+ * of stderr into a file, and the messages and printers that the tests of
+ * several objects build and call.
  */
 
-#include <errno.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <linux/genetlink.h>
 #include <netlink/genl/genl.h>
 
 #include <linux/edm.h>
 
-#include "edmctl.h"
-#include "nl.h"
 #include "obj_cowbird.h"
 #include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
 #include "obj_region.h"
 #include "print.h"
 
 #include "unit.h"
 
-int failures;
-int checks;
+int unit_failures;
+int unit_checks;
 
-char *buf;
+static char *buf;
 static size_t buflen;
-FILE *mem;
+FILE *unit_mem;
 
-void capture_start(bool json, bool pretty)
+void unit_capture_start(bool json, bool pretty)
 {
-	mem = open_memstream(&buf, &buflen);
-	if (!mem)
+	unit_mem = open_memstream(&buf, &buflen);
+	if (!unit_mem)
 		abort();
-	print_init(json, pretty, mem);
+	print_init(json, pretty, unit_mem);
 }
 
-/* Returns the captured text; valid until the next capture_start(). */
-const char *capture_end(void)
+/* Returns the captured text; valid until the next unit_capture_start(). */
+const char *unit_capture_end(void)
 {
 	static char *last;
 
-	fclose(mem);
-	mem = NULL;
+	fclose(unit_mem);
+	unit_mem = NULL;
 	print_init(false, false, NULL);
 	free(last);
 	last = buf;
 	return buf;
 }
 
-void expect(const char *what, const char *got, const char *want)
+/* Frees the last capture; main() and the output modes call it before they return. */
+void unit_capture_free(void)
 {
-	checks++;
+	unit_capture_start(false, false);	/* frees the last capture */
+	unit_capture_end();
+	free(buf);
+}
+
+void unit_expect(const char *what, const char *got, const char *want)
+{
+	unit_checks++;
 	if (strcmp(got, want)) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL %s\n  got:  \"%s\"\n  want: \"%s\"\n",
 			what, got, want);
 	}
 }
 
-struct nl_msg *dev_msg(uint8_t cmd)
+struct nl_msg *unit_dev_msg(uint8_t cmd)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 
@@ -75,8 +77,8 @@ struct nl_msg *dev_msg(uint8_t cmd)
 	return msg;
 }
 
-void put_dev(struct nl_msg *msg, uint32_t id, const char *name,
-	     uint32_t type, uint32_t backend)
+void unit_put_dev(struct nl_msg *msg, uint32_t id, const char *name,
+		  uint32_t type, uint32_t backend)
 {
 	if (nla_put_u32(msg, EDM_A_DEV_ID, id) ||
 	    nla_put_string(msg, EDM_A_DEV_NAME, name) ||
@@ -86,11 +88,11 @@ void put_dev(struct nl_msg *msg, uint32_t id, const char *name,
 }
 
 /* One device as "dev show" prints it: array of one. */
-const char *show_one(struct nl_msg *msg, bool json, bool pretty)
+const char *unit_show_one(struct nl_msg *msg, bool json, bool pretty)
 {
 	struct edm_dev d;
 
-	capture_start(json, pretty);
+	unit_capture_start(json, pretty);
 	open_json_array(PRINT_JSON, NULL);
 	if (dev_parse(nlmsg_hdr(msg), &d) == 0) {
 		open_json_object(NULL);
@@ -99,17 +101,17 @@ const char *show_one(struct nl_msg *msg, bool json, bool pretty)
 		print_nl();
 	}
 	close_json_array(PRINT_JSON, NULL);
-	return capture_end();
+	return unit_capture_end();
 }
 
-const char *monitor_one(struct nl_msg *msg, bool json)
+const char *unit_monitor_one(struct nl_msg *msg, bool json)
 {
-	capture_start(json, false);
+	unit_capture_start(json, false);
 	monitor_print_event(nlmsg_hdr(msg));
-	return capture_end();
+	return unit_capture_end();
 }
 
-void put_u64_or_die(struct nl_msg *msg, int type, uint64_t v)
+void unit_put_u64_or_die(struct nl_msg *msg, int type, uint64_t v)
 {
 	if (nla_put_u64(msg, type, v))
 		abort();
@@ -118,7 +120,7 @@ void put_u64_or_die(struct nl_msg *msg, int type, uint64_t v)
 static int saved_stderr = -1;
 static FILE *err_file;
 
-void err_capture_start(void)
+void unit_err_capture_start(void)
 {
 	fflush(stderr);
 	err_file = tmpfile();
@@ -128,7 +130,7 @@ void err_capture_start(void)
 	dup2(fileno(err_file), 2);
 }
 
-const char *err_capture_end(void)
+const char *unit_err_capture_end(void)
 {
 	static char text[4096];
 	size_t n;
@@ -143,8 +145,8 @@ const char *err_capture_end(void)
 	return text;
 }
 
-/* Counter attribute a of a node = 1000 + a, of a link end = 2000 + a. */
-void put_counters(struct nl_msg *msg, int nest_type, int first, int last, int base)
+/* A stats nest of the counters first..last, counter attribute a = base + a. */
+void unit_put_counters(struct nl_msg *msg, int nest_type, int first, int last, int base)
 {
 	struct nlattr *nest = nla_nest_start(msg, nest_type | NLA_F_NESTED);
 	int a;
@@ -153,13 +155,13 @@ void put_counters(struct nl_msg *msg, int nest_type, int first, int last, int ba
 	if (!nest || nla_put(msg, EDM_A_FSTAT_PAD, 0, NULL))
 		abort();
 	for (a = first; a <= last; a++)
-		put_u64_or_die(msg, a, base + a);
+		unit_put_u64_or_die(msg, a, base + a);
 	nla_nest_end(msg, nest);
 }
 
 /* A counters' table names each attribute of first..last once, with distinct keys. */
-void check_stat_table(const char *what, unsigned int n, int (*attr)(unsigned int),
-		      const char *(*key)(unsigned int), int first, int last)
+void unit_check_stat_table(const char *what, unsigned int n, int (*attr)(unsigned int),
+			   const char *(*key)(unsigned int), int first, int last)
 {
 	int seen[64] = { 0 };
 	unsigned int i, j;
@@ -167,32 +169,32 @@ void check_stat_table(const char *what, unsigned int n, int (*attr)(unsigned int
 
 	for (i = 0; i < n; i++) {
 		a = attr(i);
-		checks++;
+		unit_checks++;
 		if (a < first || a > last || seen[a]++) {
-			failures++;
+			unit_failures++;
 			fprintf(stderr, "FAIL %s table: attribute %d\n", what, a);
 		}
 		for (j = 0; j < i; j++) {
-			checks++;
+			unit_checks++;
 			if (!strcmp(key(i), key(j))) {
-				failures++;
+				unit_failures++;
 				fprintf(stderr, "FAIL %s table: key %s twice\n", what, key(i));
 			}
 		}
 	}
 	for (a = first; a <= last; a++) {
-		checks++;
+		unit_checks++;
 		if (seen[a] != 1) {
-			failures++;
+			unit_failures++;
 			fprintf(stderr, "FAIL %s table: attribute %d missing\n", what, a);
 		}
 	}
 }
 
 /* Region 2 of mem0, 1 MiB, rekeyed 3 times; its key if @key; counters 3000 + a. */
-struct nl_msg *region_msg(uint8_t cmd, bool key)
+struct nl_msg *unit_region_msg(uint8_t cmd, bool key)
 {
-	struct nl_msg *msg = dev_msg(cmd);
+	struct nl_msg *msg = unit_dev_msg(cmd);
 
 	if (nla_put_u32(msg, EDM_A_REGION_ID, 2) ||
 	    nla_put_u32(msg, EDM_A_REGION_KIND, EDM_REGION_KIND_FABRIC) ||
@@ -202,16 +204,17 @@ struct nl_msg *region_msg(uint8_t cmd, bool key)
 	    nla_put_u32(msg, EDM_A_REGION_KEY_GEN, 3) ||
 	    (key && nla_put_u64(msg, EDM_A_REGION_KEY, 0xfedcba9876543210ULL)))
 		abort();
-	put_counters(msg, EDM_A_REGION_STATS, EDM_A_RSTAT_READS, EDM_A_RSTAT_RANGE_ERRORS, 3000);
+	unit_put_counters(msg, EDM_A_REGION_STATS, EDM_A_RSTAT_READS, EDM_A_RSTAT_RANGE_ERRORS,
+			  3000);
 	return msg;
 }
 
 /* One entry as "region show" or "cowbird show" prints it, in an array. */
-const char *cb_one(struct nl_msg *msg, enum cb_kind kind, bool stats, bool json)
+const char *unit_cb_one(struct nl_msg *msg, enum cb_kind kind, bool stats, bool json)
 {
 	int ret;
 
-	capture_start(json, false);
+	unit_capture_start(json, false);
 	open_json_array(PRINT_JSON, NULL);
 	open_json_object(NULL);
 	if (kind == CB_REGION)
@@ -225,5 +228,5 @@ const char *cb_one(struct nl_msg *msg, enum cb_kind kind, bool stats, bool json)
 	close_json_object();
 	print_nl();
 	close_json_array(PRINT_JSON, NULL);
-	return capture_end();
+	return unit_capture_end();
 }

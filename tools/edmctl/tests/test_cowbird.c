@@ -5,32 +5,23 @@
  * prints "region show -s" and "cowbird show -s" as JSON.
  */
 
-#include <errno.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
 #include "edmctl.h"
-#include "nl.h"
 #include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
-#include "print.h"
 
 #include "unit.h"
 
 /* The engine: 1 thread on CPU 1, 2 instances; counters 4000 + a. */
 static struct nl_msg *cowbird_msg(uint8_t cmd)
 {
-	struct nl_msg *msg = dev_msg(cmd);
+	struct nl_msg *msg = unit_dev_msg(cmd);
 
 	if (nla_put_u32(msg, EDM_A_COWBIRD_THREADS, 1) ||
 	    nla_put_u32(msg, EDM_A_COWBIRD_CPU, 1) ||
@@ -39,14 +30,15 @@ static struct nl_msg *cowbird_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_COWBIRD_IDLE_SPINS, 64) ||
 	    nla_put_u32(msg, EDM_A_COWBIRD_BATCH, 16))
 		abort();
-	put_counters(msg, EDM_A_COWBIRD_STATS, EDM_A_CBSTAT_PICKS, EDM_A_CBSTAT_DESTROYED, 4000);
+	unit_put_counters(msg, EDM_A_COWBIRD_STATS, EDM_A_CBSTAT_PICKS, EDM_A_CBSTAT_DESTROYED,
+			  4000);
 	return msg;
 }
 
 /* Instance 3 on region 2: 4 rings of 64 entries, 64 KiB buffers; counters 5000 + a. */
 static struct nl_msg *cbinst_msg(void)
 {
-	struct nl_msg *msg = dev_msg(EDM_CMD_COWBIRD_INST_GET);
+	struct nl_msg *msg = unit_dev_msg(EDM_CMD_COWBIRD_INST_GET);
 
 	if (nla_put_u32(msg, EDM_A_CBINST_ID, 3) ||
 	    nla_put_u32(msg, EDM_A_CBINST_REGION_ID, 2) ||
@@ -56,7 +48,8 @@ static struct nl_msg *cbinst_msg(void)
 	    nla_put_u32(msg, EDM_A_CBINST_DATA_SIZE, 65536) ||
 	    nla_put_u32(msg, EDM_A_CBINST_BATCH, 16))
 		abort();
-	put_counters(msg, EDM_A_CBINST_STATS, EDM_A_CBISTAT_PASSES, EDM_A_CBISTAT_CWND_DST, 5000);
+	unit_put_counters(msg, EDM_A_CBINST_STATS, EDM_A_CBISTAT_PASSES, EDM_A_CBISTAT_CWND_DST,
+			  5000);
 	return msg;
 }
 
@@ -82,56 +75,55 @@ void test_cowbird(void)
 {
 	struct nl_msg *msg = cowbird_msg(EDM_CMD_COWBIRD_GET);
 
-	expect("engine text", cb_one(msg, CB_ENGINE, false, false), ENGINE_LINE "\n");
-	expect("engine -s text", cb_one(msg, CB_ENGINE, true, false),
-	       ENGINE_LINE ENGINE_STATS_TEXT "\n");
-	expect("engine json", cb_one(msg, CB_ENGINE, false, true), "[{" ENGINE_JSON "}]\n");
+	unit_expect("engine text", unit_cb_one(msg, CB_ENGINE, false, false), ENGINE_LINE "\n");
+	unit_expect("engine -s text", unit_cb_one(msg, CB_ENGINE, true, false),
+		    ENGINE_LINE ENGINE_STATS_TEXT "\n");
+	unit_expect("engine json", unit_cb_one(msg, CB_ENGINE, false, true),
+		    "[{" ENGINE_JSON "}]\n");
 	nlmsg_free(msg);
 
 	msg = cowbird_msg(EDM_CMD_COWBIRD_SET);
-	expect("monitor cowbird set text", monitor_one(msg, false),
-	       "cowbird set " ENGINE_LINE "\n");
-	expect("monitor cowbird set json", monitor_one(msg, true),
-	       "{\"object\":\"cowbird\",\"event\":\"set\"," ENGINE_JSON "}\n");
+	unit_expect("monitor cowbird set text", unit_monitor_one(msg, false),
+		    "cowbird set " ENGINE_LINE "\n");
+	unit_expect("monitor cowbird set json", unit_monitor_one(msg, true),
+		    "{\"object\":\"cowbird\",\"event\":\"set\"," ENGINE_JSON "}\n");
 	nlmsg_free(msg);
 
 	/* Threads not pinned: no cpu. */
-	msg = dev_msg(EDM_CMD_COWBIRD_GET);
+	msg = unit_dev_msg(EDM_CMD_COWBIRD_GET);
 	if (nla_put_u32(msg, EDM_A_COWBIRD_THREADS, 2) ||
 	    nla_put_u32(msg, EDM_A_COWBIRD_BATCH, 1))
 		abort();
-	expect("engine unpinned text", cb_one(msg, CB_ENGINE, true, false),
-	       "engine threads 2 batch 1\n");
+	unit_expect("engine unpinned text", unit_cb_one(msg, CB_ENGINE, true, false),
+		    "engine threads 2 batch 1\n");
 	nlmsg_free(msg);
 
 	msg = cbinst_msg();
-	expect("instance text", cb_one(msg, CB_INST, false, false), INST_LINE "\n");
-	expect("instance -s text", cb_one(msg, CB_INST, true, false),
-	       INST_LINE INST_STATS_TEXT "\n");
-	expect("instance json", cb_one(msg, CB_INST, false, true), "[{" INST_JSON "}]\n");
+	unit_expect("instance text", unit_cb_one(msg, CB_INST, false, false), INST_LINE "\n");
+	unit_expect("instance -s text", unit_cb_one(msg, CB_INST, true, false),
+		    INST_LINE INST_STATS_TEXT "\n");
+	unit_expect("instance json", unit_cb_one(msg, CB_INST, false, true), "[{" INST_JSON "}]\n");
 	nlmsg_free(msg);
 
-	check_stat_table("cowbird stat", cowbird_stat_count(), cowbird_stat_attr,
-			 cowbird_stat_key, EDM_A_CBSTAT_PAD + 1, EDM_A_CBSTAT_MAX);
-	check_stat_table("instance stat", cowbird_inst_stat_count(), cowbird_inst_stat_attr,
-			 cowbird_inst_stat_key, EDM_A_CBISTAT_PAD + 1, EDM_A_CBISTAT_MAX);
+	unit_check_stat_table("cowbird stat", cowbird_stat_count(), cowbird_stat_attr,
+			      cowbird_stat_key, EDM_A_CBSTAT_PAD + 1, EDM_A_CBSTAT_MAX);
+	unit_check_stat_table("instance stat", cowbird_inst_stat_count(), cowbird_inst_stat_attr,
+			      cowbird_inst_stat_key, EDM_A_CBISTAT_PAD + 1, EDM_A_CBISTAT_MAX);
 }
 
 /* "region show -s" with a key, "cowbird show -s"'s engine and instance, as JSON. */
 int emit_cowbird_json(void)
 {
 	struct nl_msg *msgs[3] = {
-		region_msg(EDM_CMD_REGION_GET, true), cowbird_msg(EDM_CMD_COWBIRD_GET),
+		unit_region_msg(EDM_CMD_REGION_GET, true), cowbird_msg(EDM_CMD_COWBIRD_GET),
 		cbinst_msg(),
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(msgs); i++) {
-		fputs(cb_one(msgs[i], i, true, true), stdout);
+		fputs(unit_cb_one(msgs[i], i, true, true), stdout);
 		nlmsg_free(msgs[i]);
 	}
-	capture_start(false, false);
-	capture_end();
-	free(buf);
+	unit_capture_free();
 	return 0;
 }

@@ -5,52 +5,42 @@
  * a message too short for its genl header.
  */
 
-#include <errno.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
-#include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
 #include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
-#include "print.h"
 
 #include "unit.h"
 
 void test_dev_basic(void)
 {
-	struct nl_msg *msg = dev_msg(EDM_CMD_DEV_GET);
+	struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_GET);
 
-	put_dev(msg, 1, "dev0", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
-	expect("dev text", show_one(msg, false, false),
-	       "1: name dev0 type null backend soft\n");
-	expect("dev json", show_one(msg, true, false),
-	       "[{\"id\":1,\"name\":\"dev0\",\"type\":\"null\",\"backend\":\"soft\"}]\n");
-	expect("dev json pretty", show_one(msg, true, true),
-	       "[\n"
-	       "    {\n"
-	       "        \"id\": 1,\n"
-	       "        \"name\": \"dev0\",\n"
-	       "        \"type\": \"null\",\n"
-	       "        \"backend\": \"soft\"\n"
-	       "    }\n"
-	       "]\n");
+	unit_put_dev(msg, 1, "dev0", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
+	unit_expect("dev text", unit_show_one(msg, false, false),
+		    "1: name dev0 type null backend soft\n");
+	unit_expect("dev json", unit_show_one(msg, true, false),
+		    "[{\"id\":1,\"name\":\"dev0\",\"type\":\"null\",\"backend\":\"soft\"}]\n");
+	unit_expect("dev json pretty", unit_show_one(msg, true, true),
+		    "[\n"
+		    "    {\n"
+		    "        \"id\": 1,\n"
+		    "        \"name\": \"dev0\",\n"
+		    "        \"type\": \"null\",\n"
+		    "        \"backend\": \"soft\"\n"
+		    "    }\n"
+		    "]\n");
 	nlmsg_free(msg);
 }
 
 void test_dev_forward_compat(void)
 {
-	struct nl_msg *msg = dev_msg(EDM_CMD_DEV_GET);
+	struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_GET);
 	struct nlattr *nest;
 	uint64_t big = 42;
 
@@ -59,40 +49,40 @@ void test_dev_forward_compat(void)
 	    nla_put(msg, 200, 3, "abc") ||
 	    nla_put(msg, EDM_A_DEV_MAX + 7, 0, NULL))
 		abort();
-	put_dev(msg, 3, "x", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
+	unit_put_dev(msg, 3, "x", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
 	nest = nla_nest_start(msg, (EDM_A_DEV_MAX + 2) | NLA_F_NESTED);
 	if (!nest || nla_put_u64(msg, 1, big))
 		abort();
 	nla_nest_end(msg, nest);
-	expect("unknown attrs ignored", show_one(msg, false, false),
-	       "3: name x type null backend soft\n");
+	unit_expect("unknown attrs ignored", unit_show_one(msg, false, false),
+		    "3: name x type null backend soft\n");
 	nlmsg_free(msg);
 
 	/* Unknown enum values (a newer module) print, never crash. */
-	msg = dev_msg(EDM_CMD_DEV_GET);
-	put_dev(msg, 4, "y", 77, 0xffffffffu);
-	expect("unknown enums text", show_one(msg, false, false),
-	       "4: name y type unknown(77) backend unknown(4294967295)\n");
-	expect("unknown enums json", show_one(msg, true, false),
-	       "[{\"id\":4,\"name\":\"y\",\"type\":\"unknown(77)\","
-	       "\"backend\":\"unknown(4294967295)\"}]\n");
+	msg = unit_dev_msg(EDM_CMD_DEV_GET);
+	unit_put_dev(msg, 4, "y", 77, 0xffffffffu);
+	unit_expect("unknown enums text", unit_show_one(msg, false, false),
+		    "4: name y type unknown(77) backend unknown(4294967295)\n");
+	unit_expect("unknown enums json", unit_show_one(msg, true, false),
+		    "[{\"id\":4,\"name\":\"y\",\"type\":\"unknown(77)\","
+		    "\"backend\":\"unknown(4294967295)\"}]\n");
 	nlmsg_free(msg);
 
 	/* Wrong sizes and an unterminated string are treated as absent. */
-	msg = dev_msg(EDM_CMD_DEV_GET);
+	msg = unit_dev_msg(EDM_CMD_DEV_GET);
 	if (nla_put_u32(msg, EDM_A_DEV_ID, 5) ||
 	    nla_put(msg, EDM_A_DEV_NAME, 3, "abc") ||
 	    nla_put_u64(msg, EDM_A_DEV_TYPE, 1) ||
 	    nla_put_u8(msg, EDM_A_DEV_BACKEND, 1))
 		abort();
-	expect("malformed attrs text", show_one(msg, false, false), "5:\n");
-	expect("malformed attrs json", show_one(msg, true, false),
-	       "[{\"id\":5}]\n");
+	unit_expect("malformed attrs text", unit_show_one(msg, false, false), "5:\n");
+	unit_expect("malformed attrs json", unit_show_one(msg, true, false),
+		    "[{\"id\":5}]\n");
 	nlmsg_free(msg);
 
 	/* No attributes at all. */
-	msg = dev_msg(EDM_CMD_DEV_GET);
-	expect("no attrs json", show_one(msg, true, false), "[{}]\n");
+	msg = unit_dev_msg(EDM_CMD_DEV_GET);
+	unit_expect("no attrs json", unit_show_one(msg, true, false), "[{}]\n");
 	nlmsg_free(msg);
 }
 
@@ -104,9 +94,9 @@ void test_truncated(void)
 	};
 	struct edm_dev d;
 
-	checks++;
+	unit_checks++;
 	if (dev_parse(&hdr, &d) != -1) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL truncated message accepted\n");
 	}
 }

@@ -5,24 +5,17 @@
  * link end and region size parsing; "unit fabric-json" prints them as JSON.
  */
 
-#include <errno.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
 #include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
 #include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
 #include "print.h"
 
 #include "unit.h"
@@ -30,7 +23,7 @@
 /* A FABRIC_GET reply for switch sw0, as the kernel sends it. */
 static struct nl_msg *fab_switch_msg(uint8_t cmd)
 {
-	struct nl_msg *msg = dev_msg(cmd);
+	struct nl_msg *msg = unit_dev_msg(cmd);
 
 	if (nla_put_u32(msg, EDM_A_FAB_ID, 1) ||
 	    nla_put_string(msg, EDM_A_FAB_NAME, "sw0") ||
@@ -41,14 +34,14 @@ static struct nl_msg *fab_switch_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FAB_POLICY, EDM_FAB_POLICY_SRPT) ||
 	    nla_put_u32(msg, EDM_A_FAB_RATE_MBPS, 25000))
 		abort();
-	put_counters(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_SCHED_NOTIFS, EDM_A_FSTAT_DROPS, 1000);
+	unit_put_counters(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_SCHED_NOTIFS, EDM_A_FSTAT_DROPS, 1000);
 	return msg;
 }
 
 /* Host h0: address 1, a 64 MiB region, /dev/edm0. */
 static struct nl_msg *fab_host_msg(uint8_t cmd)
 {
-	struct nl_msg *msg = dev_msg(cmd);
+	struct nl_msg *msg = unit_dev_msg(cmd);
 
 	if (nla_put_u32(msg, EDM_A_FAB_ID, 2) ||
 	    nla_put_string(msg, EDM_A_FAB_NAME, "h0") ||
@@ -59,14 +52,14 @@ static struct nl_msg *fab_host_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, 100) ||
 	    nla_put_u32(msg, EDM_A_FAB_MINOR, 0))
 		abort();
-	put_counters(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_READS, EDM_A_FSTAT_SERVED_ERRORS, 1000);
+	unit_put_counters(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_READS, EDM_A_FSTAT_SERVED_ERRORS, 1000);
 	return msg;
 }
 
 /* The link end sw0:1, emulated, to h1:0. */
 static struct nl_msg *flink_msg(uint8_t cmd)
 {
-	struct nl_msg *msg = dev_msg(cmd);
+	struct nl_msg *msg = unit_dev_msg(cmd);
 
 	if (nla_put_string(msg, EDM_A_FLINK_NODE, "sw0") ||
 	    nla_put_u32(msg, EDM_A_FLINK_PORT, 1) ||
@@ -78,7 +71,8 @@ static struct nl_msg *flink_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FLINK_SHERR_THRESHOLD, 64) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_UP))
 		abort();
-	put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_DOWN_EVENTS, 2000);
+	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_DOWN_EVENTS,
+			  2000);
 	return msg;
 }
 
@@ -88,7 +82,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 {
 	int ret;
 
-	capture_start(json, false);
+	unit_capture_start(json, false);
 	open_json_array(PRINT_JSON, NULL);
 	open_json_object(NULL);
 	ret = link ? fabric_link_print_msg(nlmsg_hdr(msg), stats) :
@@ -98,7 +92,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	close_json_object();
 	print_nl();
 	close_json_array(PRINT_JSON, NULL);
-	return capture_end();
+	return unit_capture_end();
 }
 
 #define SW_LINE "1: name sw0 type switch ports 16 x 3 chunk 256 policy srpt rate 25000"
@@ -144,33 +138,34 @@ void test_fabric_nodes(void)
 {
 	struct nl_msg *msg = fab_switch_msg(EDM_CMD_FABRIC_GET);
 
-	expect("fabric switch text", fab_one(msg, false, FABRIC_VIEW_SHOW, false, false),
-	       SW_LINE "\n");
-	expect("fabric switch json", fab_one(msg, false, FABRIC_VIEW_SHOW, false, true),
-	       "[{" SW_JSON "}]\n");
-	expect("fabric switch -s text", fab_one(msg, false, FABRIC_VIEW_SHOW, true, false),
-	       SW_LINE SW_STATS_TEXT "\n");
-	expect("fabric switch -s json", fab_one(msg, false, FABRIC_VIEW_SHOW, true, true),
-	       "[{" SW_JSON "," SW_JSON_STATS "}]\n");
-	expect("fabric switch stats text", fab_one(msg, false, FABRIC_VIEW_STATS, false, false),
-	       "sw0:" SW_STATS_TEXT "\n");
-	expect("fabric switch stats json", fab_one(msg, false, FABRIC_VIEW_STATS, false, true),
-	       "[{\"name\":\"sw0\"," SW_JSON_STATS "}]\n");
+	unit_expect("fabric switch text", fab_one(msg, false, FABRIC_VIEW_SHOW, false, false),
+		    SW_LINE "\n");
+	unit_expect("fabric switch json", fab_one(msg, false, FABRIC_VIEW_SHOW, false, true),
+		    "[{" SW_JSON "}]\n");
+	unit_expect("fabric switch -s text", fab_one(msg, false, FABRIC_VIEW_SHOW, true, false),
+		    SW_LINE SW_STATS_TEXT "\n");
+	unit_expect("fabric switch -s json", fab_one(msg, false, FABRIC_VIEW_SHOW, true, true),
+		    "[{" SW_JSON "," SW_JSON_STATS "}]\n");
+	unit_expect("fabric switch stats text",
+		    fab_one(msg, false, FABRIC_VIEW_STATS, false, false),
+		    "sw0:" SW_STATS_TEXT "\n");
+	unit_expect("fabric switch stats json", fab_one(msg, false, FABRIC_VIEW_STATS, false, true),
+		    "[{\"name\":\"sw0\"," SW_JSON_STATS "}]\n");
 	nlmsg_free(msg);
 
 	msg = fab_host_msg(EDM_CMD_FABRIC_GET);
-	expect("fabric host text", fab_one(msg, false, FABRIC_VIEW_SHOW, false, false),
-	       HOST_LINE "\n");
-	expect("fabric host json", fab_one(msg, false, FABRIC_VIEW_SHOW, false, true),
-	       "[{" HOST_JSON "}]\n");
-	expect("fabric host -s text", fab_one(msg, false, FABRIC_VIEW_SHOW, true, false),
-	       HOST_LINE HOST_STATS_TEXT "\n");
-	expect("fabric host stats json", fab_one(msg, false, FABRIC_VIEW_STATS, false, true),
-	       "[{\"name\":\"h0\"," HOST_JSON_STATS "}]\n");
+	unit_expect("fabric host text", fab_one(msg, false, FABRIC_VIEW_SHOW, false, false),
+		    HOST_LINE "\n");
+	unit_expect("fabric host json", fab_one(msg, false, FABRIC_VIEW_SHOW, false, true),
+		    "[{" HOST_JSON "}]\n");
+	unit_expect("fabric host -s text", fab_one(msg, false, FABRIC_VIEW_SHOW, true, false),
+		    HOST_LINE HOST_STATS_TEXT "\n");
+	unit_expect("fabric host stats json", fab_one(msg, false, FABRIC_VIEW_STATS, false, true),
+		    "[{\"name\":\"h0\"," HOST_JSON_STATS "}]\n");
 	nlmsg_free(msg);
 
 	/* Unknown kinds and policies, a region of no round size, no stats nest. */
-	msg = dev_msg(EDM_CMD_FABRIC_GET);
+	msg = unit_dev_msg(EDM_CMD_FABRIC_GET);
 	if (nla_put_string(msg, EDM_A_FAB_NAME, "n3") ||
 	    nla_put_u32(msg, EDM_A_FAB_TYPE, EDM_DEV_TYPE_NETDIMM) ||
 	    nla_put_u32(msg, EDM_A_FAB_POLICY, 7) ||
@@ -178,11 +173,11 @@ void test_fabric_nodes(void)
 	    nla_put_u32(msg, EDM_A_FAB_MAX + 1, 1) ||
 	    nla_put_u64(msg, EDM_A_FAB_CHUNK, 1))	/* wrong size */
 		abort();
-	expect("fabric unknown text", fab_one(msg, false, FABRIC_VIEW_SHOW, true, false),
-	       "name n3 type unknown(2) policy unknown(7) region 4097\n");
-	expect("fabric unknown json", fab_one(msg, false, FABRIC_VIEW_SHOW, true, true),
-	       "[{\"name\":\"n3\",\"type\":\"unknown(2)\",\"policy\":\"unknown(7)\","
-	       "\"region_size\":4097}]\n");
+	unit_expect("fabric unknown text", fab_one(msg, false, FABRIC_VIEW_SHOW, true, false),
+		    "name n3 type unknown(2) policy unknown(7) region 4097\n");
+	unit_expect("fabric unknown json", fab_one(msg, false, FABRIC_VIEW_SHOW, true, true),
+		    "[{\"name\":\"n3\",\"type\":\"unknown(2)\",\"policy\":\"unknown(7)\","
+		    "\"region_size\":4097}]\n");
 	nlmsg_free(msg);
 }
 
@@ -190,17 +185,18 @@ void test_fabric_links(void)
 {
 	struct nl_msg *msg = flink_msg(EDM_CMD_FLINK_GET);
 
-	expect("link text", fab_one(msg, true, FABRIC_VIEW_SHOW, false, false), LINK_LINE "\n");
-	expect("link json", fab_one(msg, true, FABRIC_VIEW_SHOW, false, true),
-	       "[{" LINK_JSON "}]\n");
-	expect("link -s text", fab_one(msg, true, FABRIC_VIEW_SHOW, true, false),
-	       LINK_LINE LINK_STATS_TEXT "\n");
-	expect("link -s json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
-	       "[{" LINK_JSON "," LINK_JSON_STATS "}]\n");
+	unit_expect("link text", fab_one(msg, true, FABRIC_VIEW_SHOW, false, false),
+		    LINK_LINE "\n");
+	unit_expect("link json", fab_one(msg, true, FABRIC_VIEW_SHOW, false, true),
+		    "[{" LINK_JSON "}]\n");
+	unit_expect("link -s text", fab_one(msg, true, FABRIC_VIEW_SHOW, true, false),
+		    LINK_LINE LINK_STATS_TEXT "\n");
+	unit_expect("link -s json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
+		    "[{" LINK_JSON "," LINK_JSON_STATS "}]\n");
 	nlmsg_free(msg);
 
 	/* Bound to a netdev that is not here: its ifindex in text too. */
-	msg = dev_msg(EDM_CMD_FLINK_GET);
+	msg = unit_dev_msg(EDM_CMD_FLINK_GET);
 	if (nla_put_string(msg, EDM_A_FLINK_NODE, "h0") ||
 	    nla_put_u32(msg, EDM_A_FLINK_PORT, 0) ||
 	    nla_put_u32(msg, EDM_A_FLINK_IFINDEX, 0x7ffffff0) ||
@@ -210,23 +206,23 @@ void test_fabric_links(void)
 	    nla_put_u32(msg, EDM_A_FLINK_SHERR_THRESHOLD, 0) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_DOWN))
 		abort();
-	expect("bound link text", fab_one(msg, true, FABRIC_VIEW_SHOW, true, false),
-	       "h0:0 dev if2147483632 rate 10000 delay 0 mux strict sherr 0 state down\n");
-	expect("bound link json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
-	       "[{\"node\":\"h0\",\"port\":0,\"ifindex\":2147483632,\"rate_mbps\":10000,"
-	       "\"delay_ns\":0,\"mux\":\"strict\",\"sherr_threshold\":0,\"state\":\"down\"}]\n");
+	unit_expect("bound link text", fab_one(msg, true, FABRIC_VIEW_SHOW, true, false),
+		    "h0:0 dev if2147483632 rate 10000 delay 0 mux strict sherr 0 state down\n");
+	unit_expect("bound link json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
+		    "[{\"node\":\"h0\",\"port\":0,\"ifindex\":2147483632,\"rate_mbps\":10000,"
+		    "\"delay_ns\":0,\"mux\":\"strict\",\"sherr_threshold\":0,\"state\":\"down\"}]\n");
 	nlmsg_free(msg);
 
 	/* A newer module's mux and state, and a counter we do not know. */
-	msg = dev_msg(EDM_CMD_FLINK_GET);
+	msg = unit_dev_msg(EDM_CMD_FLINK_GET);
 	if (nla_put_string(msg, EDM_A_FLINK_NODE, "sw1") ||
 	    nla_put_u32(msg, EDM_A_FLINK_MUX, 3) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, 2))
 		abort();
-	put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_MAX + 1, EDM_A_LSTAT_MAX + 1, 0);
-	expect("link unknown json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
-	       "[{\"node\":\"sw1\",\"mux\":\"unknown(3)\",\"state\":\"unknown(2)\","
-	       "\"stats\":{}}]\n");
+	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_MAX + 1, EDM_A_LSTAT_MAX + 1, 0);
+	unit_expect("link unknown json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
+		    "[{\"node\":\"sw1\",\"mux\":\"unknown(3)\",\"state\":\"unknown(2)\","
+		    "\"stats\":{}}]\n");
 	nlmsg_free(msg);
 }
 
@@ -235,57 +231,60 @@ void test_fabric_monitor(void)
 	struct nl_msg *msg = fab_switch_msg(EDM_CMD_FABRIC_NEW);
 
 	/* Events print the node's own fields, never its counters. */
-	expect("monitor fabric new text", monitor_one(msg, false), "fabric new " SW_LINE "\n");
-	expect("monitor fabric new json", monitor_one(msg, true),
-	       "{\"object\":\"fabric\",\"event\":\"new\"," SW_JSON "}\n");
+	unit_expect("monitor fabric new text", unit_monitor_one(msg, false),
+		    "fabric new " SW_LINE "\n");
+	unit_expect("monitor fabric new json", unit_monitor_one(msg, true),
+		    "{\"object\":\"fabric\",\"event\":\"new\"," SW_JSON "}\n");
 	nlmsg_free(msg);
 
 	msg = fab_host_msg(EDM_CMD_FABRIC_DEL);
-	expect("monitor fabric del text", monitor_one(msg, false), "fabric del " HOST_LINE "\n");
+	unit_expect("monitor fabric del text", unit_monitor_one(msg, false),
+		    "fabric del " HOST_LINE "\n");
 	nlmsg_free(msg);
 
 	msg = fab_switch_msg(EDM_CMD_FABRIC_SET);
-	expect("monitor fabric set text", monitor_one(msg, false), "fabric set " SW_LINE "\n");
+	unit_expect("monitor fabric set text", unit_monitor_one(msg, false),
+		    "fabric set " SW_LINE "\n");
 	nlmsg_free(msg);
 
 	msg = flink_msg(EDM_CMD_FLINK_NEW);
-	expect("monitor link new text", monitor_one(msg, false),
-	       "fabric-link new " LINK_LINE "\n");
-	expect("monitor link new json", monitor_one(msg, true),
-	       "{\"object\":\"fabric-link\",\"event\":\"new\"," LINK_JSON "}\n");
+	unit_expect("monitor link new text", unit_monitor_one(msg, false),
+		    "fabric-link new " LINK_LINE "\n");
+	unit_expect("monitor link new json", unit_monitor_one(msg, true),
+		    "{\"object\":\"fabric-link\",\"event\":\"new\"," LINK_JSON "}\n");
 	nlmsg_free(msg);
 
 	msg = flink_msg(EDM_CMD_FLINK_DEL);
-	expect("monitor link del text", monitor_one(msg, false),
-	       "fabric-link del " LINK_LINE "\n");
+	unit_expect("monitor link del text", unit_monitor_one(msg, false),
+		    "fabric-link del " LINK_LINE "\n");
 	nlmsg_free(msg);
 
 	msg = flink_msg(EDM_CMD_FLINK_SET);
-	expect("monitor link set text", monitor_one(msg, false),
-	       "fabric-link set " LINK_LINE "\n");
+	unit_expect("monitor link set text", unit_monitor_one(msg, false),
+		    "fabric-link set " LINK_LINE "\n");
 	nlmsg_free(msg);
 
 	/* A link end that went down, and why: what FLINK_DOWN carries. */
-	msg = dev_msg(EDM_CMD_FLINK_DOWN);
+	msg = unit_dev_msg(EDM_CMD_FLINK_DOWN);
 	if (nla_put_string(msg, EDM_A_FLINK_NODE, "sw0") ||
 	    nla_put_u32(msg, EDM_A_FLINK_PORT, 3) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_DOWN) ||
 	    nla_put_string(msg, EDM_A_FLINK_REASON, "sync header errors"))
 		abort();
-	expect("monitor link down text", monitor_one(msg, false),
-	       "fabric-link down sw0:3 state down reason \"sync header errors\"\n");
-	expect("monitor link down json", monitor_one(msg, true),
-	       "{\"object\":\"fabric-link\",\"event\":\"down\",\"node\":\"sw0\",\"port\":3,"
-	       "\"state\":\"down\",\"reason\":\"sync header errors\"}\n");
+	unit_expect("monitor link down text", unit_monitor_one(msg, false),
+		    "fabric-link down sw0:3 state down reason \"sync header errors\"\n");
+	unit_expect("monitor link down json", unit_monitor_one(msg, true),
+		    "{\"object\":\"fabric-link\",\"event\":\"down\",\"node\":\"sw0\",\"port\":3,"
+		    "\"state\":\"down\",\"reason\":\"sync header errors\"}\n");
 	nlmsg_free(msg);
 }
 
 void test_fabric_stat_tables(void)
 {
-	check_stat_table("fabric stat", fabric_stat_count(), fabric_stat_attr, fabric_stat_key,
-			 EDM_A_FSTAT_PAD + 1, EDM_A_FSTAT_MAX);
-	check_stat_table("link stat", fabric_link_stat_count(), fabric_link_stat_attr,
-			 fabric_link_stat_key, EDM_A_LSTAT_PAD + 1, EDM_A_LSTAT_MAX);
+	unit_check_stat_table("fabric stat", fabric_stat_count(), fabric_stat_attr, fabric_stat_key,
+			      EDM_A_FSTAT_PAD + 1, EDM_A_FSTAT_MAX);
+	unit_check_stat_table("link stat", fabric_link_stat_count(), fabric_link_stat_attr,
+			      fabric_link_stat_key, EDM_A_LSTAT_PAD + 1, EDM_A_LSTAT_MAX);
 }
 
 static void expect_end(const char *s, int want_ret, const char *want_name, uint32_t want_port,
@@ -296,13 +295,13 @@ static void expect_end(const char *s, int want_ret, const char *want_name, uint3
 	bool has_port = false;
 	int ret;
 
-	err_capture_start();
+	unit_err_capture_start();
 	ret = fabric_parse_end(s, name, sizeof(name), &port, &has_port);
-	err_capture_end();
-	checks++;
+	unit_err_capture_end();
+	unit_checks++;
 	if (ret != want_ret || (!ret && (strcmp(name, want_name) || port != want_port ||
 					 has_port != want_has_port))) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL link end \"%s\": ret %d name %s port %u has_port %d\n", s,
 			ret, name, port, has_port);
 	}
@@ -328,20 +327,20 @@ void test_fabric_parse(void)
 	for (i = 0; i < ARRAY_SIZE(bad_ends); i++)
 		expect_end(bad_ends[i], -1, NULL, 0, false);
 
-	checks += 4;
+	unit_checks += 4;
 	if (fabric_parse_region("0", &v) || v != 0)
-		failures++, fprintf(stderr, "FAIL region 0\n");
+		unit_failures++, fprintf(stderr, "FAIL region 0\n");
 	if (fabric_parse_region("4k", &v) || v != 4096)
-		failures++, fprintf(stderr, "FAIL region 4k\n");
+		unit_failures++, fprintf(stderr, "FAIL region 4k\n");
 	if (fabric_parse_region("1m", &v) || v != MiB)
-		failures++, fprintf(stderr, "FAIL region 1m\n");
+		unit_failures++, fprintf(stderr, "FAIL region 1m\n");
 	if (fabric_parse_region("1G", &v) || v != 1024 * MiB)
-		failures++, fprintf(stderr, "FAIL region 1G\n");
+		unit_failures++, fprintf(stderr, "FAIL region 1G\n");
 	for (i = 0; i < ARRAY_SIZE(bad_regions); i++) {
 		ret = fabric_parse_region(bad_regions[i], &v);
-		checks++;
+		unit_checks++;
 		if (!ret) {
-			failures++;
+			unit_failures++;
 			fprintf(stderr, "FAIL region \"%s\" accepted\n", bad_regions[i]);
 		}
 	}
@@ -360,8 +359,6 @@ int emit_fabric_json(void)
 		fputs(fab_one(msgs[i], i == 2, FABRIC_VIEW_SHOW, true, true), stdout);
 		nlmsg_free(msgs[i]);
 	}
-	capture_start(false, false);
-	capture_end();
-	free(buf);
+	unit_capture_free();
 	return 0;
 }

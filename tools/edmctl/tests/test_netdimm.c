@@ -6,24 +6,17 @@
  * "netdimm show -s" as JSON.
  */
 
-#include <errno.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
 #include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
 #include "obj_netdimm.h"
-#include "obj_region.h"
 #include "print.h"
 
 #include "unit.h"
@@ -51,10 +44,10 @@ static void put_zone(struct nl_msg *msg)
 	    nla_put_u32(msg, EDM_A_ZONE_INDEX, 0) ||
 	    nla_put_string(msg, EDM_A_ZONE_NAME, "NET0"))
 		abort();
-	put_u64_or_die(msg, EDM_A_ZONE_SIZE, 64 * MiB);
-	put_u64_or_die(msg, EDM_A_ZONE_FREE, 62 * MiB);
-	put_u64_or_die(msg, EDM_A_ZONE_LENT, 3);
-	put_u64_or_die(msg, EDM_A_ZONE_CACHED, 512);
+	unit_put_u64_or_die(msg, EDM_A_ZONE_SIZE, 64 * MiB);
+	unit_put_u64_or_die(msg, EDM_A_ZONE_FREE, 62 * MiB);
+	unit_put_u64_or_die(msg, EDM_A_ZONE_LENT, 3);
+	unit_put_u64_or_die(msg, EDM_A_ZONE_CACHED, 512);
 	if (nla_put_u32(msg, EDM_A_ZONE_SUBARRAYS, 32) ||
 	    nla_put_u32(msg, EDM_A_ZONE_NUMA_NODE, 0))
 		abort();
@@ -71,14 +64,14 @@ static void put_stats(struct nl_msg *msg)
 	if (!nest || nla_put(msg, EDM_A_NDSTAT_PAD, 0, NULL))
 		abort();
 	for (i = 0; i < netdimm_stat_count(); i++)
-		put_u64_or_die(msg, netdimm_stat_attr(i), 100 + i);
+		unit_put_u64_or_die(msg, netdimm_stat_attr(i), 100 + i);
 	nla_nest_end(msg, nest);
 }
 
 /* A NETDIMM_GET reply for nd0, paired with nd1, as the kernel sends it. */
 static struct nl_msg *netdimm_msg(uint8_t cmd)
 {
-	struct nl_msg *msg = dev_msg(cmd);
+	struct nl_msg *msg = unit_dev_msg(cmd);
 
 	if (nla_put_u32(msg, EDM_A_NETDIMM_ID, 1) ||
 	    nla_put_string(msg, EDM_A_NETDIMM_NAME, "nd0") ||
@@ -103,7 +96,7 @@ static struct nl_msg *netdimm_msg(uint8_t cmd)
 static const char *nd_one(struct nl_msg *msg, enum netdimm_view view,
 			  bool stats, bool json)
 {
-	capture_start(json, false);
+	unit_capture_start(json, false);
 	open_json_array(PRINT_JSON, NULL);
 	open_json_object(NULL);
 	if (netdimm_print_msg(nlmsg_hdr(msg), view, stats))
@@ -111,7 +104,7 @@ static const char *nd_one(struct nl_msg *msg, enum netdimm_view view,
 	close_json_object();
 	print_nl();
 	close_json_array(PRINT_JSON, NULL);
-	return capture_end();
+	return unit_capture_end();
 }
 
 #define ND_LINE "1: name nd0 ifindex 5 peer nd1 size 64M poll-us 0 rx-mode zerocopy " \
@@ -151,28 +144,28 @@ void test_netdimm_views(void)
 {
 	struct nl_msg *msg = netdimm_msg(EDM_CMD_NETDIMM_GET);
 
-	expect("netdimm show text", nd_one(msg, NETDIMM_VIEW_SHOW, false, false),
-	       ND_LINE "\n    " ND_ZONE "\n");
-	expect("netdimm show json", nd_one(msg, NETDIMM_VIEW_SHOW, false, true),
-	       "[{" ND_JSON_DEV "," ND_JSON_ZONE "}]\n");
-	expect("netdimm show -s text", nd_one(msg, NETDIMM_VIEW_SHOW, true, false),
-	       ND_LINE "\n    " ND_ZONE ND_STATS_TEXT "\n");
-	expect("netdimm show -s json", nd_one(msg, NETDIMM_VIEW_SHOW, true, true),
-	       "[{" ND_JSON_DEV "," ND_JSON_ZONE "," ND_JSON_STATS "}]\n");
-	expect("netdimm zone text", nd_one(msg, NETDIMM_VIEW_ZONE, false, false),
-	       "nd0: " ND_ZONE "\n");
-	expect("netdimm zone json", nd_one(msg, NETDIMM_VIEW_ZONE, false, true),
-	       "[{\"name\":\"nd0\"," ND_JSON_ZONE "}]\n");
-	expect("netdimm stats text", nd_one(msg, NETDIMM_VIEW_STATS, false, false),
-	       "nd0:" ND_STATS_TEXT "\n");
-	expect("netdimm stats json", nd_one(msg, NETDIMM_VIEW_STATS, false, true),
-	       "[{\"name\":\"nd0\"," ND_JSON_STATS "}]\n");
+	unit_expect("netdimm show text", nd_one(msg, NETDIMM_VIEW_SHOW, false, false),
+		    ND_LINE "\n    " ND_ZONE "\n");
+	unit_expect("netdimm show json", nd_one(msg, NETDIMM_VIEW_SHOW, false, true),
+		    "[{" ND_JSON_DEV "," ND_JSON_ZONE "}]\n");
+	unit_expect("netdimm show -s text", nd_one(msg, NETDIMM_VIEW_SHOW, true, false),
+		    ND_LINE "\n    " ND_ZONE ND_STATS_TEXT "\n");
+	unit_expect("netdimm show -s json", nd_one(msg, NETDIMM_VIEW_SHOW, true, true),
+		    "[{" ND_JSON_DEV "," ND_JSON_ZONE "," ND_JSON_STATS "}]\n");
+	unit_expect("netdimm zone text", nd_one(msg, NETDIMM_VIEW_ZONE, false, false),
+		    "nd0: " ND_ZONE "\n");
+	unit_expect("netdimm zone json", nd_one(msg, NETDIMM_VIEW_ZONE, false, true),
+		    "[{\"name\":\"nd0\"," ND_JSON_ZONE "}]\n");
+	unit_expect("netdimm stats text", nd_one(msg, NETDIMM_VIEW_STATS, false, false),
+		    "nd0:" ND_STATS_TEXT "\n");
+	unit_expect("netdimm stats json", nd_one(msg, NETDIMM_VIEW_STATS, false, true),
+		    "[{\"name\":\"nd0\"," ND_JSON_STATS "}]\n");
 	nlmsg_free(msg);
 }
 
 void test_netdimm_fields(void)
 {
-	struct nl_msg *msg = dev_msg(EDM_CMD_NETDIMM_GET);
+	struct nl_msg *msg = unit_dev_msg(EDM_CMD_NETDIMM_GET);
 	struct nlattr *nest;
 
 	/* A lone device on a lower netdev that is not here; clone mode. */
@@ -184,16 +177,16 @@ void test_netdimm_fields(void)
 	    nla_put_u32(msg, EDM_A_NETDIMM_WIRE_MBPS, 100000) ||
 	    nla_put_u32(msg, EDM_A_NETDIMM_WIRE_DELAY_NS, 2000))
 		abort();
-	expect("netdimm lower text", nd_one(msg, NETDIMM_VIEW_SHOW, true, false),
-	       "2: name nd2 lower if2147483632 poll-us 50 rx-mode clone "
-	       "wire-rate 100000 wire-delay 2000\n");
-	expect("netdimm lower json", nd_one(msg, NETDIMM_VIEW_SHOW, true, true),
-	       "[{\"id\":2,\"name\":\"nd2\",\"lower\":2147483632,\"poll_us\":50,"
-	       "\"rx_mode\":\"clone\",\"wire_mbps\":100000,\"wire_delay_ns\":2000}]\n");
+	unit_expect("netdimm lower text", nd_one(msg, NETDIMM_VIEW_SHOW, true, false),
+		    "2: name nd2 lower if2147483632 poll-us 50 rx-mode clone "
+		    "wire-rate 100000 wire-delay 2000\n");
+	unit_expect("netdimm lower json", nd_one(msg, NETDIMM_VIEW_SHOW, true, true),
+		    "[{\"id\":2,\"name\":\"nd2\",\"lower\":2147483632,\"poll_us\":50,"
+		    "\"rx_mode\":\"clone\",\"wire_mbps\":100000,\"wire_delay_ns\":2000}]\n");
 	nlmsg_free(msg);
 
 	/* Unknown enum values, attributes and counters (a newer module). */
-	msg = dev_msg(EDM_CMD_NETDIMM_GET);
+	msg = unit_dev_msg(EDM_CMD_NETDIMM_GET);
 	if (nla_put_u32(msg, EDM_A_NETDIMM_MAX + 1, 7) ||
 	    nla_put_string(msg, EDM_A_NETDIMM_NAME, "nd3") ||
 	    nla_put_u32(msg, EDM_A_NETDIMM_RX_MODE, 9))
@@ -209,20 +202,20 @@ void test_netdimm_fields(void)
 	    nla_put_u32(msg, EDM_A_ZONE_SIZE, 1))		/* wrong size */
 		abort();
 	nla_nest_end(msg, nest);
-	expect("netdimm unknown text", nd_one(msg, NETDIMM_VIEW_SHOW, true, false),
-	       "name nd3 rx-mode unknown(9)\n    zone\n    polls 4\n");
-	expect("netdimm unknown json", nd_one(msg, NETDIMM_VIEW_SHOW, true, true),
-	       "[{\"name\":\"nd3\",\"rx_mode\":\"unknown(9)\",\"zone\":{},"
-	       "\"stats\":{\"polls\":4}}]\n");
+	unit_expect("netdimm unknown text", nd_one(msg, NETDIMM_VIEW_SHOW, true, false),
+		    "name nd3 rx-mode unknown(9)\n    zone\n    polls 4\n");
+	unit_expect("netdimm unknown json", nd_one(msg, NETDIMM_VIEW_SHOW, true, true),
+		    "[{\"name\":\"nd3\",\"rx_mode\":\"unknown(9)\",\"zone\":{},"
+		    "\"stats\":{\"polls\":4}}]\n");
 	nlmsg_free(msg);
 
 	/* A zone whose contents are truncated prints what it holds: nothing. */
-	msg = dev_msg(EDM_CMD_NETDIMM_GET);
+	msg = unit_dev_msg(EDM_CMD_NETDIMM_GET);
 	if (nla_put_string(msg, EDM_A_NETDIMM_NAME, "nd4") ||
 	    nla_put(msg, EDM_A_NETDIMM_ZONE, 6, "\x10\x00\x01\x00zz"))
 		abort();
-	expect("netdimm bad nest", nd_one(msg, NETDIMM_VIEW_ZONE, false, true),
-	       "[{\"name\":\"nd4\",\"zone\":{}}]\n");
+	unit_expect("netdimm bad nest", nd_one(msg, NETDIMM_VIEW_ZONE, false, true),
+		    "[{\"name\":\"nd4\",\"zone\":{}}]\n");
 	nlmsg_free(msg);
 }
 
@@ -230,25 +223,25 @@ void test_netdimm_monitor(void)
 {
 	struct nl_msg *msg = netdimm_msg(EDM_CMD_NETDIMM_NEW);
 
-	expect("monitor netdimm new text", monitor_one(msg, false),
-	       "netdimm new " ND_LINE "\n");
-	expect("monitor netdimm new json", monitor_one(msg, true),
-	       "{\"object\":\"netdimm\",\"event\":\"new\"," ND_JSON_DEV "}\n");
+	unit_expect("monitor netdimm new text", unit_monitor_one(msg, false),
+		    "netdimm new " ND_LINE "\n");
+	unit_expect("monitor netdimm new json", unit_monitor_one(msg, true),
+		    "{\"object\":\"netdimm\",\"event\":\"new\"," ND_JSON_DEV "}\n");
 	nlmsg_free(msg);
 
-	msg = dev_msg(EDM_CMD_NETDIMM_DEL);
+	msg = unit_dev_msg(EDM_CMD_NETDIMM_DEL);
 	if (nla_put_u32(msg, EDM_A_NETDIMM_ID, 1) ||
 	    nla_put_string(msg, EDM_A_NETDIMM_NAME, "nd0"))
 		abort();
-	expect("monitor netdimm del text", monitor_one(msg, false),
-	       "netdimm del 1: name nd0\n");
+	unit_expect("monitor netdimm del text", unit_monitor_one(msg, false),
+		    "netdimm del 1: name nd0\n");
 	nlmsg_free(msg);
 
 	/* "dev show" names the type of a NetDIMM. */
-	msg = dev_msg(EDM_CMD_DEV_GET);
-	put_dev(msg, 1, "nd0", EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_SOFT);
-	expect("dev netdimm type", show_one(msg, false, false),
-	       "1: name nd0 type netdimm backend soft\n");
+	msg = unit_dev_msg(EDM_CMD_DEV_GET);
+	unit_put_dev(msg, 1, "nd0", EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_SOFT);
+	unit_expect("dev netdimm type", unit_show_one(msg, false, false),
+		    "1: name nd0 type netdimm backend soft\n");
 	nlmsg_free(msg);
 }
 
@@ -257,9 +250,9 @@ static void expect_size(const char *s, int want_ret, uint64_t want)
 	uint64_t v = 0;
 	int ret = netdimm_parse_size(s, &v);
 
-	checks++;
+	unit_checks++;
 	if (ret != want_ret || (!ret && v != want)) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL size \"%s\": ret %d value %llu\n", s, ret,
 			(unsigned long long)v);
 	}
@@ -287,17 +280,17 @@ void test_netdimm_sizes(void)
 		expect_size(bad[i], -1, 0);
 
 	netdimm_fmt_size(b, sizeof(b), 64 * MiB);
-	expect("fmt 64M", b, "64M");
+	unit_expect("fmt 64M", b, "64M");
 	netdimm_fmt_size(b, sizeof(b), 3 * MiB / 2);
-	expect("fmt 1536K", b, "1536K");
+	unit_expect("fmt 1536K", b, "1536K");
 	netdimm_fmt_size(b, sizeof(b), 64ULL << 30);
-	expect("fmt 64G", b, "64G");
+	unit_expect("fmt 64G", b, "64G");
 	netdimm_fmt_size(b, sizeof(b), 4097);
-	expect("fmt 4097", b, "4097");
+	unit_expect("fmt 4097", b, "4097");
 	netdimm_fmt_size(b, sizeof(b), 0);
-	expect("fmt 0", b, "0");
+	unit_expect("fmt 0", b, "0");
 	netdimm_fmt_size(b, sizeof(b), UINT64_MAX);
-	expect("fmt max", b, "18446744073709551615");
+	unit_expect("fmt max", b, "18446744073709551615");
 }
 
 /* The counters' table names each EDM_A_NDSTAT_* once, with distinct keys. */
@@ -309,24 +302,24 @@ void test_netdimm_stat_table(void)
 
 	for (i = 0; i < netdimm_stat_count(); i++) {
 		a = netdimm_stat_attr(i);
-		checks++;
+		unit_checks++;
 		if (a <= EDM_A_NDSTAT_PAD || a > EDM_A_NDSTAT_MAX || seen[a]++) {
-			failures++;
+			unit_failures++;
 			fprintf(stderr, "FAIL stat table: attribute %d\n", a);
 		}
 		for (j = 0; j < i; j++) {
-			checks++;
+			unit_checks++;
 			if (!strcmp(netdimm_stat_key(i), netdimm_stat_key(j))) {
-				failures++;
+				unit_failures++;
 				fprintf(stderr, "FAIL stat table: key %s twice\n",
 					netdimm_stat_key(i));
 			}
 		}
 	}
 	for (a = EDM_A_NDSTAT_PAD + 1; a <= EDM_A_NDSTAT_MAX; a++) {
-		checks++;
+		unit_checks++;
 		if (seen[a] != 1) {
-			failures++;
+			unit_failures++;
 			fprintf(stderr, "FAIL stat table: attribute %d missing\n", a);
 		}
 	}
@@ -338,8 +331,6 @@ int emit_netdimm_json(void)
 
 	fputs(nd_one(msg, NETDIMM_VIEW_SHOW, true, true), stdout);
 	nlmsg_free(msg);
-	capture_start(false, false);
-	capture_end();
-	free(buf);
+	unit_capture_free();
 	return 0;
 }

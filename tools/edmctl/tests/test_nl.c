@@ -7,24 +7,19 @@
  */
 
 #include <errno.h>
-#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
 #include "edmctl.h"
 #include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
-#include "print.h"
 
 #include "unit.h"
 
@@ -101,61 +96,61 @@ static struct nl_msg *err_msg_offs(const char *text, uint32_t into)
 
 static const char *report(struct nl_msg *msg, int *ret)
 {
-	capture_start(false, false);
-	*ret = edm_nl_report_err(mem, nlmsg_hdr(msg), &names);
+	unit_capture_start(false, false);
+	*ret = edm_nl_report_err(unit_mem, nlmsg_hdr(msg), &names);
 	nlmsg_free(msg);
-	return capture_end();
+	return unit_capture_end();
 }
 
 void test_extack(void)
 {
 	int ret;
 
-	expect("extack msg capped",
-	       report(err_msg(-EINVAL, true, "device name in use", -1), &ret),
-	       "Error: device name in use.\n");
-	checks++;
+	unit_expect("extack msg capped",
+		    report(err_msg(-EINVAL, true, "device name in use", -1), &ret),
+		    "Error: device name in use.\n");
+	unit_checks++;
 	if (ret != -EINVAL) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL extack return %d\n", ret);
 	}
-	expect("extack msg echoed request",
-	       report(err_msg(-EEXIST, false, "exists", -1), &ret),
-	       "Error: exists.\n");
-	expect("extack msg with period",
-	       report(err_msg(-EEXIST, true, "Already there.", -1), &ret),
-	       "Error: Already there.\n");
-	expect("no extack",
-	       report(err_msg(-ENODEV, true, NULL, -1), &ret),
-	       "Error: No such device.\n");
-	expect("no extack echoed",
-	       report(err_msg(-EPERM, false, NULL, -1), &ret),
-	       "Error: Operation not permitted.\n");
-	expect("missing attribute",
-	       report(err_msg(-EINVAL, true, NULL, EDM_A_DEV_NAME), &ret),
-	       "Error: Invalid argument (missing attribute \"name\").\n");
-	expect("missing unknown attribute",
-	       report(err_msg(-EINVAL, true, NULL, 99), &ret),
-	       "Error: Invalid argument (missing attribute 99).\n");
-	expect("empty message",
-	       report(err_msg(-EINVAL, true, "", -1), &ret),
-	       "Error: Invalid argument.\n");
-	expect("generic policy message names the attribute",
-	       report(err_msg_offs("integer out of range", 0), &ret),
-	       "Error: integer out of range (attribute \"type\").\n");
-	expect("offset inside the attribute names it too",
-	       report(err_msg_offs("integer out of range", NLA_HDRLEN), &ret),
-	       "Error: integer out of range (attribute \"type\").\n");
-	expect("the family's own message is left as is",
-	       report(err_msg_offs("invalid device type", 0), &ret),
-	       "Error: invalid device type.\n");
-	expect("offset past the request names nothing",
-	       report(err_msg_offs("integer out of range", 64), &ret),
-	       "Error: integer out of range.\n");
-	expect("ack no warning", report(err_msg(0, true, NULL, -1), &ret), "");
-	expect("ack warning",
-	       report(err_msg(0, true, "deprecated attribute", -1), &ret),
-	       "Warning: deprecated attribute.\n");
+	unit_expect("extack msg echoed request",
+		    report(err_msg(-EEXIST, false, "exists", -1), &ret),
+		    "Error: exists.\n");
+	unit_expect("extack msg with period",
+		    report(err_msg(-EEXIST, true, "Already there.", -1), &ret),
+		    "Error: Already there.\n");
+	unit_expect("no extack",
+		    report(err_msg(-ENODEV, true, NULL, -1), &ret),
+		    "Error: No such device.\n");
+	unit_expect("no extack echoed",
+		    report(err_msg(-EPERM, false, NULL, -1), &ret),
+		    "Error: Operation not permitted.\n");
+	unit_expect("missing attribute",
+		    report(err_msg(-EINVAL, true, NULL, EDM_A_DEV_NAME), &ret),
+		    "Error: Invalid argument (missing attribute \"name\").\n");
+	unit_expect("missing unknown attribute",
+		    report(err_msg(-EINVAL, true, NULL, 99), &ret),
+		    "Error: Invalid argument (missing attribute 99).\n");
+	unit_expect("empty message",
+		    report(err_msg(-EINVAL, true, "", -1), &ret),
+		    "Error: Invalid argument.\n");
+	unit_expect("generic policy message names the attribute",
+		    report(err_msg_offs("integer out of range", 0), &ret),
+		    "Error: integer out of range (attribute \"type\").\n");
+	unit_expect("offset inside the attribute names it too",
+		    report(err_msg_offs("integer out of range", NLA_HDRLEN), &ret),
+		    "Error: integer out of range (attribute \"type\").\n");
+	unit_expect("the family's own message is left as is",
+		    report(err_msg_offs("invalid device type", 0), &ret),
+		    "Error: invalid device type.\n");
+	unit_expect("offset past the request names nothing",
+		    report(err_msg_offs("integer out of range", 64), &ret),
+		    "Error: integer out of range.\n");
+	unit_expect("ack no warning", report(err_msg(0, true, NULL, -1), &ret), "");
+	unit_expect("ack warning",
+		    report(err_msg(0, true, "deprecated attribute", -1), &ret),
+		    "Warning: deprecated attribute.\n");
 
 	/* NLMSG_DONE of a failed dump. */
 	{
@@ -166,13 +161,13 @@ void test_extack(void)
 		if (!msg || nlmsg_append(msg, &error, sizeof(error), NLMSG_ALIGNTO) ||
 		    nla_put_string(msg, NLMSGERR_ATTR_MSG, "dump failed"))
 			abort();
-		capture_start(false, false);
-		ret = edm_nl_report_done(mem, nlmsg_hdr(msg), &names);
+		unit_capture_start(false, false);
+		ret = edm_nl_report_done(unit_mem, nlmsg_hdr(msg), &names);
 		nlmsg_free(msg);
-		expect("dump done error", capture_end(), "Error: dump failed.\n");
-		checks++;
+		unit_expect("dump done error", unit_capture_end(), "Error: dump failed.\n");
+		unit_checks++;
 		if (ret != -ENOBUFS) {
-			failures++;
+			unit_failures++;
 			fprintf(stderr, "FAIL done return %d\n", ret);
 		}
 	}
@@ -183,10 +178,10 @@ void test_extack(void)
 
 		if (!msg || nlmsg_append(msg, &zero, sizeof(zero), NLMSG_ALIGNTO))
 			abort();
-		capture_start(false, false);
-		ret = edm_nl_report_done(mem, nlmsg_hdr(msg), &names);
+		unit_capture_start(false, false);
+		ret = edm_nl_report_done(unit_mem, nlmsg_hdr(msg), &names);
 		nlmsg_free(msg);
-		expect("dump done clean", capture_end(), "");
+		unit_expect("dump done clean", unit_capture_end(), "");
 	}
 }
 
@@ -205,9 +200,9 @@ static int count_cb(struct nlmsghdr *nlh, void *arg)
 
 static void expect_int(const char *what, int got, int want)
 {
-	checks++;
+	unit_checks++;
 	if (got != want) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL %s: got %d, want %d\n", what, got, want);
 	}
 }
@@ -229,9 +224,9 @@ void test_live_nlctrl(void)
 	msg = edm_nl_req(CTRL_CMD_GETFAMILY, NLM_F_DUMP);
 	ret = edm_nl_talk(msg, NULL, count_cb, &count);
 	expect_int("nlctrl dump ret", ret, 0);
-	checks++;
+	unit_checks++;
 	if (count < 1) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL nlctrl dump: %d families\n", count);
 	}
 
@@ -253,13 +248,13 @@ void test_live_nlctrl(void)
 	/* A kernel error, printed as "Error: ...". */
 	msg = edm_nl_req(CTRL_CMD_GETFAMILY, 0);
 	nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, "edmctl-nosuch");
-	err_capture_start();
+	unit_err_capture_start();
 	ret = edm_nl_talk(msg, NULL, count_cb, &count);
-	err = err_capture_end();
+	err = unit_err_capture_end();
 	expect_int("nlctrl ENOENT", ret, -ENOENT);
-	checks++;
+	unit_checks++;
 	if (strncmp(err, "Error: ", 7) || err[strlen(err) - 1] != '\n') {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL nlctrl ENOENT message: \"%s\"\n", err);
 	}
 
@@ -267,13 +262,13 @@ void test_live_nlctrl(void)
 	msg = edm_nl_req(CTRL_CMD_GETFAMILY, 0);
 	nla_put_string(msg, CTRL_ATTR_FAMILY_NAME,
 		       "a-name-much-longer-than-genl-namsiz");
-	err_capture_start();
+	unit_err_capture_start();
 	ret = edm_nl_talk(msg, NULL, count_cb, &count);
-	err = err_capture_end();
-	checks++;
+	err = unit_err_capture_end();
+	unit_checks++;
 	if (ret >= 0 || strncmp(err, "Error: ", 7) ||
 	    !strcmp(err, "Error: Invalid argument.\n")) {
-		failures++;
+		unit_failures++;
 		fprintf(stderr, "FAIL nlctrl policy error: ret %d \"%s\"\n",
 			ret, err);
 	} else {
@@ -282,12 +277,12 @@ void test_live_nlctrl(void)
 
 	/* An unknown command. */
 	msg = edm_nl_req(250, 0);
-	err_capture_start();
+	unit_err_capture_start();
 	ret = edm_nl_talk(msg, NULL, count_cb, &count);
-	err = err_capture_end();
+	err = unit_err_capture_end();
 	expect_int("nlctrl unknown command", ret, -EOPNOTSUPP);
-	expect("nlctrl unknown command message", err,
-	       "Error: Operation not supported.\n");
+	unit_expect("nlctrl unknown command message", err,
+		    "Error: Operation not supported.\n");
 
 	edm_nl_close();
 	edm_nl_set_family_name(EDM_GENL_NAME);

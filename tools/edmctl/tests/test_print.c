@@ -5,24 +5,13 @@
  * JSON documents for an external JSON parser.
  */
 
-#include <errno.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include <stdio.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
 #include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
 #include "print.h"
 
 #include "unit.h"
@@ -31,7 +20,7 @@ void test_json_escape(void)
 {
 	const char *s;
 
-	capture_start(true, false);
+	unit_capture_start(true, false);
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "q", "%s", "a\"b\\c/d");
 	print_string(PRINT_ANY, "ctl", "%s", "\n\t\r\b\f\x01\x1f\x7f");
@@ -52,43 +41,43 @@ void test_json_escape(void)
 	close_json_array(PRINT_JSON, NULL);
 	close_json_array(PRINT_JSON, NULL);
 	close_json_object();
-	s = capture_end();
-	expect("json escaping", s,
-	       "{\"q\":\"a\\\"b\\\\c/d\","
-	       "\"ctl\":\"\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f\","
-	       "\"utf8\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
-	       "\"bad\":\"\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
-	       "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffdx\","
-	       "\"k\\\"ey\":\"\","
-	       "\"null\":null,"
-	       "\"u\":4294967295,"
-	       "\"u64\":18446744073709551615,"
-	       "\"i\":-5,"
-	       "\"b\":true,"
-	       "\"arr\":[1,{},[]]}\n");
+	s = unit_capture_end();
+	unit_expect("json escaping", s,
+		    "{\"q\":\"a\\\"b\\\\c/d\","
+		    "\"ctl\":\"\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f\","
+		    "\"utf8\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
+		    "\"bad\":\"\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+		    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffdx\","
+		    "\"k\\\"ey\":\"\","
+		    "\"null\":null,"
+		    "\"u\":4294967295,"
+		    "\"u64\":18446744073709551615,"
+		    "\"i\":-5,"
+		    "\"b\":true,"
+		    "\"arr\":[1,{},[]]}\n");
 
 	/* Text mode ignores JSON-only output. */
-	capture_start(false, false);
+	unit_capture_start(false, false);
 	open_json_object(NULL);
 	print_string(PRINT_JSON, "j", "%s", "nope");
 	print_string(PRINT_ANY, "k", "k %s", "v");
 	close_json_object();
 	print_nl();
-	expect("text mode", capture_end(), "k v\n");
+	unit_expect("text mode", unit_capture_end(), "k v\n");
 
 	/* Empty array, pretty. */
-	capture_start(true, true);
+	unit_capture_start(true, true);
 	open_json_array(PRINT_JSON, NULL);
 	close_json_array(PRINT_JSON, NULL);
-	expect("empty array pretty", capture_end(), "[]\n");
+	unit_expect("empty array pretty", unit_capture_end(), "[]\n");
 
 	/* A device name with quotes, through the device printer. */
 	{
-		struct nl_msg *msg = dev_msg(EDM_CMD_DEV_GET);
+		struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_GET);
 
-		put_dev(msg, 9, "a\"b\\c", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
-		expect("dev name escaped", show_one(msg, true, false),
-		       "[{\"id\":9,\"name\":\"a\\\"b\\\\c\",\"type\":\"null\",\"backend\":\"soft\"}]\n");
+		unit_put_dev(msg, 9, "a\"b\\c", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
+		unit_expect("dev name escaped", unit_show_one(msg, true, false),
+			    "[{\"id\":9,\"name\":\"a\\\"b\\\\c\",\"type\":\"null\",\"backend\":\"soft\"}]\n");
 		nlmsg_free(msg);
 	}
 }
@@ -99,39 +88,38 @@ void test_words(void)
 	uint32_t v = 0;
 	char b[32];
 
-	checks += 5;
+	unit_checks += 5;
 	if (enum_from_word(w, ARRAY_SIZE(w), "null", &v) || v != 1)
-		failures++, fprintf(stderr, "FAIL enum null\n");
+		unit_failures++, fprintf(stderr, "FAIL enum null\n");
 	if (!enum_from_word(w, ARRAY_SIZE(w), "unspec", &v))
-		failures++, fprintf(stderr, "FAIL enum unspec accepted\n");
+		unit_failures++, fprintf(stderr, "FAIL enum unspec accepted\n");
 	if (enum_from_word(w, ARRAY_SIZE(w), "soft", &v) || v != 3)
-		failures++, fprintf(stderr, "FAIL enum soft\n");
+		unit_failures++, fprintf(stderr, "FAIL enum soft\n");
 	if (parse_u32("4294967295", &v) || v != 4294967295u)
-		failures++, fprintf(stderr, "FAIL u32 max\n");
+		unit_failures++, fprintf(stderr, "FAIL u32 max\n");
 	if (!parse_u32("4294967296", &v) || !parse_u32("-1", &v) ||
 	    !parse_u32("", &v) || !parse_u32("1x", &v) || !parse_u32(" 1", &v))
-		failures++, fprintf(stderr, "FAIL u32 junk accepted\n");
+		unit_failures++, fprintf(stderr, "FAIL u32 junk accepted\n");
 	enum_join(b, sizeof(b), w, ARRAY_SIZE(w), " | ");
-	expect("enum_join", b, "null | soft");
-	expect("enum_to_word", enum_to_word(w, ARRAY_SIZE(w), 2, b, sizeof(b)),
-	       "unknown(2)");
+	unit_expect("enum_join", b, "null | soft");
+	unit_expect("enum_to_word", enum_to_word(w, ARRAY_SIZE(w), 2, b, sizeof(b)),
+		    "unknown(2)");
 }
 
 /* Documents for an external JSON parser: every tricky case at once. */
 int emit_json(void)
 {
-	struct nl_msg *msg = dev_msg(EDM_CMD_DEV_NEW);
+	struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_NEW);
 	int pretty;
 
-	put_dev(msg, 7, "q\"uo\\te\n\x01\xff", 99, EDM_BACKEND_SOFT);
+	unit_put_dev(msg, 7, "q\"uo\\te\n\x01\xff", 99, EDM_BACKEND_SOFT);
 	for (pretty = 0; pretty < 2; pretty++) {
 		print_init(true, pretty, stdout);
-		fputs(show_one(msg, true, pretty), stdout);
+		fputs(unit_show_one(msg, true, pretty), stdout);
 		print_init(true, pretty, stdout);
 		monitor_print_event(nlmsg_hdr(msg));
 	}
 	nlmsg_free(msg);
-	capture_start(false, false);
-	capture_end();
+	unit_capture_free();
 	return 0;
 }

@@ -4,25 +4,14 @@
  * and key, a newer module's kind, the rekey event, the counters' table.
  */
 
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
 
-#include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
 #include "obj_region.h"
-#include "print.h"
 
 #include "unit.h"
 
@@ -39,43 +28,44 @@
 
 void test_region(void)
 {
-	struct nl_msg *msg = region_msg(EDM_CMD_REGION_GET, false);
+	struct nl_msg *msg = unit_region_msg(EDM_CMD_REGION_GET, false);
 
-	expect("region text", cb_one(msg, CB_REGION, false, false), REGION_LINE "\n");
-	expect("region json", cb_one(msg, CB_REGION, false, true), "[{" REGION_JSON "}]\n");
-	expect("region -s text", cb_one(msg, CB_REGION, true, false),
-	       REGION_LINE REGION_STATS_TEXT "\n");
-	expect("region -s json", cb_one(msg, CB_REGION, true, true),
-	       "[{" REGION_JSON "," REGION_JSON_STATS "}]\n");
+	unit_expect("region text", unit_cb_one(msg, CB_REGION, false, false), REGION_LINE "\n");
+	unit_expect("region json", unit_cb_one(msg, CB_REGION, false, true),
+		    "[{" REGION_JSON "}]\n");
+	unit_expect("region -s text", unit_cb_one(msg, CB_REGION, true, false),
+		    REGION_LINE REGION_STATS_TEXT "\n");
+	unit_expect("region -s json", unit_cb_one(msg, CB_REGION, true, true),
+		    "[{" REGION_JSON "," REGION_JSON_STATS "}]\n");
 	nlmsg_free(msg);
 
 	/* With the key (CAP_NET_ADMIN): a hex string, all 64 bits, in both outputs. */
-	msg = region_msg(EDM_CMD_REGION_GET, true);
-	expect("region key text", cb_one(msg, CB_REGION, false, false),
-	       REGION_LINE REGION_KEY "\n");
-	expect("region key json", cb_one(msg, CB_REGION, false, true),
-	       "[{" REGION_JSON REGION_JSON_KEY "}]\n");
+	msg = unit_region_msg(EDM_CMD_REGION_GET, true);
+	unit_expect("region key text", unit_cb_one(msg, CB_REGION, false, false),
+		    REGION_LINE REGION_KEY "\n");
+	unit_expect("region key json", unit_cb_one(msg, CB_REGION, false, true),
+		    "[{" REGION_JSON REGION_JSON_KEY "}]\n");
 	nlmsg_free(msg);
 
 	/* A newer module's kind; a key of the wrong size is no key. */
-	msg = dev_msg(EDM_CMD_REGION_GET);
+	msg = unit_dev_msg(EDM_CMD_REGION_GET);
 	if (nla_put_u32(msg, EDM_A_REGION_ID, 700) ||
 	    nla_put_u32(msg, EDM_A_REGION_KIND, 9) ||
 	    nla_put_u32(msg, EDM_A_REGION_KEY, 1) ||
 	    nla_put_u32(msg, EDM_A_REGION_MAX + 1, 1))
 		abort();
-	expect("region unknown json", cb_one(msg, CB_REGION, true, true),
-	       "[{\"id\":700,\"kind\":\"unknown(9)\"}]\n");
+	unit_expect("region unknown json", unit_cb_one(msg, CB_REGION, true, true),
+		    "[{\"id\":700,\"kind\":\"unknown(9)\"}]\n");
 	nlmsg_free(msg);
 
 	/* The rekey event: what the kernel sends has no key, and none is printed. */
-	msg = region_msg(EDM_CMD_REGION_REKEY, false);
-	expect("monitor region rekey text", monitor_one(msg, false),
-	       "region rekey " REGION_LINE "\n");
-	expect("monitor region rekey json", monitor_one(msg, true),
-	       "{\"object\":\"region\",\"event\":\"rekey\"," REGION_JSON "}\n");
+	msg = unit_region_msg(EDM_CMD_REGION_REKEY, false);
+	unit_expect("monitor region rekey text", unit_monitor_one(msg, false),
+		    "region rekey " REGION_LINE "\n");
+	unit_expect("monitor region rekey json", unit_monitor_one(msg, true),
+		    "{\"object\":\"region\",\"event\":\"rekey\"," REGION_JSON "}\n");
 	nlmsg_free(msg);
 
-	check_stat_table("region stat", region_stat_count(), region_stat_attr, region_stat_key,
-			 EDM_A_RSTAT_PAD + 1, EDM_A_RSTAT_MAX);
+	unit_check_stat_table("region stat", region_stat_count(), region_stat_attr, region_stat_key,
+			      EDM_A_RSTAT_PAD + 1, EDM_A_RSTAT_MAX);
 }

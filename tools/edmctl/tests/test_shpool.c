@@ -4,32 +4,19 @@
  * reaped and an export that stopped, and one that is malformed.
  */
 
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <linux/edm.h>
-
-#include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
-#include "print.h"
 
 #include "unit.h"
 
 /* Shared pool events: a member reaped (this kernel, "self"), an export that stopped. */
 void test_shpool_monitor(void)
 {
-	struct nl_msg *msg = dev_msg(EDM_CMD_SHPOOL_REAP);
+	struct nl_msg *msg = unit_dev_msg(EDM_CMD_SHPOOL_REAP);
 	struct nlattr *nest;
 
 	if (nla_put_u32(msg, EDM_A_SHPOOL_ID, 3) || nla_put_string(msg, EDM_A_SHPOOL_NAME, "cb0"))
@@ -43,14 +30,14 @@ void test_shpool_monitor(void)
 	    nla_put_flag(msg, EDM_A_SHHOST_SELF))
 		abort();
 	nla_nest_end(msg, nest);
-	expect("monitor shpool reap text", monitor_one(msg, false),
-	       "shpool reap 3: name cb0 slot 1 state free epoch 2 host vm0 reaped 1 self\n");
-	expect("monitor shpool reap json", monitor_one(msg, true),
-	       "{\"object\":\"shpool\",\"event\":\"reap\",\"id\":3,\"name\":\"cb0\",\"slot\":1,"
-	       "\"state\":\"free\",\"epoch\":2,\"host\":\"vm0\",\"reaped\":1,\"self\":true}\n");
+	unit_expect("monitor shpool reap text", unit_monitor_one(msg, false),
+		    "shpool reap 3: name cb0 slot 1 state free epoch 2 host vm0 reaped 1 self\n");
+	unit_expect("monitor shpool reap json", unit_monitor_one(msg, true),
+		    "{\"object\":\"shpool\",\"event\":\"reap\",\"id\":3,\"name\":\"cb0\",\"slot\":1,"
+		    "\"state\":\"free\",\"epoch\":2,\"host\":\"vm0\",\"reaped\":1,\"self\":true}\n");
 	nlmsg_free(msg);
 
-	msg = dev_msg(EDM_CMD_SHPOOL_EXPORT_DOWN);
+	msg = unit_dev_msg(EDM_CMD_SHPOOL_EXPORT_DOWN);
 	if (nla_put_u32(msg, EDM_A_SHPOOL_ID, 3) || nla_put_string(msg, EDM_A_SHPOOL_NAME, "cb0"))
 		abort();
 	nest = nla_nest_start(msg, EDM_A_SHPOOL_EXPORT);
@@ -62,16 +49,16 @@ void test_shpool_monitor(void)
 	    nla_put_u32(msg, EDM_A_SHEXP_DOWN, EDM_SHPOOL_DOWN_REVOKED))
 		abort();
 	nla_nest_end(msg, nest);
-	expect("monitor shpool export-down text", monitor_one(msg, false),
-	       "shpool export-down 3: name cb0 index 0 instance 7 region 2 owner 1 target 0 "
-	       "down revoked\n");
+	unit_expect("monitor shpool export-down text", unit_monitor_one(msg, false),
+		    "shpool export-down 3: name cb0 index 0 instance 7 region 2 owner 1 target 0 "
+		    "down revoked\n");
 	nlmsg_free(msg);
 
 	/* no host and no export: malformed, said so */
-	msg = dev_msg(EDM_CMD_SHPOOL_REAP);
+	msg = unit_dev_msg(EDM_CMD_SHPOOL_REAP);
 	if (nla_put_u32(msg, EDM_A_SHPOOL_ID, 3))
 		abort();
-	expect("monitor shpool malformed", monitor_one(msg, false),
-	       "shpool reap 3:(malformed)\n");
+	unit_expect("monitor shpool malformed", unit_monitor_one(msg, false),
+		    "shpool reap 3:(malformed)\n");
 	nlmsg_free(msg);
 }

@@ -20,29 +20,14 @@
  *   tests/unit monitor    edm_nl_monitor() on nlctrl's "notify" group until
  *                         SIGINT/SIGTERM (cli.sh checks it exits 0)
  *
- * The request/reply machinery (sequence checks, ACKs, dumps, kernel errors
- * with extended ACK) is tested live against the kernel's own "nlctrl"
- * family, which every kernel has.
+ * The tests are in test_<name>.c, one file for each obj_<name>.c they test,
+ * test_print.c for print.c and util.c, test_nl.c for nl.c: its request/reply
+ * machinery (sequence checks, ACKs, dumps, kernel errors with extended ACK)
+ * is tested live against the kernel's own "nlctrl" family, which every
+ * kernel has. What they share is in harness.c, declared in unit.h.
  */
-#include <errno.h>
-#include <signal.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <linux/genetlink.h>
-#include <netlink/genl/genl.h>
-
-#include <linux/edm.h>
-
-#include "edmctl.h"
-#include "nl.h"
-#include "obj_cowbird.h"
-#include "obj_dev.h"
-#include "obj_fabric.h"
-#include "obj_netdimm.h"
-#include "obj_region.h"
-#include "print.h"
 
 #include "unit.h"
 
@@ -81,9 +66,7 @@ int main(int argc, char **argv)
 	test_shpool_monitor();
 	test_live_nlctrl();
 
-	capture_start(false, false);	/* frees the last capture */
-	capture_end();
-	free(buf);
-	printf("unit: %d checks, %d failures\n", checks, failures);
-	return failures ? 1 : 0;
+	unit_capture_free();
+	printf("unit: %d checks, %d failures\n", unit_checks, unit_failures);
+	return unit_failures ? 1 : 0;
 }

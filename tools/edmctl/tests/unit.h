@@ -12,37 +12,39 @@
 
 #include <netlink/msg.h>
 
-/* obj_monitor.c's event printer; edmctl.c reaches it through its command table. */
+/* obj_monitor.c's event printer, which has no header: 1 if printed, 0 if not. */
 int monitor_print_event(struct nlmsghdr *nlh);
 
+/* The genl family id of the messages the tests build. */
 #define FAMILY	0x1234
 
 #define MiB	(1ULL << 20)
 
+/* What unit_cb_one() prints: "region show", the engine or an instance. */
 enum cb_kind { CB_REGION, CB_ENGINE, CB_INST };
 
 /* harness.c */
-extern int failures;
-extern int checks;
-extern char *buf;
-extern FILE *mem;
+extern int unit_failures;
+extern int unit_checks;
+extern FILE *unit_mem;		/* edmctl prints here while a capture is on */
 
-void capture_start(bool json, bool pretty);
-const char *capture_end(void);
-void expect(const char *what, const char *got, const char *want);
-struct nl_msg *dev_msg(uint8_t cmd);
-void put_dev(struct nl_msg *msg, uint32_t id, const char *name,
-	     uint32_t type, uint32_t backend);
-const char *show_one(struct nl_msg *msg, bool json, bool pretty);
-const char *monitor_one(struct nl_msg *msg, bool json);
-void put_u64_or_die(struct nl_msg *msg, int type, uint64_t v);
-void err_capture_start(void);
-const char *err_capture_end(void);
-void put_counters(struct nl_msg *msg, int nest_type, int first, int last, int base);
-void check_stat_table(const char *what, unsigned int n, int (*attr)(unsigned int),
-		      const char *(*key)(unsigned int), int first, int last);
-struct nl_msg *region_msg(uint8_t cmd, bool key);
-const char *cb_one(struct nl_msg *msg, enum cb_kind kind, bool stats, bool json);
+void unit_capture_start(bool json, bool pretty);
+const char *unit_capture_end(void);
+void unit_capture_free(void);
+void unit_expect(const char *what, const char *got, const char *want);
+struct nl_msg *unit_dev_msg(uint8_t cmd);
+void unit_put_dev(struct nl_msg *msg, uint32_t id, const char *name,
+		  uint32_t type, uint32_t backend);
+const char *unit_show_one(struct nl_msg *msg, bool json, bool pretty);
+const char *unit_monitor_one(struct nl_msg *msg, bool json);
+void unit_put_u64_or_die(struct nl_msg *msg, int type, uint64_t v);
+void unit_err_capture_start(void);
+const char *unit_err_capture_end(void);
+void unit_put_counters(struct nl_msg *msg, int nest_type, int first, int last, int base);
+void unit_check_stat_table(const char *what, unsigned int n, int (*attr)(unsigned int),
+			   const char *(*key)(unsigned int), int first, int last);
+struct nl_msg *unit_region_msg(uint8_t cmd, bool key);
+const char *unit_cb_one(struct nl_msg *msg, enum cb_kind kind, bool stats, bool json);
 
 /* test_dev.c */
 void test_dev_basic(void);
