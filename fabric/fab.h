@@ -199,7 +199,10 @@ enum {
 	EDM_OP_PROBE		= 0xff,		/* internal: region size */
 };
 
-/* WREQ address word: the chunk's address and, for acknowledged writes, flags. */
+/*
+ * WREQ address word: the chunk's address, whether it is its write's first
+ * and last chunk, and whether the write wants a WACK.
+ */
 #define EDM_WREQ_ADDR_MASK	(BIT_ULL(48) - 1)
 #define EDM_WREQ_FIRST		BIT_ULL(63)
 #define EDM_WREQ_LAST		BIT_ULL(62)

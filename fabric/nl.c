@@ -97,23 +97,25 @@ bool edm_fab_is_node(const struct edm_dev *dev)
 	return dev->type == EDM_DEV_TYPE_FSWITCH || dev->type == EDM_DEV_TYPE_FHOST;
 }
 
-/* The counters a node of each kind keeps: a contiguous run of EDM_A_FSTAT_*. */
-static void edm_fab_stat_range(bool is_host, int *first, int *last)
+/* Whether a node of this kind keeps counter @i (an EDM_A_FSTAT_*). */
+static bool edm_fab_stat_kept(bool is_host, int i)
 {
-	*first = is_host ? EDM_A_FSTAT_READS : EDM_A_FSTAT_SCHED_NOTIFS;
-	*last = is_host ? EDM_A_FSTAT_SERVED_ERRORS : EDM_A_FSTAT_DROPS;
+	if (is_host)
+		return (i >= EDM_A_FSTAT_READS && i <= EDM_A_FSTAT_SERVED_ERRORS) ||
+		       i == EDM_A_FSTAT_SERVED_WRITE_CHUNKS;
+	return i >= EDM_A_FSTAT_SCHED_NOTIFS && i <= EDM_A_FSTAT_DROPS;
 }
 
 static int edm_fab_put_stats(struct sk_buff *msg, const struct edm_fab_node_info *ni)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_FAB_STATS);
-	int i, first, last;
+	int i;
 
 	if (!nest)
 		return -EMSGSIZE;
-	edm_fab_stat_range(ni->is_host, &first, &last);
-	for (i = first; i <= last; i++)
-		if (nla_put_u64_64bit(msg, i, ni->stats.v[i], EDM_A_FSTAT_PAD))
+	for (i = EDM_A_FSTAT_READS; i <= EDM_A_FSTAT_MAX; i++)
+		if (edm_fab_stat_kept(ni->is_host, i) &&
+		    nla_put_u64_64bit(msg, i, ni->stats.v[i], EDM_A_FSTAT_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -289,10 +289,11 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 		return;
 	}
 	n = min3(g->size, op->len - op->progress, (u32)EDM_FAB_CHUNK_MAX);
-	word = op->addr + op->progress;
+	/* first and last tell the memory node where a write begins and ends */
+	word = (op->addr + op->progress) | (op->progress ? 0 : EDM_WREQ_FIRST) |
+	       (op->progress + n == op->len ? EDM_WREQ_LAST : 0);
 	if (op->flags & EDM_FAB_OP_ACKED)
-		word |= EDM_WREQ_ACK | (op->progress ? 0 : EDM_WREQ_FIRST) |
-			(op->progress + n == op->len ? EDM_WREQ_LAST : 0);
+		word |= EDM_WREQ_ACK;
 	put_unaligned_le64(word, h->wbuf);
 	memcpy(h->wbuf + 8, (u8 *)op->buf + op->progress, n);
 	hdr = (struct edm_pcs_msg_hdr){

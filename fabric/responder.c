@@ -239,7 +239,9 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		return;
 	}
 	memcpy(h->region + addr, pl + 8, n);
-	h->st[EDM_A_FSTAT_SERVED_WRITES]++;
+	h->st[EDM_A_FSTAT_SERVED_WRITE_CHUNKS]++;
+	if (word & EDM_WREQ_LAST)
+		h->st[EDM_A_FSTAT_SERVED_WRITES]++;
 	if (word & EDM_WREQ_ACK)
 		edm_host_wrun(h, hdr, word, addr + n);
 }

@@ -217,7 +217,7 @@ counters() {
 		served=$((served + (len + c - 1) / c))
 	done
 	want $MN mn "served_reads -eq 6" "served_rmws -eq 3" "served_errors -eq 0" \
-		"served_writes -eq $served"
+		"served_writes -eq 5" "served_write_chunks -eq $served"
 	want $SW sw "grants -ge 5" "fwd_msgs -ge 14" "drops -eq 0"
 	[ "$(link_stat $CN cn .tx_blocks)" -gt "$(cat /tmp/edmf_snap_cn_tx)" ]
 	for nn in $CN:cn $SW:sw $MN:mn; do
@@ -249,7 +249,7 @@ out_of_range() {
 	refused cas $REGION 0 1
 	# the write never became an op: the ioctl refused it
 	want $CN cn "errors -eq 2"
-	want $MN mn "served_errors -eq 2" "served_writes -eq 0"
+	want $MN mn "served_errors -eq 2" "served_writes -eq 0" "served_write_chunks -eq 0"
 	# and the region is intact next to the refused write
 	op_read $((REGION - 16)) 16 >/dev/null
 }

@@ -223,13 +223,14 @@ write_chunks() {
 }
 
 sentinel_arrived() {
-	[ "$(node_stat mn served_writes)" -ge "$CHUNKS" ]
+	[ "$(node_stat mn served_write_chunks)" -ge "$CHUNKS" ]
 }
 
 served() {
 	CHUNKS=$(write_chunks)
 	poll 400 sentinel_arrived
-	[ "$(node_stat mn served_writes)" -eq "$CHUNKS" ]
+	[ "$(node_stat mn served_write_chunks)" -eq "$CHUNKS" ]
+	[ "$(node_stat mn served_writes)" -eq "$WRITES" ]
 	[ "$(node_stat mn served_rmws)" -eq $RMWS ]
 	[ "$(node_stat mn served_errors)" -eq 0 ]
 	[ "$(node_stat sw grants)" -ge "$CHUNKS" ]
@@ -266,7 +267,8 @@ if [ "$me" = 0 ]; then
 	tap_done
 else
 	out=$( (set -e; switch_memory_up && served) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
-	echo "# g1: mn served guest 0's $(node_stat mn served_writes) write chunks and $RMWS RMWs"
+	echo "# g1: mn served guest 0's $(node_stat mn served_writes) writes" \
+		"($(node_stat mn served_write_chunks) chunks) and $RMWS RMWs"
 	DEV2=/dev/edm$("$EDMCTL" -j fabric show c2 | jq -er '.[0].minor')
 	out=$( (set -e; stress_g1) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
 	printf '# g1: %s\n' "$out"

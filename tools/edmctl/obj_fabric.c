@@ -127,6 +127,7 @@ static const struct edm_stat node_stats[] = {
 	{ EDM_A_FSTAT_SERVED_WRITES,  "served_writes",  "served", "writes" },
 	{ EDM_A_FSTAT_SERVED_RMWS,    "served_rmws",    "served", "rmws" },
 	{ EDM_A_FSTAT_SERVED_ERRORS,  "served_errors",  "served", "errors" },
+	{ EDM_A_FSTAT_SERVED_WRITE_CHUNKS, "served_write_chunks", "served", "write-chunks" },
 	{ EDM_A_FSTAT_SCHED_NOTIFS,   "sched_notifs",   "sched",  "notifs" },
 	{ EDM_A_FSTAT_SCHED_REJECTED, "sched_rejected", "sched",  "rejected" },
 	{ EDM_A_FSTAT_GRANTS,         "grants",         "sched",  "grants" },

@@ -249,7 +249,7 @@ enum {
 	EDM_A_FSTAT_NOTIFS,		/* /N/ blocks sent */
 	EDM_A_FSTAT_GRANTS_RX,		/* /G/ blocks received */
 	EDM_A_FSTAT_STRAY,		/* blocks or messages matching nothing */
-	/* host, as a memory node */
+	/* host, as a memory node: ops; chunks of writes apart (at the end) */
 	EDM_A_FSTAT_SERVED_READS,
 	EDM_A_FSTAT_SERVED_WRITES,
 	EDM_A_FSTAT_SERVED_RMWS,
@@ -268,6 +268,8 @@ enum {
 	EDM_A_FSTAT_FWD_MSGS,		/* memory messages forwarded on a circuit */
 	EDM_A_FSTAT_FWD_FRAMES,		/* Ethernet frames switched */
 	EDM_A_FSTAT_DROPS,		/* anything the switch could not forward */
+	/* host, as a memory node */
+	EDM_A_FSTAT_SERVED_WRITE_CHUNKS,	/* stored write chunks (a write is 1 or more) */
 
 	__EDM_A_FSTAT_CNT,
 	EDM_A_FSTAT_MAX = __EDM_A_FSTAT_CNT - 1

@@ -38,6 +38,21 @@ static struct nl_msg *fab_switch_msg(uint8_t cmd)
 	return msg;
 }
 
+/* A host's counters as the kernel sends them: READS..SERVED_ERRORS, then the appended one. */
+static void host_counters(struct nl_msg *msg)
+{
+	struct nlattr *nest = nla_nest_start(msg, EDM_A_FAB_STATS | NLA_F_NESTED);
+	int a;
+
+	if (!nest || nla_put(msg, EDM_A_FSTAT_PAD, 0, NULL))
+		abort();
+	for (a = EDM_A_FSTAT_READS; a <= EDM_A_FSTAT_SERVED_ERRORS; a++)
+		unit_put_u64_or_die(msg, a, 1000 + a);
+	unit_put_u64_or_die(msg, EDM_A_FSTAT_SERVED_WRITE_CHUNKS,
+			    1000 + EDM_A_FSTAT_SERVED_WRITE_CHUNKS);
+	nla_nest_end(msg, nest);
+}
+
 /* Host h0: address 1, a 64 MiB region, /dev/edm0. */
 static struct nl_msg *fab_host_msg(uint8_t cmd)
 {
@@ -52,7 +67,7 @@ static struct nl_msg *fab_host_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, 100) ||
 	    nla_put_u32(msg, EDM_A_FAB_MINOR, 0))
 		abort();
-	unit_put_counters(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_READS, EDM_A_FSTAT_SERVED_ERRORS, 1000);
+	host_counters(msg);
 	return msg;
 }
 
@@ -112,14 +127,14 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\n    ops reads 1002 writes 1003 rmws 1004 read-bytes 1005 write-bytes 1006" \
 	" errors 1007 timeouts 1008" \
 	"\n    msgs queued 1009 inflight 1010 notifs 1011 grants-rx 1012 stray 1013" \
-	"\n    served reads 1014 writes 1015 rmws 1016 errors 1017"
+	"\n    served reads 1014 writes 1015 rmws 1016 errors 1017 write-chunks 1031"
 #define HOST_JSON "\"id\":2,\"name\":\"h0\",\"type\":\"host\",\"addr\":1," \
 	"\"region_size\":67108864,\"timeout_ms\":100,\"minor\":0"
 #define HOST_JSON_STATS "\"stats\":{\"reads\":1002,\"writes\":1003,\"rmws\":1004," \
 	"\"read_bytes\":1005,\"write_bytes\":1006,\"errors\":1007,\"timeouts\":1008," \
 	"\"queued\":1009,\"inflight\":1010,\"notifs\":1011,\"grants_rx\":1012," \
 	"\"stray\":1013,\"served_reads\":1014,\"served_writes\":1015," \
-	"\"served_rmws\":1016,\"served_errors\":1017}"
+	"\"served_rmws\":1016,\"served_errors\":1017,\"served_write_chunks\":1031}"
 #define LINK_LINE "sw0:1 peer h1:0 rate 25000 delay 10 mux fair sherr 64 state up"
 #define LINK_STATS_TEXT \
 	"\n    tx blocks 2002 mem-blocks 2004 frame-blocks 2005 bursts 2006 drops 2013" \
