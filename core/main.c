@@ -9,6 +9,7 @@
 #include <linux/module.h>
 
 #include "edm/edm.h"
+#include "edm/uapi_layout.h"	/* the ABI's structs, pinned at build time */
 
 static const struct edm_subsys edm_subsystems[] = {
 	{ "objects", edm_objects_init, edm_objects_exit },

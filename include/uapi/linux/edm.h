@@ -20,7 +20,10 @@
  * the nest EDM_A_CBISTAT_*), EDM_A_NICPOOL_* for NIC pools (with the nests
  * EDM_A_NPSTAT_* and EDM_A_NPMEMBER_*).
  *
- * The ioctls of /dev/edm<N>, one per fabric host, are at the end.
+ * The ioctls of /dev/edm<N>, one per fabric host, are at the end. Their
+ * structs, and cowbird.h's, never change size or move a field: each one's
+ * layout comment is pinned by include/edm/uapi_layout.h, which fails the
+ * build of edm.ko and of make unit (64- and 32-bit) when they disagree.
  */
 #ifndef _UAPI_LINUX_EDM_H
 #define _UAPI_LINUX_EDM_H
@@ -878,7 +881,11 @@ enum edm_op_code {
 	EDM_OP_MAX = __EDM_OP_CNT - 1
 };
 
-/* One op. RMW ops take len 8 and an 8-byte aligned addr; buf is unused. */
+/*
+ * One op. RMW ops take len 8 and an 8-byte aligned addr; buf is unused.
+ * Layout (48 bytes): 0 user_data  8 addr  16 buf  24 arg0  32 arg1  40 len
+ *   44 dst  46 opcode  47 flags
+ */
 struct edm_op {
 	__u64 user_data;		/* returned in the completion */
 	__u64 addr;			/* offset in the memory node's region */
@@ -891,6 +898,7 @@ struct edm_op {
 	__u8 flags;			/* must be 0 */
 };
 
+/* Layout (40 bytes): 0 user_data  8 result  16 lat_ns  24 model_ns  32 status  36 bytes */
 struct edm_cqe {
 	__u64 user_data;
 	__u64 result;			/* RMW: the word's old value */
@@ -900,12 +908,14 @@ struct edm_cqe {
 	__u32 bytes;			/* bytes read or written */
 };
 
+/* Layout (16 bytes): 0 ops  8 nr  12 done */
 struct edm_submit {
 	__u64 ops;			/* user pointer to nr struct edm_op */
 	__u32 nr;			/* 1..EDM_OP_BATCH_MAX */
 	__u32 done;			/* out: ops accepted, in order (0 if none) */
 };
 
+/* Layout (24 bytes): 0 cqes  8 max  12 min  16 timeout_ms  20 nr */
 struct edm_reap {
 	__u64 cqes;			/* user pointer to room for max struct edm_cqe */
 	__u32 max;			/* 1..EDM_OP_BATCH_MAX */
@@ -914,7 +924,10 @@ struct edm_reap {
 	__u32 nr;			/* out: completions copied */
 };
 
-/* Bind the mmap window to a memory node; reports its region size. */
+/*
+ * Bind the mmap window to a memory node; reports its region size.
+ * Layout (16 bytes): 0 dst  2 pad0  4 pad1  8 size
+ */
 struct edm_target {
 	__u16 dst;
 	__u16 pad0;

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compiles include/edm/uapi_layout.h's static_asserts in user space, with
+ * the system's <linux/types.h> (natively and with -m32; see uapi.mk).
+ */
+#include "edm/uapi_layout.h"
