@@ -38,21 +38,6 @@ static struct nl_msg *fab_switch_msg(uint8_t cmd)
 	return msg;
 }
 
-/* A host's counters as the kernel sends them: READS..SERVED_ERRORS, then the appended one. */
-static void host_counters(struct nl_msg *msg)
-{
-	struct nlattr *nest = nla_nest_start(msg, EDM_A_FAB_STATS | NLA_F_NESTED);
-	int a;
-
-	if (!nest || nla_put(msg, EDM_A_FSTAT_PAD, 0, NULL))
-		abort();
-	for (a = EDM_A_FSTAT_READS; a <= EDM_A_FSTAT_SERVED_ERRORS; a++)
-		unit_put_u64_or_die(msg, a, 1000 + a);
-	unit_put_u64_or_die(msg, EDM_A_FSTAT_SERVED_WRITE_CHUNKS,
-			    1000 + EDM_A_FSTAT_SERVED_WRITE_CHUNKS);
-	nla_nest_end(msg, nest);
-}
-
 /* Host h0: address 1, a 64 MiB region, /dev/edm0. */
 static struct nl_msg *fab_host_msg(uint8_t cmd)
 {
@@ -67,7 +52,9 @@ static struct nl_msg *fab_host_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, 100) ||
 	    nla_put_u32(msg, EDM_A_FAB_MINOR, 0))
 		abort();
-	host_counters(msg);
+	/* as the kernel sends them: READS..SERVED_ERRORS, then the appended one */
+	unit_put_counters_and(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_READS, EDM_A_FSTAT_SERVED_ERRORS,
+			      EDM_A_FSTAT_SERVED_WRITE_CHUNKS, 1000);
 	return msg;
 }
 
