@@ -326,8 +326,13 @@ case_spray() {
 	np_check npa '[.nics[] | select(.stats["tx-packets"] > 0)] | length > 1'
 	np_check npb '.stats.reordered + .stats.late > 0'
 	np_check npb '.stats["rx-drops"] == 0 and .stats.dups == 0'
-	# a flow sprayed over members that reorder little costs few retransmits
-	jq -e '.end.sum_sent.retransmits < 100' "$TMPD/iperf.json" >/dev/null
+	# A flow sprayed over members that reorder little costs few retransmits:
+	# under 1% of its segments. (npb holds most of the flow's packets back
+	# to reorder them, 64432 of 80186 in one run: without that, TCP would
+	# see them out of order and resend far more.) The bound was 100 in all,
+	# which a 6.12 run under TCG, with the host busy, passed by 10 (0.18%).
+	jq -e '.end.sum_sent.retransmits * 100 * 1448 < .end.sum_sent.bytes' \
+		"$TMPD/iperf.json" >/dev/null
 	file_xfer
 	# back to flowlet: traffic flows again
 	x "$EDMCTL" nicpool set npa mode flowlet
