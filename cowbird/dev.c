@@ -490,7 +490,7 @@ static int cowbird_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != inst->lay.mmap_size)
 		return -EINVAL;
-	/* the rule of every edm mapping (/dev/edm<N>, /dev/ndimm<i>, this) */
+	/* /dev/edm<N>'s rule (and /dev/ndimm<i>'s for private mappings) */
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;		/* a private copy would never reach the engine */
 	if (vma->vm_flags & VM_EXEC)

@@ -3,7 +3,7 @@
  * The ABI's structs pinned: every struct of include/uapi/linux/ with its size
  * and each field's offset, as the headers' layout comments give them. Moving
  * a field, or changing a size, is an ABI break and fails the build of edm.ko
- * (core/main.c includes this) and of selftests/unit/uapi_layout_test.c, which
+ * (core/main.c includes this) and of selftests/unit/uapi_layout.c, which
  * make unit builds natively and, compile only, for 32-bit x86: the ioctls use
  * compat_ptr_ioctl(), which hands a 32-bit caller's struct over as it is, so
  * the structs must be the same there.
@@ -13,13 +13,16 @@
 #ifndef _EDM_UAPI_LAYOUT_H
 #define _EDM_UAPI_LAYOUT_H
 
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#endif
 #include <uapi/linux/cowbird.h>
 #include <uapi/linux/edm.h>
 
-/* C11's own words, so that user space needs no libc header (none for -m32 here) */
-#define EDM_UAPI_SIZE(s, n)	_Static_assert(sizeof(struct s) == (n), "sizeof(struct " #s ")")
+/* user space defines static_assert itself: no libc header (none for -m32 here) */
+#define EDM_UAPI_SIZE(s, n)	static_assert(sizeof(struct s) == (n), "sizeof(struct " #s ")")
 #define EDM_UAPI_AT(s, f, off)	\
-	_Static_assert(__builtin_offsetof(struct s, f) == (off), #s "." #f)
+	static_assert(__builtin_offsetof(struct s, f) == (off), #s "." #f)
 
 /* /dev/edm<N> (edm.h) */
 EDM_UAPI_SIZE(edm_op, 48);

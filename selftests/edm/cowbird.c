@@ -398,7 +398,7 @@ TEST_F(cb, create_checks)
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size - 4096, PROT_READ, MAP_SHARED, fd, 0));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size + 4096, PROT_READ, MAP_SHARED, fd, 0));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ, MAP_SHARED, fd, 4096));
-	/* as /dev/edm<N> and /dev/ndimm<i>: private is EINVAL, executable EPERM */
+	/* as /dev/edm<N>: private is EINVAL, executable EPERM */
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ, MAP_PRIVATE, fd, 0));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.mmap_size, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0));

@@ -327,7 +327,8 @@ case_spray() {
 	np_check npb '.stats.reordered + .stats.late > 0'
 	np_check npb '.stats["rx-drops"] == 0 and .stats.dups == 0'
 	# A flow sprayed over members that reorder little costs few retransmits:
-	# under 1% of its segments. (npb holds most of the flow's packets back
+	# under 1% of its bytes / 1448 (the veths' MTU makes a few fewer
+	# segments than that). (npb holds most of the flow's packets back
 	# to reorder them, 64432 of 80186 in one run: without that, TCP would
 	# see them out of order and resend far more.) The bound was 100 in all,
 	# which a 6.12 run under TCG, with the host busy, passed by 10 (0.18%).

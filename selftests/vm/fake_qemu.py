@@ -15,6 +15,7 @@ does not name plays "started+print+status".  The steps:
   print        print "ok 1 guest I" (a TAP result)
   status       write exit status 0 (1 after a failed check) and end
   panic        print a kernel panic on the console and end
+  fatal        print init's "edm-init: FATAL" line on the console and end
   die          end (no exit status)
   wait         wait to be killed
   dirty        write a byte into the shared memory file, then touch
@@ -103,6 +104,9 @@ def main(argv):
             return 0
         elif step == "panic":
             con.write("[    1.496638] Kernel panic - not syncing: Fatal exception in interrupt\n")
+            return 0
+        elif step == "fatal":
+            con.write("edm-init: FATAL: cannot mount the host's / over 9p\n")
             return 0
         elif step == "die":
             return 0

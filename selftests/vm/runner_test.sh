@@ -49,10 +49,11 @@ panic_once() {
 	grep -q "guest 0's kernel ended while booting" "$TMP/err"
 	grep -q "first boot: .*Kernel panic" "$TMP/err"
 	grep -q "Kernel panic" "$TMP/res/guest0/console-first-boot.log"
-	! grep -q "Kernel panic" "$TMP/res/guest0/console.log"
+	expect "$(grep -c "Kernel panic" "$TMP/res/guest0/console.log")" 0 \
+		"panic lines in the second boot's console"
 	expect "$(grep -c '^\[g1\] ok 1 guest 1$' "$TMP/out")" 1 "guest 1's result lines"
 	expect "$(grep -c '^\[g0\] ok 1 guest 0$' "$TMP/out")" 1 "guest 0's result lines"
-	! grep -q "not zeroed" "$TMP/out"
+	expect "$(grep -c "not zeroed" "$TMP/out")" 0 "complaints of guest 1's check"
 }
 
 # A kernel that panics at every boot is booted twice, not more, and the
@@ -91,18 +92,40 @@ die_while_running() {
 	grep -q "guest 1 died (allowed by --may-die)" "$TMP/err"
 }
 
-# A single guest that panics while booting is booted again too.
+# A single guest that panics while booting is booted again too, and one
+# whose console stalls (EDM_VM_BOOT_STALL seconds) is.
 single_guest() {
 	PLAN="0:1:panic"
 	fake
 	expect "$st" 0 "runner status"
 	expect "$(boots 0)" 2 "boots"
 	expect "$(grep -c '^ok 1 guest 0$' "$TMP/out")" 1 "result lines"
+
+	PLAN="0:1:wait"
+	EDM_VM_BOOT_STALL=2 fake
+	expect "$st" 0 "runner status after a stall"
+	expect "$(boots 0)" 2 "boots after a stall"
+	grep -q "guest stuck booting: no console output for 2 s before CMD started; last line: .*Linux version fake (guest 0, boot 1)" "$TMP/err"
+}
+
+# No second boot when init gave up (a setup error, the same every time), nor
+# when another guest died while CMD ran (that may be a real failure).
+no_retry() {
+	PLAN="0:1:fatal 1:1:started+wait"
+	fake --guests 2
+	expect "$st" 1 "runner status after init gave up"
+	expect "$(boots 0)" 1 "boots after init gave up"
+
+	PLAN="0:1:await-dirty+panic 1:1:started+dirty+die"
+	fake --guests 2 --shmem 1M
+	expect "$st" 1 "runner status after a guest died running CMD"
+	expect "$(boots 0),$(boots 1)" 1,1 "boots of guest 0,1"
 }
 
 run_case panic_once "a guest's panic while booting boots every guest again, shmem zeroed"
 run_case panic_twice "a kernel that panics at every boot is booted twice, then fails"
 run_case panic_after_result "no second boot once a result was printed"
 run_case die_while_running "a guest lost while CMD runs stops the others (unless --may-die)"
-run_case single_guest "a single guest's panic while booting boots it again"
+run_case single_guest "a single guest's panic or stall while booting boots it again"
+run_case no_retry "no second boot after init's own failure or a death while CMD ran"
 tap_done
