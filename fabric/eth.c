@@ -6,8 +6,14 @@
  * alone. The burst header carries a sequence number, so a lost frame shows
  * up as a gap on the receiving port.
  *
- * Frames go to the broadcast address: a bound netdev is a point-to-point
- * wire (a veth, a guest NIC on a socket network), as a PHY link is.
+ * Frames go to the peer's MAC address, and only frames from it (addressed
+ * to this netdev or broadcast) are taken: on a bridge or a switched segment,
+ * another host neither receives the memory traffic (once the bridge has
+ * learnt both ends) nor has its frames decoded; each frame refused counts
+ * as rx_foreign. A link made with the broadcast opt-in, for a
+ * point-to-point wire (a veth, a guest NIC on a socket network), sends to
+ * the broadcast address and takes frames from anyone, as a PHY link does.
+ * A host that forges its source address is beyond what this stops.
  *
  * Locking: a bind is made and dropped under the fabric's link mutex (and the
  * list of binds also has a spinlock, for lockdep's sake kept innermost); the
@@ -29,7 +35,22 @@ struct edm_fab_eth_bind {
 	netdevice_tracker tracker;
 	struct edm_fab_port *port;
 	struct list_head list;		/* on edm_fab_eth_binds */
+	u8 peer[ETH_ALEN];		/* the peer's address, or broadcast */
+	bool broadcast;			/* the opt-in: to and from anyone */
+	atomic64_t rx_foreign;		/* frames refused */
 };
+
+/*
+ * Is @skb, a frame received on @b's netdev, one @b takes? Addressed to the
+ * netdev or to everyone (a peer may have the broadcast opt-in) and, unless
+ * @b has it too, from the peer.
+ */
+static bool edm_fab_eth_from_peer(const struct edm_fab_eth_bind *b, const struct sk_buff *skb)
+{
+	if (skb->pkt_type == PACKET_OTHERHOST)
+		return false;
+	return b->broadcast || ether_addr_equal(eth_hdr(skb)->h_source, b->peer);
+}
 
 static LIST_HEAD(edm_fab_eth_binds);	/* under edm_fab_eth_lock */
 static DEFINE_SPINLOCK(edm_fab_eth_lock);
@@ -39,8 +60,12 @@ static int edm_fab_eth_rcv(struct sk_buff *skb, struct net_device *dev, struct p
 {
 	struct edm_fab_eth_bind *b = container_of(pt, struct edm_fab_eth_bind, pt);
 
-	if (skb->pkt_type == PACKET_OTHERHOST || skb->pkt_type == PACKET_LOOPBACK)
+	if (skb->pkt_type == PACKET_LOOPBACK)
 		goto drop;
+	if (!edm_fab_eth_from_peer(b, skb)) {
+		atomic64_inc(&b->rx_foreign);
+		goto drop;
+	}
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return NET_RX_DROP;
@@ -53,7 +78,8 @@ drop:
 	return NET_RX_DROP;
 }
 
-struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_device *dev)
+struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_device *dev,
+					  const u8 *peer_mac)
 {
 	struct edm_fab_eth_bind *b;
 
@@ -62,6 +88,9 @@ struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_dev
 		return ERR_PTR(-ENOMEM);
 	b->port = p;
 	b->dev = dev;
+	b->broadcast = !peer_mac;
+	ether_addr_copy(b->peer, peer_mac ?: dev->broadcast);
+	atomic64_set(&b->rx_foreign, 0);
 	netdev_hold(dev, &b->tracker, GFP_KERNEL);
 	b->pt.type = htons(EDM_FAB_ETHERTYPE);
 	b->pt.dev = dev;
@@ -83,9 +112,14 @@ void edm_fab_eth_unbind(struct edm_fab_eth_bind *b)
 	kfree(b);
 }
 
-int edm_fab_eth_ifindex(const struct edm_fab_eth_bind *b)
+/* The netdev, the peer and the refused frames, over what @info has. */
+void edm_fab_eth_info(const struct edm_fab_eth_bind *b, struct edm_fab_link_info *info)
 {
-	return b->dev->ifindex;
+	info->ifindex = b->dev->ifindex;
+	info->broadcast = b->broadcast;
+	if (!b->broadcast)
+		ether_addr_copy(info->peer_mac, b->peer);
+	info->stats.rx_foreign = atomic64_read(&b->rx_foreign);
 }
 
 /* Takes the burst; headroom for the Ethernet header was reserved. */
@@ -100,8 +134,7 @@ int edm_fab_eth_xmit(struct edm_fab_eth_bind *b, struct sk_buff *skb)
 	skb->dev = dev;
 	skb->protocol = htons(EDM_FAB_ETHERTYPE);
 	skb_reset_network_header(skb);
-	if (dev_hard_header(skb, dev, EDM_FAB_ETHERTYPE, dev->broadcast, dev->dev_addr,
-			    skb->len) < 0) {
+	if (dev_hard_header(skb, dev, EDM_FAB_ETHERTYPE, b->peer, dev->dev_addr, skb->len) < 0) {
 		kfree_skb(skb);
 		return -EINVAL;
 	}

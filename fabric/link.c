@@ -583,7 +583,8 @@ out:
 }
 
 int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
-		      const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack)
+		      const u8 *peer_mac, const struct edm_fab_link_cfg *cfg,
+		      struct netlink_ext_ack *extack)
 {
 	struct edm_fab_link *l;
 	int err;
@@ -606,7 +607,7 @@ int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
 	if (!l)
 		goto out;
 	l->end[0] = &n->port[port];
-	l->eth = edm_fab_eth_bind(l->end[0], dev);
+	l->eth = edm_fab_eth_bind(l->end[0], dev, peer_mac);
 	if (IS_ERR(l->eth)) {
 		err = PTR_ERR(l->eth);
 		kfree(l);
@@ -740,9 +741,7 @@ int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info
 	l = rcu_dereference_protected(p->link, lockdep_is_held(&edm_fab_link_mutex));
 	if (l) {
 		info->linked = true;
-		if (l->eth) {
-			info->ifindex = edm_fab_eth_ifindex(l->eth);
-		} else {
+		if (!l->eth) {
 			peer = l->end[0] == p ? l->end[1] : l->end[0];
 			strscpy(info->peer, peer->node->name, sizeof(info->peer));
 			info->peer_port = peer->index;
@@ -753,6 +752,8 @@ int edm_fab_link_info(struct edm_fab_node *n, u32 port, struct edm_fab_link_info
 	info->cfg = p->cfg;
 	info->stats = p->stats;
 	spin_unlock_bh(&n->lock);
+	if (l && l->eth)
+		edm_fab_eth_info(l->eth, info);
 	mutex_unlock(&edm_fab_link_mutex);
 	return 0;
 }

@@ -11,6 +11,7 @@
  * held. edm_fab_nl_link_down() takes no lock: it only sends what it is
  * given.
  */
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <net/sock.h>
 
@@ -49,6 +50,8 @@ static const struct nla_policy edm_flink_new_policy[EDM_A_FLINK_MAX + 1] = {
 				  .reject_message = "corrupt is for a link that exists: use set" },
 	EDM_REPLY_ONLY(EDM_A_FLINK_STATS),
 	EDM_REPLY_ONLY(EDM_A_FLINK_REASON),
+	[EDM_A_FLINK_PEER_MAC] = NLA_POLICY_ETH_ADDR,
+	[EDM_A_FLINK_BROADCAST] = { .type = NLA_FLAG },
 };
 
 /* FLINK_GET and FLINK_DEL select a link end by node and port. */
@@ -66,6 +69,8 @@ static const struct nla_policy edm_flink_sel_policy[EDM_A_FLINK_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_FLINK_CORRUPT),
 	EDM_REPLY_ONLY(EDM_A_FLINK_STATS),
 	EDM_REPLY_ONLY(EDM_A_FLINK_REASON),
+	EDM_REPLY_ONLY(EDM_A_FLINK_PEER_MAC),
+	EDM_REPLY_ONLY(EDM_A_FLINK_BROADCAST),
 };
 
 static const struct nla_policy edm_flink_set_policy[EDM_A_FLINK_MAX + 1] = {
@@ -82,6 +87,8 @@ static const struct nla_policy edm_flink_set_policy[EDM_A_FLINK_MAX + 1] = {
 	[EDM_A_FLINK_CORRUPT] = { .type = NLA_U32 },
 	EDM_REPLY_ONLY(EDM_A_FLINK_STATS),
 	EDM_REPLY_ONLY(EDM_A_FLINK_REASON),
+	EDM_FLINK_ENDS(EDM_A_FLINK_PEER_MAC),
+	EDM_FLINK_ENDS(EDM_A_FLINK_BROADCAST),
 };
 
 /* A fabric node by name, under the registry lock; NULL if there is none. */
@@ -159,12 +166,12 @@ static int edm_flink_put_stats(struct sk_buff *msg, const struct edm_fab_link_st
 		EDM_A_LSTAT_TX_FRAME_BLOCKS, EDM_A_LSTAT_TX_BURSTS, EDM_A_LSTAT_RX_BURSTS,
 		EDM_A_LSTAT_PREEMPTIONS, EDM_A_LSTAT_MEM_WAIT_MAX, EDM_A_LSTAT_SHERR,
 		EDM_A_LSTAT_RX_BAD, EDM_A_LSTAT_SEQ_GAPS, EDM_A_LSTAT_TX_DROPS,
-		EDM_A_LSTAT_DOWN_EVENTS,
+		EDM_A_LSTAT_DOWN_EVENTS, EDM_A_LSTAT_RX_FOREIGN,
 	};
 	const u64 v[] = {
 		s->tx_blocks, s->rx_blocks, s->tx_mem_blocks, s->tx_frame_blocks, s->tx_bursts,
 		s->rx_bursts, s->preemptions, s->mem_wait_max, s->sherr, s->rx_bad,
-		s->seq_gaps, s->tx_drops, s->down_events,
+		s->seq_gaps, s->tx_drops, s->down_events, s->rx_foreign,
 	};
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_FLINK_STATS);
 	int i;
@@ -190,6 +197,9 @@ static int edm_flink_fill(struct sk_buff *msg, const struct edm_fab_node *n, u32
 	    (li->peer[0] && (nla_put_string(msg, EDM_A_FLINK_PEER, li->peer) ||
 			     nla_put_u32(msg, EDM_A_FLINK_PEER_PORT, li->peer_port))) ||
 	    (li->ifindex && nla_put_u32(msg, EDM_A_FLINK_IFINDEX, li->ifindex)) ||
+	    (li->ifindex && !li->broadcast &&
+	     nla_put(msg, EDM_A_FLINK_PEER_MAC, ETH_ALEN, li->peer_mac)) ||
+	    (li->broadcast && nla_put_flag(msg, EDM_A_FLINK_BROADCAST)) ||
 	    nla_put_u32(msg, EDM_A_FLINK_RATE_MBPS, c->rate_mbps) ||
 	    nla_put_u32(msg, EDM_A_FLINK_DELAY_NS, c->delay_ns) ||
 	    nla_put_u32(msg, EDM_A_FLINK_MUX, c->mux) ||
@@ -274,6 +284,42 @@ static void edm_flink_get_cfg(struct genl_info *info, struct edm_fab_link_cfg *c
 		cfg->sherr_threshold = nla_get_u32(a[EDM_A_FLINK_SHERR_THRESHOLD]);
 }
 
+/*
+ * A bound link says whom it talks to: the peer's unicast address, or the
+ * broadcast opt-in for a point-to-point wire; an emulated link neither.
+ */
+static int edm_flink_chk_peer_mac(struct genl_info *info)
+{
+	struct nlattr *mac = info->attrs[EDM_A_FLINK_PEER_MAC];
+	struct nlattr *bcast = info->attrs[EDM_A_FLINK_BROADCAST];
+
+	if (!info->attrs[EDM_A_FLINK_IFINDEX]) {
+		if (mac || bcast) {
+			NL_SET_ERR_MSG_ATTR(info->extack, mac ?: bcast,
+					    "an emulated link has no MAC address to filter on");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (mac && bcast) {
+		NL_SET_ERR_MSG_ATTR(info->extack, bcast,
+				    "a bound link sends to its peer's address or broadcasts, not both");
+		return -EINVAL;
+	}
+	if (!mac && !bcast) {
+		NL_SET_ERR_MSG(info->extack,
+			       "a bound link needs its peer's MAC address, or the broadcast opt-in for a point-to-point wire");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, EDM_A_FLINK_PEER_MAC);
+		return -EINVAL;
+	}
+	if (mac && !is_valid_ether_addr(nla_data(mac))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, mac,
+				    "the peer's MAC address must be a unicast address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A new link has one other end: a peer node, or a netdev, never both. */
 static int edm_flink_chk_new(struct genl_info *info)
 {
@@ -304,7 +350,7 @@ static int edm_flink_chk_new(struct genl_info *info)
 				    "a node cannot be linked to itself");
 		return -EINVAL;
 	}
-	return 0;
+	return edm_flink_chk_peer_mac(info);
 }
 
 /* The netdev IFINDEX names, held for the call; NULL for an emulated link. */
@@ -335,8 +381,12 @@ static int edm_flink_make(struct edm_net *en, struct genl_info *info, struct edm
 	lockdep_assert_held(&en->lock);
 	edm_fab_link_cfg_default(&cfg);
 	edm_flink_get_cfg(info, &cfg);
-	if (ndev)
-		return edm_fab_link_bind(n, port, ndev, &cfg, info->extack);
+	if (ndev) {
+		struct nlattr *mac = info->attrs[EDM_A_FLINK_PEER_MAC];
+
+		return edm_fab_link_bind(n, port, ndev, mac ? nla_data(mac) : NULL, &cfg,
+					 info->extack);
+	}
 	peer = edm_flink_node(en, info, EDM_A_FLINK_PEER);
 	if (IS_ERR(peer))
 		return PTR_ERR(peer);

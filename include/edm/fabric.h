@@ -83,6 +83,7 @@ struct edm_fab_link_stats {
 	u64 seq_gaps;
 	u64 tx_drops;
 	u64 down_events;
+	u64 rx_foreign;		/* bound: frames not from the peer or to another */
 };
 
 /* What a link end says about itself (netlink FLINK_GET). */
@@ -91,6 +92,8 @@ struct edm_fab_link_info {
 	char peer[EDM_NAME_LEN];	/* emulated: the other node, else "" */
 	u32 peer_port;
 	int ifindex;			/* bound: the netdev, else 0 */
+	u8 peer_mac[ETH_ALEN];		/* bound, not broadcast: the only sender */
+	bool broadcast;			/* bound: to and from anyone */
 	u32 state;			/* enum edm_flink_state */
 	struct edm_fab_link_cfg cfg;
 	struct edm_fab_link_stats stats;
@@ -198,7 +201,8 @@ void *edm_fab_host_cdev(const struct edm_fab_node *host);
 int edm_fab_link_emu(struct edm_fab_node *a, u32 pa, struct edm_fab_node *b, u32 pb,
 		     const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack);
 int edm_fab_link_bind(struct edm_fab_node *n, u32 port, struct net_device *dev,
-		      const struct edm_fab_link_cfg *cfg, struct netlink_ext_ack *extack);
+		      const u8 *peer_mac, const struct edm_fab_link_cfg *cfg,
+		      struct netlink_ext_ack *extack);
 int edm_fab_link_del(struct edm_fab_node *n, u32 port, struct netlink_ext_ack *extack);
 int edm_fab_link_set(struct edm_fab_node *n, u32 port, const struct edm_fab_link_cfg *cfg,
 		     u32 corrupt, struct netlink_ext_ack *extack);
@@ -207,14 +211,16 @@ void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg);
 
 /*
  * EDM over Ethernet (fabric/eth.c): a port bound to a netdev sends bursts
- * behind an Ethernet header (broadcast destination) and receives them through
- * a packet_type handler registered for that one netdev.
+ * behind an Ethernet header to its peer's address (NULL peer_mac: the
+ * broadcast address) and receives, through a packet_type handler
+ * registered for that one netdev, only the peer's frames (any, broadcast).
  */
 struct edm_fab_eth_bind;
-struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_device *dev);
+struct edm_fab_eth_bind *edm_fab_eth_bind(struct edm_fab_port *p, struct net_device *dev,
+					  const u8 *peer_mac);
 void edm_fab_eth_unbind(struct edm_fab_eth_bind *b);
 int edm_fab_eth_xmit(struct edm_fab_eth_bind *b, struct sk_buff *burst);
-int edm_fab_eth_ifindex(const struct edm_fab_eth_bind *b);
+void edm_fab_eth_info(const struct edm_fab_eth_bind *b, struct edm_fab_link_info *info);
 
 /* Delivery of a received burst to a port; any context, takes the skb. */
 void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *burst);

@@ -113,7 +113,8 @@ links() {
 	expect_error "port not linked" "$EDMCTL" fabric link del sw0:3
 	expect_error "integer out of range (attribute \"rate\")" \
 		"$EDMCTL" fabric link set sw0:1 rate 999
-	expect_error "EDM over Ethernet needs an Ethernet netdev" "$EDMCTL" fabric link add sw0:3 dev lo
+	expect_error "EDM over Ethernet needs an Ethernet netdev" "$EDMCTL" fabric link add sw0:3 dev lo \
+		broadcast
 	# deleting one end frees both; deleting a node deletes its links
 	x "$EDMCTL" fabric link del h0
 	x "$EDMCTL" -j fabric link show | jq -e 'map(.node) | sort == ["h1", "sw0"]'

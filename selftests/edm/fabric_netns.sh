@@ -1,28 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# EDM over Ethernet between three network namespaces (issue 4, item 9):
+# EDM over Ethernet between network namespaces (issue 4, item 9; issue 25):
 #
-#   edmf_cn: host cn (addr 1) on fv_c <-veth-> fv_sc: port 1 of switch sw
+#   edmf_cn: host cn (addr 1) on fv_c -+
+#   edmf_sw: switch sw, port 1 on fv_sc -+- bridge br0 in edmf_br
+#   edmf_rg: rogue host rg (addr 1) on fv_g -+
 #   edmf_mn: host mn (addr 2, 1 MiB region) on fv_m <-veth-> fv_sm: port 2
 #
 # each node built with edmctl inside its own netns and bound to its veth
-# end, so every block crosses a veth pair in EDM frames (ethertype 0x88B5).
-# From cn, through edmop: writes of bytes this test chose read back
-# unchanged, a CAS swaps only when its expected value is the word's, a
-# request past the region fails with ERANGE; the counters of the three
-# nodes and of their links moved by what was done; deleting the memory
-# host turns a read into a timeout error; and corrupted sync headers
-# disable a link and `edmctl monitor` reports it.
+# end, so every block crosses veths in EDM frames (ethertype 0x88B5): cn
+# and sw name each other's MAC address (peer-mac), mn's point-to-point
+# wire is a broadcast link. From cn, through edmop: writes of bytes this
+# test chose read back unchanged, a CAS swaps only when its expected value
+# is the word's, a request past the region fails with ERANGE; the counters
+# of the three nodes and of their links moved by what was done. The rogue
+# on the same bridge, claiming cn's address, can neither read nor write
+# mn's region, by its own fabric host or by replaying a frame of cn's with
+# the sequence number the switch expects, sees none of cn's traffic, and
+# floods the switch's port without costing cn an op; each frame it sent is
+# counted as foreign, and with the switch's port in broadcast mode the same
+# replay does reach mn (the control). Deleting the memory host turns a read
+# into a timeout error; and corrupted sync headers disable a link and
+# `edmctl monitor` reports it.
 source "$(dirname "$0")/lib.sh"
 
 EDMOP=$EDM_TOP/tools/edmop/edmop
-CN=edmf_cn SW=edmf_sw MN=edmf_mn
+CN=edmf_cn SW=edmf_sw MN=edmf_mn BR=edmf_br RG=edmf_rg
+FORGE=$EDM_TOP/selftests/edm/eth_forge.py
 REGION=$((1 << 20))
 DEV=
 
 for t in jq "$EDMOP"; do
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
 done
+
+PY=/usr/bin/python3
 
 # the edmctl monitors corrupt() started, by the PIDs it noted
 kill_monitors() {
@@ -39,6 +51,8 @@ cleanup() {
 	ip netns del $CN 2>/dev/null
 	ip netns del $SW 2>/dev/null
 	ip netns del $MN 2>/dev/null
+	ip netns del $RG 2>/dev/null
+	ip netns del $BR 2>/dev/null
 	rm -f /tmp/edmf_*
 }
 trap cleanup EXIT
@@ -93,25 +107,44 @@ link_stat() {
 		 reduce .[] as \$s ({}; reduce (\$s | keys[]) as \$k (.; .[\$k] += \$s[\$k])) | $3"
 }
 
+bridge_forwarding() {
+	bridge -n $BR -j link show | jq -e 'length == 3 and all(.state == "forwarding")' >/dev/null
+}
+
 topology() {
 	x modprobe veth
+	x modprobe bridge
 	x ip netns add $CN
 	x ip netns add $SW
 	x ip netns add $MN
-	x ip link add fv_c netns $CN type veth peer name fv_sc netns $SW
+	x ip netns add $BR
+	x ip netns add $RG
+	x ip -n $BR link add br0 type bridge
+	x ip -n $BR link set br0 up
+	x ip link add fv_c netns $CN type veth peer name fv_bc netns $BR
+	x ip link add fv_sc netns $SW type veth peer name fv_bs netns $BR
+	x ip link add fv_g netns $RG type veth peer name fv_bg netns $BR
+	for p in fv_bc fv_bs fv_bg; do
+		x ip -n $BR link set $p master br0 up
+	done
 	x ip link add fv_m netns $MN type veth peer name fv_sm netns $SW
 	x ip -n $CN link set fv_c up
 	x ip -n $SW link set fv_sc up
 	x ip -n $SW link set fv_sm up
 	x ip -n $MN link set fv_m up
+	x ip -n $RG link set fv_g up
+	# the bridge forwards once it has seen the carrier of each port
+	poll 10 bridge_forwarding
 
 	ctl $SW fabric add switch sw ports 4
 	ctl $CN fabric add host cn addr 1
 	ctl $MN fabric add host mn addr 2 region 1m
-	ctl $CN fabric link add cn dev fv_c
-	ctl $SW fabric link add sw:1 dev fv_sc
-	ctl $SW fabric link add sw:2 dev fv_sm
-	ctl $MN fabric link add mn dev fv_m
+	ctl $CN fabric link add cn dev fv_c peer-mac "$(netdev_mac $SW fv_sc)"
+	ctl $SW fabric link add sw:1 dev fv_sc peer-mac "$(netdev_mac $CN fv_c)"
+	ctl $SW fabric link add sw:2 dev fv_sm peer-mac "$(netdev_mac $MN fv_m)"
+	ctl $MN fabric link add mn dev fv_m broadcast
+	# the rogue: cn's address, the switch's MAC, a short timeout
+	ctl $RG fabric add host rg addr 1 timeout 200
 
 	# every node sees only its own netns
 	"$EDMCTL" -n $CN -j fabric show | jq -e 'map(.name) == ["cn"]'
@@ -119,8 +152,11 @@ topology() {
 	"$EDMCTL" -j fabric show | jq -e 'length == 0'
 	# bound to the veth end of its netns, and up
 	"$EDMCTL" -n $CN -j fabric link show cn | jq -e --argjson i \
-		"$(ip netns exec $CN cat /sys/class/net/fv_c/ifindex)" \
-		'length == 1 and .[0].ifindex == $i and .[0].state == "up"'
+		"$(ip netns exec $CN cat /sys/class/net/fv_c/ifindex)" --arg m "$(netdev_mac $SW fv_sc)" \
+		'length == 1 and .[0].ifindex == $i and .[0].peer_mac == $m and
+		 (.[0] | has("broadcast") | not) and .[0].state == "up"'
+	"$EDMCTL" -n $MN -j fabric link show mn | jq -e '.[0].broadcast == true and
+		(.[0] | has("peer_mac") | not)'
 	"$EDMCTL" -n $SW -j fabric link show sw | jq -e 'length == 2 and all(.state == "up")'
 	"$EDMCTL" -n $MN -j fabric show mn | jq -e --argjson r $REGION '.[0].region_size == $r'
 
@@ -254,6 +290,150 @@ out_of_range() {
 	op_read $((REGION - 16)) 16 >/dev/null
 }
 
+# rg_link WHOM...: the rogue's link to the bridge, made anew: "peer-mac
+# MAC" or "broadcast"
+rg_link() {
+	"$EDMCTL" -n $RG fabric link del rg 2>/dev/null || :
+	ctl $RG fabric link add rg dev fv_g "$@"
+}
+
+# rg_fails EDMOP-ARGS...: an op of the rogue's, which must not succeed
+rg_fails() {
+	local out dev
+
+	dev=/dev/edm$("$EDMCTL" -n $RG -j fabric show rg | jq -er '.[0].minor')
+	if out=$(timeout 30 ip netns exec $RG "$EDMOP" "$dev" "$@" 2>&1); then
+		echo "the rogue's $* succeeded: $out"
+		return 1
+	fi
+}
+
+# grew NETNS NODE KEY FROM OP N: the node's link counter KEY (summed over
+# its links) went from FROM by OP N (-eq, -ge)
+grew() {
+	[ $(($(link_stat "$1" "$2" ".$3") - $4)) "$5" "$6" ]
+}
+
+# The rogue's own fabric host, claiming cn's address, aims reads, writes
+# and CAS at a word cn wrote: to the switch's MAC, then broadcast. None of
+# them is served, the word is what cn wrote, and the switch's port counted
+# every frame as foreign.
+rogue_ops() {
+	local a=$((REGION / 4)) data f0 whom
+
+	data=$(rand_hex 16)
+	op_write $a "$data"
+	snapshot
+	f0=$(link_stat $SW sw .rx_foreign)
+	for whom in "peer-mac $(netdev_mac $SW fv_sc)" broadcast; do
+		# shellcheck disable=SC2086
+		rg_link $whom
+		rg_fails write 2 $a "hex:$(rand_hex 16)"
+		rg_fails read 2 $a 16
+		rg_fails cas 2 $a 0 1
+	done
+	[ "$(op_read $a 16)" = "$data" ]
+	want $MN mn "served_reads -eq 1" "served_writes -eq 0" "served_rmws -eq 0" \
+		"served_errors -eq 0"
+	want $CN cn "errors -eq 0" "timeouts -eq 0" "stray -eq 0"
+	grew $SW sw rx_foreign "$f0" -ge 6
+	"$EDMCTL" -n $RG -j fabric stats rg | jq -e '.[0].stats.timeouts >= 6'
+}
+
+# A frame of cn's (taken where it enters the bridge) sent again by the
+# rogue, from its own MAC, with the sequence number the switch's port
+# expects next: refused, counted, and nothing decoded. The control: with
+# the switch's port made anew with the broadcast opt-in, the same frame is
+# decoded, and the rogue's own host reads the bytes cn wrote; so what
+# stopped both before was the filter.
+rogue_replay() {
+	local cap=/tmp/edmf_frame pid deadline=$((SECONDS + 60)) seq b0 f0 rg_mac sw_mac
+	local a=$((REGION / 4 + 64)) data
+
+	data=$(rand_hex 16)
+	op_write $a "$data"
+	ip netns exec $BR "$PY" "$FORGE" capture fv_bc $cap timeout=60 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		[ $SECONDS -lt $deadline ] || { echo "nothing captured"; return 1; }
+		op_read 0 8 >/dev/null
+	done
+	wait $pid
+	rg_mac=$(netdev_mac $RG fv_g) sw_mac=$(netdev_mac $SW fv_sc)
+	seq=$(link_stat $CN cn .tx_bursts)
+	snapshot
+	b0=$(link_stat $SW sw .rx_bursts) f0=$(link_stat $SW sw .rx_foreign)
+	[ "$(ip netns exec $RG "$PY" "$FORGE" send fv_g $cap "$rg_mac" "$sw_mac" "$seq")" = 1 ]
+	poll 10 grew $SW sw rx_foreign "$f0" -eq 1
+	grew $SW sw rx_bursts "$b0" -eq 0
+	want $MN mn "served_reads -eq 0" "served_errors -eq 0"
+	want $SW sw "fwd_msgs -eq 0"
+
+	ctl $SW fabric link del sw:1
+	ctl $SW fabric link add sw:1 dev fv_sc broadcast
+	b0=$(link_stat $SW sw .rx_bursts) f0=$(link_stat $SW sw .rx_foreign)
+	[ "$(ip netns exec $RG "$PY" "$FORGE" send fv_g $cap "$rg_mac" "$sw_mac" 0)" = 1 ]
+	poll 10 grew $SW sw rx_bursts "$b0" -eq 1
+	grew $SW sw rx_foreign "$f0" -eq 0
+	rg_link broadcast
+	poll 20 rg_reads $a "$data"
+
+	ctl $SW fabric link del sw:1
+	ctl $SW fabric link add sw:1 dev fv_sc peer-mac "$(netdev_mac $CN fv_c)"
+	poll 10 op_read 0 8 >/dev/null
+}
+
+# rg_reads ADDR HEX: the rogue's read of ADDR returns HEX
+rg_reads() {
+	local dev
+
+	dev=/dev/edm$("$EDMCTL" -n $RG -j fabric show rg | jq -er '.[0].minor')
+	[ "$(ip netns exec $RG "$EDMOP" -j "$dev" read 2 "$1" $((${#2} / 2)) 2>/dev/null |
+	     jq -r '.data')" = "$2" ]
+}
+
+# The rogue listens to everything (broadcast) while cn works: once the
+# bridge has learnt both ends, not one EDM frame reaches it.
+rogue_blind() {
+	local r0 i data
+
+	rg_link broadcast
+	op_read 0 8 >/dev/null		# the bridge (re)learns both ends
+	r0=$(link_stat $RG rg '.rx_bursts + .rx_foreign')
+	for i in 1 2 3 4 5; do
+		data=$(rand_hex 64)
+		op_write $((i * 4096)) "$data"
+		[ "$(op_read $((i * 4096)) 64)" = "$data" ]
+	done
+	[ "$(link_stat $RG rg '.rx_bursts + .rx_foreign')" -eq "$r0" ] || { link_stat $RG rg .; return 1; }
+}
+
+# The rogue floods the switch's port with replays for a few seconds while
+# cn writes and reads back: cn loses no op, the switch's port refuses
+# every flood frame that reached it and decodes cn's without a gap.
+rogue_flood() {
+	local f0 s0 i data n
+
+	snapshot
+	f0=$(link_stat $SW sw .rx_foreign) s0=$(link_stat $SW sw .seq_gaps)
+	ip netns exec $RG "$PY" "$FORGE" send fv_g /tmp/edmf_frame "$(netdev_mac $RG fv_g)" \
+		"$(netdev_mac $SW fv_sc)" 0 seconds="$(scaled 3)" >/tmp/edmf_flood_n &
+	for i in $(seq 8); do
+		data=$(rand_hex 256)
+		op_write $((i * 8192)) "$data"
+		[ "$(op_read $((i * 8192)) 256)" = "$data" ]
+	done
+	wait $!
+	n=$(cat /tmp/edmf_flood_n)
+	note "the rogue sent $n frames; the switch's port refused $(($(link_stat $SW sw .rx_foreign) - f0))"
+	[ "$n" -gt 0 ]
+	grew $SW sw rx_foreign "$f0" -ge 1
+	grew $SW sw rx_foreign "$f0" -le "$n"
+	grew $SW sw seq_gaps "$s0" -eq 0
+	want $CN cn "errors -eq 0" "timeouts -eq 0" "writes -eq 8" "reads -eq 8"
+	want $MN mn "served_errors -eq 0"
+}
+
 # mon_has NETNS JQ-FILTER: an event line of the netns' monitor matches
 mon_has() {
 	jq -e "select($2)" "/tmp/edmf_mon_$1" 2>/dev/null | grep -q .
@@ -335,6 +515,10 @@ run_case write_read "cn writes chosen bytes to mn and reads them back"
 run_case cas "cn's CAS on mn swaps only when it expects the word's value"
 run_case counters "host, switch and link counters count the ops across the veths"
 run_case out_of_range "ops past mn's region fail with ERANGE"
+run_case rogue_ops "a rogue host on the bridge can neither read nor write mn's region"
+run_case rogue_replay "a replayed frame with the expected sequence number is refused"
+run_case rogue_blind "the rogue host receives none of cn's memory traffic"
+run_case rogue_flood "cn loses no op while the rogue floods the switch's port"
 run_case corrupt "corrupted sync headers disable the link; monitor reports it"
 run_case memory_gone "memory host deleted: cn's read fails with a timeout"
 tap_done

@@ -54,8 +54,8 @@ veth() {
 	x ip link add "es_$host" netns "$ns" type veth peer name "es_s$port" netns $S
 	x ip -n "$ns" link set "es_$host" up
 	x ip -n $S link set "es_s$port" up
-	ctl "$ns" fabric link add "$host" dev "es_$host"
-	ctl $S fabric link add "sw:$port" dev "es_s$port"
+	ctl "$ns" fabric link add "$host" dev "es_$host" peer-mac "$(netdev_mac $S "es_s$port")"
+	ctl $S fabric link add "sw:$port" dev "es_s$port" peer-mac "$(netdev_mac "$ns" "es_$host")"
 }
 
 topology() {

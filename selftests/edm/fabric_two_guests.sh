@@ -27,6 +27,8 @@ me=$EDM_VM_GUEST
 peer=$((1 - me))
 nic_var=EDM_VM_NIC_TO_$peer
 nic=${!nic_var}
+peer_mac_var=EDM_VM_PEER_MAC_$peer
+peer_mac=${!peer_mac_var}
 STRESS=$EDM_TOP/selftests/edm/fabric_stress
 REGION=$((1 << 20))		# the first MiB: the cases before the workload
 MN_REGION=$((4 << 20))
@@ -34,6 +36,8 @@ SENTINEL=$((REGION - 8))
 GO=$((REGION - 16))		# guest 1 lets guest 0's workload start
 SENTINEL2=$((REGION - 24))	# guest 0's workload ended
 GO_VALUE=$((0x60))
+SENTINEL2_OK=$((0xed0ed1))
+SENTINEL2_FAILED=$((0xed0edf))
 # each guest's workload works from its own offset of mn and mn2
 STRESS_SECONDS=$(scaled 20)
 STRESS_BASE0=$REGION
@@ -95,9 +99,9 @@ compute_up() {
 	x insmod "$EDM_KO"
 	x ip link set "$nic" up
 	x "$EDMCTL" fabric add host cn addr 1 timeout 20000
-	x "$EDMCTL" fabric link add cn dev "$nic"
+	x "$EDMCTL" fabric link add cn dev "$nic" peer-mac "$peer_mac"
 	"$EDMCTL" -j fabric link show cn | jq -e --argjson i "$(cat "/sys/class/net/$nic/ifindex")" \
-		'.[0].ifindex == $i and .[0].state == "up"'
+		--arg m "$peer_mac" '.[0].ifindex == $i and .[0].peer_mac == $m and .[0].state == "up"'
 	DEV=/dev/edm$("$EDMCTL" -j fabric show cn | jq -er '.[0].minor')
 	poll 5 test -c "$DEV"
 }
@@ -109,7 +113,7 @@ switch_memory_up() {
 	x "$EDMCTL" fabric add host mn addr 2 region $MN_REGION
 	x "$EDMCTL" fabric add host mn2 addr 3 region $MN_REGION
 	x "$EDMCTL" fabric add host c2 addr 4 timeout 20000
-	x "$EDMCTL" fabric link add sw:1 dev "$nic"
+	x "$EDMCTL" fabric link add sw:1 dev "$nic" peer-mac "$peer_mac"
 	x "$EDMCTL" fabric link add sw:2 peer mn
 	x "$EDMCTL" fabric link add sw:3 peer mn2
 	x "$EDMCTL" fabric link add sw:4 peer c2
@@ -169,7 +173,8 @@ counters() {
 		"$EDMCTL" -j fabric stats cn
 		return 1
 	fi
-	[ "$(link_stat cn seq_gaps)" -eq 0 ] && [ "$(link_stat cn sherr)" -eq 0 ]
+	[ "$(link_stat cn seq_gaps)" -eq 0 ] && [ "$(link_stat cn sherr)" -eq 0 ] &&
+		[ "$(link_stat cn rx_foreign)" -eq 0 ]
 }
 
 # The last write, posted: guest 1 learns from it that guest 0 is done.
@@ -196,13 +201,23 @@ go_arrived() {
 	[ "$(op_read $GO 8 2>/dev/null)" = "$(le64 $GO_VALUE)" ]
 }
 
+# Guest 0 writes the second sentinel whatever its workload's outcome, so
+# guest 1 never waits out its poll for a guest that already failed: the
+# value says which.
 stress() {
-	local out
+	local out rc=0
 
 	poll 300 go_arrived
-	out=$(stress_run "$DEV" $STRESS_BASE0)
-	note "g0: $out"
-	op_write $SENTINEL2 "$(le64 $((0xed0ed1)))"
+	out=$(stress_run "$DEV" $STRESS_BASE0) || rc=1
+	if [ $rc = 0 ]; then
+		note "g0: $out"
+		op_write $SENTINEL2 "$(le64 $SENTINEL2_OK)"
+	else
+		echo "$out"
+		op_write $SENTINEL2 "$(le64 $SENTINEL2_FAILED)"
+		"$EDMCTL" -j fabric stats cn
+		return 1
+	fi
 	[ "$(link_stat cn seq_gaps)" -eq 0 ] && [ "$(link_stat cn sherr)" -eq 0 ]
 	# (the reads before guest 1 was up timed out, by design)
 	[ "$(delta timeouts)" -eq 0 ]
@@ -237,11 +252,18 @@ served() {
 	[ "$(node_stat sw fwd_msgs)" -gt 0 ]
 	[ "$(node_stat sw drops)" -eq 0 ]
 	[ "$(link_stat sw seq_gaps)" -eq 0 ] && [ "$(link_stat sw sherr)" -eq 0 ]
-	[ "$(link_stat sw rx_blocks)" -gt 0 ]
+	[ "$(link_stat sw rx_foreign)" -eq 0 ] && [ "$(link_stat sw rx_blocks)" -gt 0 ]
+}
+
+sentinel2() {
+	"$EDMOP" -j "$DEV2" read 2 $SENTINEL2 8 | jq -er '.data'
 }
 
 sentinel2_arrived() {
-	[ "$("$EDMOP" -j "$DEV2" read 2 $SENTINEL2 8 | jq -er '.data')" = "$(le64 $((0xed0ed1)))" ]
+	local v
+
+	v=$(sentinel2) || return 1
+	[ "$v" = "$(le64 $SENTINEL2_OK)" ] || [ "$v" = "$(le64 $SENTINEL2_FAILED)" ]
 }
 
 # Guest 1's workload from c2, while guest 0's runs; then it waits for guest
@@ -250,6 +272,7 @@ stress_g1() {
 	"$EDMOP" "$DEV2" write 2 $GO "hex:$(le64 $GO_VALUE)"
 	stress_run "$DEV2" $STRESS_BASE1
 	poll 600 sentinel2_arrived
+	[ "$(sentinel2)" = "$(le64 $SENTINEL2_OK)" ] || { echo "guest 0's workload failed"; return 1; }
 	[ "$(node_stat sw drops)" -eq 0 ]
 	[ "$(link_stat sw seq_gaps)" -eq 0 ] && [ "$(link_stat sw sherr)" -eq 0 ]
 	[ "$(node_stat c2 timeouts)" -eq 0 ]

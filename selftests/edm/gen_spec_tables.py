@@ -14,6 +14,10 @@ operation with neither is an event and has none). Each variant says
   u32s, u64s, strs, nests
               the request's attributes, by type
   str_max     each of strs' checks max-len: the longest string it takes
+  bins, bin_len
+              the request's binary attributes and the one length each
+              takes (checks min-len equal to max-len)
+  flags       the request's flag attributes
   reply_only  the set's other attributes (unused and pad ones left out):
               the kernel rejects them, as spec_check.py reads the spec
 
@@ -37,8 +41,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree at build tim
 from spec_check import c_name, header_enums, numbered  # noqa: E402 (after the line above)
 
 # The request attribute types genl_test checks, and the variant list of each.
-TYPE_LISTS = {"u32": "u32s", "u64": "u64s", "string": "strs", "nest": "nests"}
-LISTS = ("u32s", "u64s", "strs", "str_max", "nests", "reply_only")
+TYPE_LISTS = {"u32": "u32s", "u64": "u64s", "string": "strs", "nest": "nests",
+              "binary": "bins", "flag": "flags"}
+LISTS = ("u32s", "u64s", "strs", "str_max", "nests", "bins", "bin_len", "flags", "reply_only")
 # genl_test also sends a string of this many bytes and expects it refused.
 BIG_STRING = 4000
 # Attributes no message carries: neither request nor reply-only.
@@ -110,6 +115,17 @@ def check_string(what, a):
     return longest
 
 
+def check_binary(what, a):
+    """genl_test sends a request binary one byte shorter and one longer than
+    its length, and expects each refused. Its length."""
+    checks = a.get("checks") or {}
+    need(isinstance(checks, dict), f"{what}: checks is not a mapping")
+    n = checks.get("min-len")
+    need(isinstance(n, int) and 0 < n < BIG_STRING and checks.get("max-len") == n,
+         f"{what}: a request binary needs one length, as checks min-len and max-len")
+    return n
+
+
 def variant_name(op_name, dump):
     """dev-get's do is dev_get, its dump dev_dump; a dump of no -get op X is X_dump."""
     name = op_name.replace("-", "_")
@@ -163,6 +179,8 @@ def requests(spec, sets):
                      "genl_test.c")
                 if a["type"] == "string":
                     r["str_max"].append(str(check_string(awhat, a)))
+                if a["type"] == "binary":
+                    r["bin_len"].append(str(check_binary(awhat, a)))
                 cn = c_name(prefix + n)
                 r["consts"][cn] = v
                 r[TYPE_LISTS[a["type"]]].append(cn)
@@ -217,9 +235,9 @@ def render(reqs, spec_path):
            "/*",
            " * One FIXTURE_VARIANT_ADD(cmd, ...) per request of the edm family (each",
            " * operation's do and dump): its command, its attribute set's maxattr, the",
-           " * attributes it takes by type (and each string's longest), and the set's",
-           " * reply-only ones. Include after FIXTURE_VARIANT(cmd), whose lists have",
-           " * EDM_SPEC_LIST_MAX entries.",
+           " * attributes it takes by type (each string's longest, each binary's length),",
+           " * and the set's reply-only ones. Include after FIXTURE_VARIANT(cmd), whose",
+           " * lists have EDM_SPEC_LIST_MAX entries.",
            " */",
            "",
            f"#define EDM_SPEC_LIST_MAX {longest + 1}\t/* the longest list and its 0 */",

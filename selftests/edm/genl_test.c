@@ -50,6 +50,9 @@ FIXTURE_VARIANT(cmd) {
 	uint16_t strs[LIST_MAX];
 	uint16_t str_max[LIST_MAX];	/* strs[i]'s longest (checks max-len) */
 	uint16_t nests[LIST_MAX];
+	uint16_t bins[LIST_MAX];
+	uint16_t bin_len[LIST_MAX];	/* bins[i]'s one length */
+	uint16_t flags[LIST_MAX];
 	uint16_t reply_only[LIST_MAX];
 };
 
@@ -178,19 +181,43 @@ FIXTURE_TEARDOWN(cmd)
 	genl_close(&self->gs);
 }
 
-/* Send one message made of @ab; expect EINVAL with a message. */
-static int send_bad(struct __test_metadata *_metadata, struct genl_sock *gs,
-		    const FIXTURE_VARIANT(cmd) *v, const struct attrbuf *ab, const char *what)
+/* Send one message made of @ab; expect @want (an errno) with a message. */
+static int send_bad_want(struct __test_metadata *_metadata, struct genl_sock *gs,
+			 const FIXTURE_VARIANT(cmd) *v, const struct attrbuf *ab, int want,
+			 const char *what)
 {
 	int err = genl_request(gs, v->cmd, v->dump, ab, NULL, NULL);
 
-	EXPECT_EQ(-EINVAL, err) {
+	EXPECT_EQ(want, err) {
 		TH_LOG("%s: got %d (%s)", what, err, gs->errmsg);
 	}
 	EXPECT_NE('\0', gs->errmsg[0]) {
 		TH_LOG("%s: no extack message", what);
 	}
 	return err;
+}
+
+static int send_bad(struct __test_metadata *_metadata, struct genl_sock *gs,
+		    const FIXTURE_VARIANT(cmd) *v, const struct attrbuf *ab, const char *what)
+{
+	return send_bad_want(_metadata, gs, v, ab, -EINVAL, what);
+}
+
+/*
+ * A binary of the wrong length, or a flag with a payload: the policy's
+ * length checks answer ERANGE, with the offset of the attribute.
+ */
+static void send_bad_len(struct __test_metadata *_metadata, struct genl_sock *gs,
+			 const FIXTURE_VARIANT(cmd) *v, uint16_t type, const void *data,
+			 size_t len, const char *what)
+{
+	struct attrbuf ab = {};
+
+	ab_put(&ab, type, data, len);
+	if (send_bad_want(_metadata, gs, v, &ab, -ERANGE, what) == -ERANGE)
+		EXPECT_EQ(ATTR0_OFF, gs->erroff) {
+			TH_LOG("%s (attr %u): extack offset %d", what, type, gs->erroff);
+		}
 }
 
 /* A single bad attribute: the extack offset must point at it. */
@@ -218,6 +245,7 @@ TEST_F(cmd, unknown_attribute)
 
 TEST_F(cmd, wrongly_typed_attribute)
 {
+	static const char big[4000];
 	const char nonul[4] = { 'a', 'b', 'c', 'd' };
 	uint32_t v32 = 1;
 	int i, len;
@@ -239,6 +267,15 @@ TEST_F(cmd, wrongly_typed_attribute)
 	for (i = 0; variant->nests[i]; i++)
 		send_bad_attr(_metadata, &self->gs, variant, variant->nests[i], &v32, 0,
 			      "a nest without NLA_F_NESTED");
+	for (i = 0; variant->bins[i]; i++) {
+		send_bad_len(_metadata, &self->gs, variant, variant->bins[i], big,
+			     variant->bin_len[i] - 1, "binary one byte short");
+		send_bad_len(_metadata, &self->gs, variant, variant->bins[i], big, 0,
+			     "empty binary");
+	}
+	for (i = 0; variant->flags[i]; i++)
+		send_bad_len(_metadata, &self->gs, variant, variant->flags[i], &v32, 4,
+			     "a flag with a payload");
 	for (i = 0; variant->u32s[i]; i++) {
 		uint32_t v = 1 | NLA_F_NESTED;	/* payload does not matter */
 
@@ -274,6 +311,9 @@ TEST_F(cmd, oversized_attribute)
 		send_bad_attr(_metadata, &self->gs, variant, variant->strs[i], big, sizeof(big),
 			      "4000-byte string");
 	}
+	for (i = 0; variant->bins[i]; i++)
+		send_bad_len(_metadata, &self->gs, variant, variant->bins[i], big,
+			     variant->bin_len[i] + 1, "binary one byte long");
 }
 
 TEST_F(cmd, reply_only_attribute)
@@ -309,7 +349,7 @@ static int listed(const uint16_t *list, uint16_t type)
 static int accepted(const FIXTURE_VARIANT(cmd) *v, uint16_t type)
 {
 	return listed(v->u32s, type) || listed(v->u64s, type) || listed(v->strs, type) ||
-	       listed(v->nests, type);
+	       listed(v->nests, type) || listed(v->bins, type) || listed(v->flags, type);
 }
 
 /* Valid values for a command's required attributes, except @skip. */
@@ -904,6 +944,7 @@ TEST_F(edm, fabric_links)
 
 TEST_F(edm, fabric_bad_links)
 {
+	static const char mac[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 };
 	struct attrbuf ab;
 	int err, off;
 
@@ -961,10 +1002,42 @@ TEST_F(edm, fabric_bad_links)
 		 AT(ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, 9)));
 	BAD_LINK(EDM_CMD_FLINK_NEW, -ENODEV, "no such netdev",
 		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
-		 AT(ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 0x7ffffff0)));
+		 AT(ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 0x7ffffff0));
+		 ab_put(&ab, EDM_A_FLINK_BROADCAST, NULL, 0));
 	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "loopback is no Ethernet",
 		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1);
+		 ab_put(&ab, EDM_A_FLINK_PEER_MAC, mac, 6));
+	/* A bound link says whom it talks to; an emulated one has no MAC. */
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "bound, no peer MAC nor broadcast",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
 		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1));
+	EXPECT_EQ(EDM_A_FLINK_PEER_MAC, self->gs.misstype);
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "bound, a peer MAC and broadcast",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1);
+		 ab_put(&ab, EDM_A_FLINK_PEER_MAC, mac, 6);
+		 AT(ab_put(&ab, EDM_A_FLINK_BROADCAST, NULL, 0)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "bound, a multicast peer MAC",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1);
+		 AT(ab_put(&ab, EDM_A_FLINK_PEER_MAC, "\x01\x00\x5e\x00\x00\x01", 6)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "bound, a zero peer MAC",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1);
+		 AT(ab_put(&ab, EDM_A_FLINK_PEER_MAC, "\0\0\0\0\0\0", 6)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "a peer MAC of 5 bytes",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_u32(&ab, EDM_A_FLINK_IFINDEX, 1);
+		 AT(ab_put(&ab, EDM_A_FLINK_PEER_MAC, mac, 5)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "emulated, a peer MAC",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put(&ab, EDM_A_FLINK_PEER_MAC, mac, 6)));
+	BAD_LINK(EDM_CMD_FLINK_NEW, -EINVAL, "emulated, broadcast",
+		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
+		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");
+		 AT(ab_put(&ab, EDM_A_FLINK_BROADCAST, NULL, 0)));
 	BAD_LINK(EDM_CMD_FLINK_NEW, -ERANGE, "rate 999",
 		 ab_put_str(&ab, EDM_A_FLINK_NODE, "h0");
 		 ab_put_str(&ab, EDM_A_FLINK_PEER, "sw0");

@@ -109,6 +109,11 @@ poll() {
 	done
 }
 
+# netdev_mac NETNS IFNAME: the netdev's MAC address (NETNS "" for this netns)
+netdev_mac() {
+	ip ${1:+-n "$1"} -j link show "$2" | jq -er '.[0].address'
+}
+
 # expect_error "MSG" CMD...: CMD must fail and print exactly "Error: MSG." on stderr.
 # expect_error_in "TEXT" CMD...: CMD must fail with TEXT somewhere on stderr.
 expect_error() {

@@ -9,6 +9,7 @@
 #    mounts the read-write share (tag "rw") at its host path,
 # 4. in multi-guest mode loads virtio_net (/modules/net.order) and exports
 #    EDM_VM_NIC_TO_<j> for every NIC whose MAC is 52:54:00:ed:<me>:<j>,
+#    and EDM_VM_PEER_MAC_<j>, the MAC of guest j's NIC at the other end,
 # 5. runs the command script cmd.sh (written by the runner into the results
 #    share) chrooted in /newroot, with stdin /dev/null and stdout+stderr on
 #    /dev/ttyS1 (the host saves it as output.log),
@@ -121,7 +122,9 @@ if [ "${EDM_VM_NGUESTS:-1}" -gt 1 ]; then
 		read -r mac <"$dev/address" || continue
 		case "$mac" in
 		52:54:00:ed:$me:??)
-			set -- "$@" "EDM_VM_NIC_TO_$((0x${mac##*:}))=$ifname"
+			peer=$((0x${mac##*:}))
+			set -- "$@" "EDM_VM_NIC_TO_$peer=$ifname" \
+				"EDM_VM_PEER_MAC_$peer=52:54:00:ed:$(printf %02x $peer):$me"
 			;;
 		esac
 	done

@@ -199,8 +199,8 @@ edm_setup() {
 	{ "$edmctl" fabric add switch sw ports 4 &&
 	  "$edmctl" fabric add host cn addr 1 &&
 	  "$edmctl" fabric add host mn addr 2 region 1m &&
-	  "$edmctl" fabric link add cn dev veth0 &&
-	  "$edmctl" fabric link add sw:1 dev veth1 &&
+	  "$edmctl" fabric link add cn dev veth0 peer-mac "$(cat /sys/class/net/veth1/address)" &&
+	  "$edmctl" fabric link add sw:1 dev veth1 peer-mac "$(cat /sys/class/net/veth0/address)" &&
 	  "$edmctl" fabric link add sw:2 peer mn; } >/dev/null || return 1
 	minor=$("$edmctl" -j fabric show cn | jq -er '.[0].minor') || return 1
 	dev=/dev/edm$minor

@@ -99,6 +99,8 @@ static const char *const flink_attr_words[] = {
 	[EDM_A_FLINK_CORRUPT]		= "corrupt",
 	[EDM_A_FLINK_STATS]		= "stats",
 	[EDM_A_FLINK_REASON]		= "reason",
+	[EDM_A_FLINK_PEER_MAC]		= "peer-mac",
+	[EDM_A_FLINK_BROADCAST]		= "broadcast",
 };
 _Static_assert(ARRAY_SIZE(flink_attr_words) == __EDM_A_FLINK_CNT,
 	       "flink_attr_words[] does not match the EDM_A_FLINK_* attributes");
@@ -157,6 +159,7 @@ static const struct edm_stat link_stats[] = {
 	{ EDM_A_LSTAT_RX_BAD,          "rx_bad",          "rx",  "bad" },
 	{ EDM_A_LSTAT_SHERR,           "sherr",           "rx",  "sherr" },
 	{ EDM_A_LSTAT_SEQ_GAPS,        "seq_gaps",        "rx",  "seq-gaps" },
+	{ EDM_A_LSTAT_RX_FOREIGN,      "rx_foreign",      "rx",  "foreign" },
 	{ EDM_A_LSTAT_PREEMPTIONS,     "preemptions",     "mux", "preemptions" },
 	{ EDM_A_LSTAT_MEM_WAIT_MAX,    "mem_wait_max",    "mux", "mem-wait-max" },
 	{ EDM_A_LSTAT_DOWN_EVENTS,     "down_events",     "",    "down-events" },
@@ -210,7 +213,7 @@ static void fab_usage(FILE *fp)
 		"       edmctl fabric del NAME\n"
 		"       edmctl fabric set NAME [ policy POLICY ] [ chunk BYTES ]\n"
 		"       edmctl fabric link show [ END ]\n"
-		"       edmctl fabric link add END { peer END | dev IFNAME } [ LINKOPTS ]\n"
+		"       edmctl fabric link add END { peer END | dev IFNAME WHOM } [ LINKOPTS ]\n"
 		"       edmctl fabric link del END\n"
 		"       edmctl fabric link set END [ LINKOPTS ] [ corrupt N ]\n"
 		"       edmctl fabric help\n"
@@ -218,6 +221,9 @@ static void fab_usage(FILE *fp)
 		"       POLICY := { srpt | fcfs }\n"
 		"       LINKOPTS := [ rate MBIT ] [ delay NSEC ] [ mux MUX ] [ sherr N ]\n"
 		"       MUX := { fair | strict | none }\n"
+		"       WHOM := { peer-mac LLADDR | broadcast }: the frames of a link on a\n"
+		"       netdev go to LLADDR and only LLADDR's are taken; \"broadcast\" is for\n"
+		"       a point-to-point wire: frames to and from anyone\n"
 		"       SIZE := BYTES[ K | M | G ], a multiple of 4K, at most 1G\n"
 		"       NAME and NODE are 1 to %d characters of [A-Za-z0-9_.-], starting\n"
 		"       with a letter or a digit; ADDR is the switch port the host is on.\n"
@@ -422,6 +428,20 @@ static void print_ifindex(uint32_t ifindex)
 		print_uint(PRINT_FP, NULL, " dev if%u", ifindex);
 }
 
+/* "peer-mac 52:54:00:12:34:56", "peer_mac" in JSON */
+static void print_peer_mac(const struct nlattr *a)
+{
+	const uint8_t *m;
+	char buf[18];
+
+	if (!a || nla_len(a) != 6)
+		return;
+	m = nla_data(a);
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	print_string(PRINT_ANY, "peer_mac", " peer-mac %s", buf);
+}
+
 /* "sw0:1 peer h1:0 rate 25000 delay 0 mux fair sherr 64 state up". */
 static void fab_print_link(struct nlattr **tb)
 {
@@ -439,6 +459,9 @@ static void fab_print_link(struct nlattr **tb)
 	}
 	if (edm_nl_get_u32(tb[EDM_A_FLINK_IFINDEX], &v))
 		print_ifindex(v);
+	print_peer_mac(tb[EDM_A_FLINK_PEER_MAC]);
+	if (tb[EDM_A_FLINK_BROADCAST])
+		print_bool(PRINT_ANY, "broadcast", " broadcast", true);
 	print_u32_attr(tb[EDM_A_FLINK_RATE_MBPS], "rate_mbps", " rate %u");
 	print_u32_attr(tb[EDM_A_FLINK_DELAY_NS], "delay_ns", " delay %u");
 	print_enum_attr(tb[EDM_A_FLINK_MUX], "mux", " mux %s", mux_names,
@@ -888,8 +911,39 @@ struct link_args {
 	struct fab_end peer;
 	const char *dev;
 	uint32_t ifindex;
+	bool has_mac;
+	uint8_t mac[6];
+	bool broadcast;
 	struct fab_vals vals;
 };
+
+/* "peer-mac LLADDR" or "broadcast" at argv: 2 or 1, 0 if neither, -1. */
+static int link_whom(int argc, char **argv, struct link_args *la)
+{
+	unsigned int m[6];
+	char end;
+	int i;
+
+	if (!strcmp(*argv, "broadcast")) {
+		if (la->broadcast)
+			return dup_arg(*argv);
+		la->broadcast = true;
+		return 1;
+	}
+	if (strcmp(*argv, "peer-mac"))
+		return 0;
+	if (need_arg(argc, argv))
+		return -1;
+	if (la->has_mac)
+		return dup_arg(*argv);
+	if (sscanf(argv[1], "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
+		   &m[5], &end) != 6 || strlen(argv[1]) != 17)
+		return edm_err("\"%s\" is not a MAC address (xx:xx:xx:xx:xx:xx)", argv[1]);
+	for (i = 0; i < 6; i++)
+		la->mac[i] = m[i];
+	la->has_mac = true;
+	return 2;
+}
 
 /* "peer END" or "dev IFNAME" at argv: 2, 0 if neither, -1. */
 static int link_other_end(int argc, char **argv, struct link_args *la)
@@ -929,9 +983,12 @@ static int link_parse(int argc, char **argv, struct link_args *la, bool add)
 			n = kw_parse(argc, argv, kw, &la->vals);
 		} else {
 			n = add ? link_other_end(argc, argv, la) : 0;
+			if (!n && add)
+				n = link_whom(argc, argv, la);
 			if (!n && is_help(*argv))
 				help_exit();
-			if (!n && !add && (!strcmp(*argv, "peer") || !strcmp(*argv, "dev")))
+			if (!n && !add && (!strcmp(*argv, "peer") || !strcmp(*argv, "dev") ||
+					   !strcmp(*argv, "peer-mac") || !strcmp(*argv, "broadcast")))
 				return edm_err("a link's ends are fixed: delete it and add it again");
 			if (!n)
 				return unknown_arg("fabric", *argv);
@@ -954,6 +1011,14 @@ static int link_parse(int argc, char **argv, struct link_args *la, bool add)
 		if (!la->ifindex)
 			return edm_err("cannot find network device \"%s\"", la->dev);
 	}
+	if (la->has_peer && (la->has_mac || la->broadcast))
+		return edm_err("\"%s\" is for a link on a netdev", la->has_mac ? "peer-mac" :
+			       "broadcast");
+	if (la->has_mac && la->broadcast)
+		return edm_err("\"peer-mac\" and \"broadcast\" are mutually exclusive");
+	if (la->dev && !la->has_mac && !la->broadcast)
+		return edm_err("a link on a netdev needs \"peer-mac LLADDR\" (the peer's address) "
+			       "or \"broadcast\" (a point-to-point wire)");
 	return 0;
 }
 
@@ -974,6 +1039,8 @@ static int link_add(int argc, char **argv)
 	if (put_end(msg, &la.end, EDM_A_FLINK_NODE, EDM_A_FLINK_PORT) ||
 	    (la.has_peer && put_end(msg, &la.peer, EDM_A_FLINK_PEER, EDM_A_FLINK_PEER_PORT)) ||
 	    (la.dev && nla_put_u32(msg, EDM_A_FLINK_IFINDEX, la.ifindex) < 0) ||
+	    (la.has_mac && nla_put(msg, EDM_A_FLINK_PEER_MAC, 6, la.mac) < 0) ||
+	    (la.broadcast && nla_put_flag(msg, EDM_A_FLINK_BROADCAST) < 0) ||
 	    put_vals(msg, &la.vals))
 		return msg_too_long(msg);
 	return fab_list_run(msg, &l);

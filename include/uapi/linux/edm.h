@@ -290,7 +290,10 @@ enum edm_flink_state {
 /*
  * Fabric links, named by one end: NODE and PORT. An emulated link joins it to
  * PEER's PEER_PORT in the same netns; a bound one carries its blocks in
- * frames of ethertype 0x88B5 over the netdev IFINDEX.
+ * frames of ethertype 0x88B5 over the netdev IFINDEX, sent to PEER_MAC and
+ * accepted only from it, or, with BROADCAST (a point-to-point wire only),
+ * sent to the broadcast address and accepted from anyone. A bound link
+ * needs exactly one of the two.
  */
 enum {
 	EDM_A_FLINK_UNSPEC,
@@ -308,6 +311,8 @@ enum {
 	EDM_A_FLINK_CORRUPT,		/* u32: set only: spoil the next N blocks' headers */
 	EDM_A_FLINK_STATS,		/* nest: EDM_A_LSTAT_*, reply only */
 	EDM_A_FLINK_REASON,		/* string: why it went down, FLINK_DOWN only */
+	EDM_A_FLINK_PEER_MAC,		/* binary, 6 bytes: bound: the only sender accepted */
+	EDM_A_FLINK_BROADCAST,		/* flag: bound: send to and accept from anyone */
 
 	__EDM_A_FLINK_CNT,
 	EDM_A_FLINK_MAX = __EDM_A_FLINK_CNT - 1
@@ -330,6 +335,7 @@ enum {
 	EDM_A_LSTAT_SEQ_GAPS,		/* bursts lost on a bound netdev */
 	EDM_A_LSTAT_TX_DROPS,
 	EDM_A_LSTAT_DOWN_EVENTS,
+	EDM_A_LSTAT_RX_FOREIGN,		/* frames dropped: not from the peer or to another */
 
 	__EDM_A_LSTAT_CNT,
 	EDM_A_LSTAT_MAX = __EDM_A_LSTAT_CNT - 1

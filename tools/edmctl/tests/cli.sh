@@ -319,6 +319,23 @@ run 1 '' '^Error: a node cannot be linked to itself\.$' -- fabric link add sw0:1
 run 1 '' '^Error: cannot find network device "edmctl-nosuch0"\.$' \
 	-- fabric link add h0 dev edmctl-nosuch0
 run 1 '' '^Error: "dev" needs an argument\.$' -- fabric link add h0 dev
+# a link on a netdev says whom it talks to, and only such a link does
+run 1 '' '^Error: a link on a netdev needs "peer-mac LLADDR" \(the peer.s address\) or "broadcast" \(a point-to-point wire\)\.$' \
+	-- fabric link add h0 dev lo
+run 1 '' '^Error: "peer-mac" and "broadcast" are mutually exclusive\.$' \
+	-- fabric link add h0 dev lo broadcast peer-mac 02:00:00:00:00:01
+run 1 '' '^Error: "peer-mac" is for a link on a netdev\.$' \
+	-- fabric link add sw0:1 peer h0 peer-mac 02:00:00:00:00:01
+run 1 '' '^Error: "broadcast" is for a link on a netdev\.$' -- fabric link add sw0:1 broadcast peer h0
+run 1 '' '^Error: duplicate "broadcast"\.$' -- fabric link add h0 dev lo broadcast broadcast
+run 1 '' '^Error: "peer-mac" needs an argument\.$' -- fabric link add h0 dev lo peer-mac
+for mac in 02:00:00:00:00 02:00:00:00:00:01:02 02-00-00-00-00-01 0x2:00:00:00:00:01 \
+	   02:00:00:00:00:0g 2:0:0:0:0:1; do
+	run 1 '' "^Error: \"$mac\" is not a MAC address \\(xx:xx:xx:xx:xx:xx\\)\\.\$" \
+		-- fabric link add h0 dev lo peer-mac "$mac"
+done
+run 1 '' '^Error: a link.s ends are fixed: delete it and add it again\.$' \
+	-- fabric link set h0 peer-mac 02:00:00:00:00:01
 run 1 '' '^Error: unknown mux "fifo", expected one of: fair, strict, none\.$' \
 	-- fabric link add sw0:1 peer h0 mux fifo
 for kw in rate delay sherr; do
@@ -415,7 +432,8 @@ if ! have_family; then
 		    "fabric link" "fabric link show" "-j -s fabric link show sw0" \
 		    "fabric link show sw0:3" "fabric link list h0:0" \
 		    "fabric link add sw0:1 peer h0" "fabric link add sw0 peer h0:0" \
-		    "fabric link add h0 dev lo rate 10000 delay 100 mux strict sherr 0" \
+		    "fabric link add h0 dev lo peer-mac 02:00:5e:00:53:01 rate 10000 delay 100 mux strict sherr 0" \
+		    "fabric link add h0 broadcast dev lo" "fabric link add sw0:2 peer-mac 02:AB:cd:00:00:ff dev lo" \
 		    "fabric link add sw0:2 peer h1 mux none rate 400000" \
 		    "fabric link del sw0:1" "fabric link delete h0" \
 		    "fabric link set h0" "fabric link set sw0:1 corrupt 64" \

@@ -73,7 +73,7 @@ static struct nl_msg *flink_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FLINK_SHERR_THRESHOLD, 64) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_UP))
 		abort();
-	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_DOWN_EVENTS,
+	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_RX_FOREIGN,
 			  2000);
 	return msg;
 }
@@ -125,7 +125,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 #define LINK_LINE "sw0:1 peer h1:0 rate 25000 delay 10 mux fair sherr 64 state up"
 #define LINK_STATS_TEXT \
 	"\n    tx blocks 2002 mem-blocks 2004 frame-blocks 2005 bursts 2006 drops 2013" \
-	"\n    rx blocks 2003 bursts 2007 bad 2011 sherr 2010 seq-gaps 2012" \
+	"\n    rx blocks 2003 bursts 2007 bad 2011 sherr 2010 seq-gaps 2012 foreign 2015" \
 	"\n    mux preemptions 2008 mem-wait-max 2009" \
 	"\n    down-events 2014"
 #define LINK_JSON "\"node\":\"sw0\",\"port\":1,\"peer\":\"h1\",\"peer_port\":0," \
@@ -133,7 +133,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\"state\":\"up\""
 #define LINK_JSON_STATS "\"stats\":{\"tx_blocks\":2002,\"tx_mem_blocks\":2004," \
 	"\"tx_frame_blocks\":2005,\"tx_bursts\":2006,\"tx_drops\":2013,\"rx_blocks\":2003," \
-	"\"rx_bursts\":2007,\"rx_bad\":2011,\"sherr\":2010,\"seq_gaps\":2012," \
+	"\"rx_bursts\":2007,\"rx_bad\":2011,\"sherr\":2010,\"seq_gaps\":2012,\"rx_foreign\":2015," \
 	"\"preemptions\":2008,\"mem_wait_max\":2009,\"down_events\":2014}"
 
 void test_fabric_nodes(void)
@@ -202,6 +202,7 @@ void test_fabric_links(void)
 	if (nla_put_string(msg, EDM_A_FLINK_NODE, "h0") ||
 	    nla_put_u32(msg, EDM_A_FLINK_PORT, 0) ||
 	    nla_put_u32(msg, EDM_A_FLINK_IFINDEX, 0x7ffffff0) ||
+	    nla_put(msg, EDM_A_FLINK_PEER_MAC, 6, "\x02\x00\x5e\xab\xcd\xef") ||
 	    nla_put_u32(msg, EDM_A_FLINK_RATE_MBPS, 10000) ||
 	    nla_put_u32(msg, EDM_A_FLINK_DELAY_NS, 0) ||
 	    nla_put_u32(msg, EDM_A_FLINK_MUX, EDM_FAB_MUX_STRICT) ||
@@ -209,10 +210,25 @@ void test_fabric_links(void)
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_DOWN))
 		abort();
 	unit_expect("bound link text", fab_one(msg, true, FABRIC_VIEW_SHOW, true, false),
-		    "h0:0 dev if2147483632 rate 10000 delay 0 mux strict sherr 0 state down\n");
+		    "h0:0 dev if2147483632 peer-mac 02:00:5e:ab:cd:ef rate 10000 delay 0 mux strict "
+		    "sherr 0 state down\n");
 	unit_expect("bound link json", fab_one(msg, true, FABRIC_VIEW_SHOW, true, true),
-		    "[{\"node\":\"h0\",\"port\":0,\"ifindex\":2147483632,\"rate_mbps\":10000,"
+		    "[{\"node\":\"h0\",\"port\":0,\"ifindex\":2147483632,"
+		    "\"peer_mac\":\"02:00:5e:ab:cd:ef\",\"rate_mbps\":10000,"
 		    "\"delay_ns\":0,\"mux\":\"strict\",\"sherr_threshold\":0,\"state\":\"down\"}]\n");
+	nlmsg_free(msg);
+
+	/* Bound with the broadcast opt-in; a MAC of the wrong length is not printed. */
+	msg = unit_dev_msg(EDM_CMD_FLINK_GET);
+	if (nla_put_string(msg, EDM_A_FLINK_NODE, "h0") ||
+	    nla_put_u32(msg, EDM_A_FLINK_IFINDEX, 0x7ffffff0) ||
+	    nla_put(msg, EDM_A_FLINK_PEER_MAC, 5, "\x02\x00\x5e\xab\xcd") ||
+	    nla_put_flag(msg, EDM_A_FLINK_BROADCAST))
+		abort();
+	unit_expect("broadcast link text", fab_one(msg, true, FABRIC_VIEW_SHOW, false, false),
+		    "h0 dev if2147483632 broadcast\n");
+	unit_expect("broadcast link json", fab_one(msg, true, FABRIC_VIEW_SHOW, false, true),
+		    "[{\"node\":\"h0\",\"ifindex\":2147483632,\"broadcast\":true}]\n");
 	nlmsg_free(msg);
 
 	/* A newer module's mux and state, and a counter we do not know. */
