@@ -174,7 +174,9 @@ static bool edm_op_is_rmw(u8 opcode)
 /* Checks only: EINVAL for a malformed op, ERANGE past any region, EFAULT. */
 static int edm_fab_op_check(const struct edm_op *uop)
 {
-	if (uop->opcode > EDM_OP_MAX || uop->flags)
+	if (uop->opcode > EDM_OP_MAX || (uop->flags & ~EDM_OP_F_POSTED))
+		return -EINVAL;
+	if ((uop->flags & EDM_OP_F_POSTED) && uop->opcode != EDM_OP_WRITE)
 		return -EINVAL;
 	if (!uop->len || uop->len > EDM_OP_MAX_LEN || uop->dst > EDM_FAB_ADDR_MAX)
 		return -EINVAL;
@@ -251,6 +253,9 @@ static struct edm_fab_cop *edm_fab_cop_alloc(struct edm_fab_file *f, const struc
 	cop->op.buf = cop->data;
 	cop->op.arg0 = uop->arg0;
 	cop->op.arg1 = uop->arg1;
+	/* a write is done when it landed, unless the caller wants it posted */
+	if (uop->opcode == EDM_OP_WRITE && !(uop->flags & EDM_OP_F_POSTED))
+		cop->op.flags = EDM_FAB_OP_ACKED;
 	cop->op.done = edm_fab_cdev_done;
 	return cop;
 }
@@ -305,7 +310,8 @@ static int edm_fab_submit_one(struct edm_fab_file *f, struct edm_fab_cop *cop)
  * its queue, so the requests leave in shared bursts instead of each one
  * crossing the fabric before the next is queued.
  */
-static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user *usub)
+static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user *usub,
+			       size_t usize)
 {
 	struct edm_fab_cop **cops;
 	struct edm_submit sub;
@@ -313,10 +319,9 @@ static long edm_fab_ioc_submit(struct edm_fab_file *f, struct edm_submit __user 
 	u32 i, n, done = 0;
 	int err = 0, ret;
 
-	if (copy_from_user(&sub, usub, sizeof(sub))) {
-		err = -EFAULT;
+	err = copy_struct_from_user(&sub, sizeof(sub), usub, usize);
+	if (err)
 		goto out;
-	}
 	if (!sub.nr || sub.nr > EDM_OP_BATCH_MAX) {
 		err = -EINVAL;
 		goto out;
@@ -431,14 +436,16 @@ static int edm_fab_reap_copy(struct edm_fab_file *f, struct edm_cqe __user *ucqe
 	return n || !back ? n : -EFAULT;
 }
 
-static long edm_fab_ioc_reap(struct edm_fab_file *f, struct edm_reap __user *ureap)
+static long edm_fab_ioc_reap(struct edm_fab_file *f, struct edm_reap __user *ureap,
+			     size_t usize)
 {
 	struct edm_cqe __user *ucqe;
 	struct edm_reap r;
 	long ret;
 
-	if (copy_from_user(&r, ureap, sizeof(r)))
-		return -EFAULT;
+	ret = copy_struct_from_user(&r, sizeof(r), ureap, usize);
+	if (ret)
+		return ret;
 	if (!r.max || r.max > EDM_OP_BATCH_MAX || r.min > r.max)
 		return -EINVAL;
 	ucqe = u64_to_user_ptr(r.cqes);
@@ -458,14 +465,16 @@ static long edm_fab_ioc_reap(struct edm_fab_file *f, struct edm_reap __user *ure
 
 /* ---- the mmap window ---- */
 
-static long edm_fab_ioc_target(struct edm_fab_file *f, struct edm_target __user *ut)
+static long edm_fab_ioc_target(struct edm_fab_file *f, struct edm_target __user *ut,
+			       size_t usize)
 {
 	struct edm_target t;
 	u64 size = 0;
 	int err;
 
-	if (copy_from_user(&t, ut, sizeof(t)))
-		return -EFAULT;
+	err = copy_struct_from_user(&t, sizeof(t), ut, usize);
+	if (err)
+		return err;
 	if (t.pad0 || t.pad1 || t.dst > EDM_FAB_ADDR_MAX)
 		return -EINVAL;
 	mutex_lock(&f->map_lock);
@@ -502,6 +511,8 @@ static int edm_fab_page_io(struct edm_fab_file *f, u32 opcode, pgoff_t idx, stru
 		.addr = (u64)idx << PAGE_SHIFT,
 		.len = edm_fab_page_len(f, idx),
 		.buf = page_address(page),
+		/* a dirty page is clean only once the memory node has it */
+		.flags = opcode == EDM_OP_WRITE ? EDM_FAB_OP_ACKED : 0,
 	};
 
 	return edm_fab_host_sync_op(f->host, &op);
@@ -678,18 +689,35 @@ static __poll_t edm_fab_cdev_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/*
+ * The command's number carries the size of the caller's struct
+ * (_IOC_SIZE): at least the first version's, which is ours today. A longer
+ * one, from a caller built against a later header, works when the bytes
+ * this module does not know are zero, and is refused with -E2BIG when not
+ * (copy_struct_from_user(), as openat2() and clone3() do). Outputs are
+ * written at their fixed offsets, never past the first version's struct.
+ */
 static long edm_fab_cdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct edm_fab_file *f = file->private_data;
 	void __user *uarg = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd);
 
-	switch (cmd) {
-	case EDM_IOC_SUBMIT:
-		return edm_fab_ioc_submit(f, uarg);
-	case EDM_IOC_REAP:
-		return edm_fab_ioc_reap(f, uarg);
-	case EDM_IOC_TARGET:
-		return edm_fab_ioc_target(f, uarg);
+	if (_IOC_TYPE(cmd) != EDM_IOC_MAGIC || _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
+		return -ENOTTY;
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(EDM_IOC_SUBMIT):
+		if (usize < sizeof(struct edm_submit))
+			return -ENOTTY;
+		return edm_fab_ioc_submit(f, uarg, usize);
+	case _IOC_NR(EDM_IOC_REAP):
+		if (usize < sizeof(struct edm_reap))
+			return -ENOTTY;
+		return edm_fab_ioc_reap(f, uarg, usize);
+	case _IOC_NR(EDM_IOC_TARGET):
+		if (usize < sizeof(struct edm_target))
+			return -ENOTTY;
+		return edm_fab_ioc_target(f, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

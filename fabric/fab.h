@@ -208,6 +208,14 @@ enum {
 #define EDM_WREQ_LAST		BIT_ULL(62)
 #define EDM_WREQ_ACK		BIT_ULL(61)
 
+/*
+ * WACK word: the end address of the write it answers, and whether every
+ * chunk arrived back to back (WHOLE) or its last chunk fell outside the
+ * region (RANGE: nothing past the region was stored).
+ */
+#define EDM_WACK_WHOLE		BIT_ULL(48)
+#define EDM_WACK_RANGE		BIT_ULL(49)
+
 struct edm_hdst;
 
 struct edm_gq_ent {

@@ -9,7 +9,8 @@
  * its first and last chunk and asks for a WACK; the memory node checks the
  * chunks arrived back to back (a lost one breaks the run) and answers with
  * the write's end address, ungranted like a request: one block. The op ends
- * on the WACK, an incomplete one as -EPROTO, none as -ETIMEDOUT.
+ * on the WACK, an incomplete one as -EPROTO, one past the region as -ERANGE,
+ * none as -ETIMEDOUT. /dev/edm's writes ask for it unless posted.
  *
  * Order. Per destination, ops of one kind pipeline, but a read or RMW waits
  * until no write to that node is still sending, and a write until no read or
@@ -385,7 +386,10 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		h->st[EDM_A_FSTAT_STRAY]++;	/* an older write's late answer */
 		return;
 	}
-	edm_op_finish(h, op, w >> 48 == 1 ? 0 : -EPROTO);
+	if (w & EDM_WACK_RANGE)
+		edm_op_finish(h, op, -ERANGE);
+	else
+		edm_op_finish(h, op, w & EDM_WACK_WHOLE ? 0 : -EPROTO);
 }
 
 /* Timeouts: the paper's NULL response when a memory node is gone */

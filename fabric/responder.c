@@ -187,6 +187,19 @@ void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, 
 	edm_host_served_new(h, hdr, s);
 }
 
+/* Answers the acknowledged write of @hdr's sender and id, ending at @end. */
+static void edm_host_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, u64 end,
+			  u64 flags)
+{
+	struct edm_pcs_msg_hdr ack = {
+		.dest = hdr->src, .src = h->addr, .id = hdr->id, .kind = EDM_KIND_WACK, .len = 8,
+	};
+	__le64 pl = cpu_to_le64(end | flags);
+
+	if (edm_mux_put_msg(&h->node->port[0], &ack, (const u8 *)&pl))
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender times out and resends */
+}
+
 /*
  * Follows an acknowledged write's chunks: each must start where the last
  * ended. On its last chunk, answers with a WACK carrying the end address
@@ -197,12 +210,8 @@ static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 {
 	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
 	u64 start = word & EDM_WREQ_ADDR_MASK;
-	struct edm_pcs_msg_hdr ack = {
-		.dest = hdr->src, .src = h->addr, .id = hdr->id, .kind = EDM_KIND_WACK, .len = 8,
-	};
 	void *next = xa_load(&h->wruns, key);
 	bool whole;
-	__le64 pl;
 
 	if (word & EDM_WREQ_FIRST)
 		whole = true;
@@ -215,9 +224,7 @@ static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 		return;
 	}
 	xa_erase(&h->wruns, key);
-	pl = cpu_to_le64(end | (u64)whole << 48);
-	if (edm_mux_put_msg(&h->node->port[0], &ack, (const u8 *)&pl))
-		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender times out and resends */
+	edm_host_wack(h, hdr, end, whole ? EDM_WACK_WHOLE : 0);
 }
 
 void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
@@ -233,9 +240,17 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	word = get_unaligned_le64(pl);
 	addr = word & EDM_WREQ_ADDR_MASK;
 	n = hdr->len - 8;
-	if ((word & ~EDM_WREQ_ADDR_MASK & ~(EDM_WREQ_FIRST | EDM_WREQ_LAST | EDM_WREQ_ACK)) ||
-	    !edm_region_ok(h, addr, n)) {
+	if (word & ~EDM_WREQ_ADDR_MASK & ~(EDM_WREQ_FIRST | EDM_WREQ_LAST | EDM_WREQ_ACK)) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		return;
+	}
+	if (!edm_region_ok(h, addr, n)) {
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		/* chunks ascend: the last one is out too, and says so to an acked write */
+		if ((word & (EDM_WREQ_ACK | EDM_WREQ_LAST)) == (EDM_WREQ_ACK | EDM_WREQ_LAST)) {
+			xa_erase(&h->wruns, (unsigned long)hdr->src << 8 | hdr->id);
+			edm_host_wack(h, hdr, addr + n, EDM_WACK_RANGE);
+		}
 		return;
 	}
 	memcpy(h->region + addr, pl + 8, n);

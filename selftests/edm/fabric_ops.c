@@ -683,6 +683,49 @@ TEST_F_TIMEOUT(fab, nobody_answers, 120)
 	EXPECT_LE(timeout_ms(), now_ms() - t0);
 }
 
+/*
+ * Writes say they landed (issue 25). From fo_nr, which never probed fo_mn
+ * and so cannot check a write against its region: an acknowledged write
+ * past the end is answered -ERANGE by the memory node and stores nothing,
+ * one to a port with no host times out; with EDM_OP_F_POSTED the same
+ * write past the end completes (nothing reports it) and the memory node
+ * only counts it. One in the region lands, read back from fo_cn.
+ */
+TEST_F_TIMEOUT(fab, acked_writes, 120)
+{
+	uint8_t data[16], back[16], was[16];
+	struct edm_op op;
+	char path[32];
+	int fd, minor;
+
+	minor = fab_minor(&self->gs, NR);
+	ASSERT_LE(0, minor);
+	snprintf(path, sizeof(path), "/dev/edm%d", minor);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	memset(data, 0x5a, sizeof(data));
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, REGION - 16, was, 16));
+
+	op = mkop(EDM_OP_WRITE, MN_ADDR, REGION - 8, 16, data);	/* straddles the end */
+	EXPECT_EQ(-ERANGE, do_op(fd, &op, NULL));
+	op = mkop(EDM_OP_WRITE, MN_ADDR, REGION + 4096, 16, data);
+	EXPECT_EQ(-ERANGE, do_op(fd, &op, NULL));
+	op = mkop(EDM_OP_WRITE, MN_ADDR, REGION - 8, 16, data);
+	op.flags = EDM_OP_F_POSTED;
+	EXPECT_EQ(0, do_op(fd, &op, NULL));
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, REGION - 16, back, 16));
+	EXPECT_EQ(0, memcmp(was, back, 16));		/* not a byte of them stored */
+
+	op = mkop(EDM_OP_WRITE, NOBODY, 0, 16, data);
+	EXPECT_EQ(-ETIMEDOUT, do_op(fd, &op, NULL));
+
+	op = mkop(EDM_OP_WRITE, MN_ADDR, REGION - 16, 16, data);
+	EXPECT_EQ(0, do_op(fd, &op, NULL));
+	ASSERT_EQ(0, rw(self->fd, EDM_OP_READ, REGION - 16, back, 16));
+	EXPECT_EQ(0, memcmp(data, back, 16));
+	close(fd);
+}
+
 /* ---- bad arguments, field by field ---- */
 
 static int submit1(int fd, struct edm_op op)
@@ -735,6 +778,17 @@ TEST_F(fab, bad_submit)
 	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
 	op = good, op.flags = 0x80;
 	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	/* EDM_OP_F_POSTED is for writes only; no other flag exists */
+	op = good, op.opcode = EDM_OP_CAS, op.flags = EDM_OP_F_POSTED;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.opcode = EDM_OP_WRITE, op.flags = 0x02;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.opcode = EDM_OP_WRITE, op.flags = EDM_OP_F_POSTED | 0x80;
+	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
+	op = good, op.opcode = EDM_OP_WRITE, op.flags = EDM_OP_F_POSTED;
+	EXPECT_EQ(0, submit1(self->fd, op));
+	EXPECT_EQ(1, reap_n(self->fd, cqe, 1));
+	EXPECT_EQ(0, cqe[0].status);
 	op = good, op.len = 0;
 	EXPECT_EQ(-EINVAL, submit1(self->fd, op));
 	op = good, op.len = EDM_OP_MAX_LEN + 1;
@@ -849,6 +903,89 @@ TEST_F_TIMEOUT(fab, bad_target_and_cmd, 120)
 	EXPECT_EQ(-1, ioctl(self->fd, _IOWR(EDM_IOC_MAGIC, 1, uint32_t), 0));
 	EXPECT_EQ(ENOTTY, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, _IOWR('x', 1, struct edm_submit), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, _IOR(EDM_IOC_MAGIC, 1, struct edm_submit), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, _IOW(EDM_IOC_MAGIC, 3, struct edm_target), 0));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+/*
+ * The structs can grow (the header's rules): each command given its struct
+ * with 8 or 64 more bytes (a later header's) works when they are zero and
+ * is refused with E2BIG, doing nothing, when one of them is not; one byte
+ * short of the first version is no command.
+ */
+struct submit_v2 {
+	struct edm_submit s;
+	uint64_t more[8];
+};
+
+struct reap_v2 {
+	struct edm_reap r;
+	uint64_t more[8];
+};
+
+struct target_v2 {
+	struct edm_target t;
+	uint64_t more[8];
+};
+
+#define IOC_SIZED(cmd, size)	_IOC(_IOC_READ | _IOC_WRITE, EDM_IOC_MAGIC, _IOC_NR(cmd), size)
+
+TEST_F(fab, ioctl_sizes)
+{
+	uint8_t buf[8] = {};
+	struct edm_op op = mkop(EDM_OP_READ, MN_ADDR, 0, 8, buf);
+	struct edm_cqe cqe[2];
+	struct submit_v2 s;
+	struct reap_v2 r;
+	struct target_v2 t;
+	size_t more;
+
+	for (more = 8; more <= sizeof(s.more); more += sizeof(s.more) - 8) {
+		memset(&s, 0, sizeof(s));
+		s.s = (struct edm_submit){ .ops = (uintptr_t)&op, .nr = 1, .done = 7 };
+		EXPECT_EQ(0, ioctl(self->fd, IOC_SIZED(EDM_IOC_SUBMIT, sizeof(s.s) + more), &s));
+		EXPECT_EQ(1u, s.s.done);
+		memset(&r, 0, sizeof(r));
+		r.r = (struct edm_reap){ .cqes = (uintptr_t)cqe, .max = 2, .min = 1,
+					 .timeout_ms = 10000 };
+		EXPECT_EQ(0, ioctl(self->fd, IOC_SIZED(EDM_IOC_REAP, sizeof(r.r) + more), &r));
+		EXPECT_EQ(1u, r.r.nr);
+		EXPECT_EQ(0, cqe[0].status);
+		memset(&t, 0, sizeof(t));
+		t.t.dst = MN_ADDR;
+		EXPECT_EQ(0, ioctl(self->fd, IOC_SIZED(EDM_IOC_TARGET, sizeof(t.t) + more), &t));
+		EXPECT_EQ((uint64_t)REGION, t.t.size);
+
+		/* a byte this module does not know, set: refused, nothing done */
+		s.s.done = 7;
+		((uint8_t *)&s)[sizeof(s.s) + more - 1] = 1;
+		EXPECT_EQ(-1, ioctl(self->fd, IOC_SIZED(EDM_IOC_SUBMIT, sizeof(s.s) + more), &s));
+		EXPECT_EQ(E2BIG, errno);
+		EXPECT_EQ(0u, s.s.done);
+		((uint8_t *)&r)[sizeof(r.r)] = 1;
+		r.r.nr = 7;
+		EXPECT_EQ(-1, ioctl(self->fd, IOC_SIZED(EDM_IOC_REAP, sizeof(r.r) + more), &r));
+		EXPECT_EQ(E2BIG, errno);
+		EXPECT_EQ(7u, r.r.nr);
+		t.t.size = 1;
+		t.more[more / 8 - 1] = 1ull << 63;
+		EXPECT_EQ(-1, ioctl(self->fd, IOC_SIZED(EDM_IOC_TARGET, sizeof(t.t) + more), &t));
+		EXPECT_EQ(E2BIG, errno);
+		EXPECT_EQ(1ull, t.t.size);
+	}
+	/* the submit refused above queued nothing */
+	r.r = (struct edm_reap){ .cqes = (uintptr_t)cqe, .max = 2, .min = 1, .timeout_ms = 200 };
+	EXPECT_EQ(0, ioctl(self->fd, EDM_IOC_REAP, &r.r));
+	EXPECT_EQ(0u, r.r.nr);
+	/* shorter than the first version: no command of ours */
+	EXPECT_EQ(-1, ioctl(self->fd, IOC_SIZED(EDM_IOC_SUBMIT, sizeof(s.s) - 1), &s));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, IOC_SIZED(EDM_IOC_REAP, sizeof(r.r) - 4), &r));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, IOC_SIZED(EDM_IOC_TARGET, 8), &t));
 	EXPECT_EQ(ENOTTY, errno);
 }
 
@@ -1012,6 +1149,13 @@ static void fuzz_reap(struct fuzz *z, int fd)
 		z->reaped += r.nr;
 }
 
+/* One of our commands, at any struct size it may be given (one that grew). */
+static bool is_ours(unsigned long cmd)
+{
+	return _IOC_DIR(cmd) == (_IOC_READ | _IOC_WRITE) && _IOC_TYPE(cmd) == EDM_IOC_MAGIC &&
+	       _IOC_NR(cmd) >= _IOC_NR(EDM_IOC_SUBMIT) && _IOC_NR(cmd) <= _IOC_NR(EDM_IOC_TARGET);
+}
+
 static void fuzz_other(struct fuzz *z, int fd)
 {
 	struct edm_target t;
@@ -1029,8 +1173,7 @@ static void fuzz_other(struct fuzz *z, int fd)
 	case 1:		/* commands that are none of ours */
 		cmd = rnd(&z->seed) % 2 ? _IOC(rnd(&z->seed) % 4, EDM_IOC_MAGIC, rnd(&z->seed) % 16,
 					       rnd(&z->seed) % 64) : (uint32_t)rnd(&z->seed);
-		if (cmd != EDM_IOC_SUBMIT && cmd != EDM_IOC_REAP && cmd != EDM_IOC_TARGET &&
-		    _IOC_TYPE(cmd) == EDM_IOC_MAGIC)
+		if (!is_ours(cmd) && _IOC_TYPE(cmd) == EDM_IOC_MAGIC)
 			ioctl(fd, cmd, fuzz_ptr(z));
 		break;
 	default:	/* mappings of any shape; those that exist are dropped at once */

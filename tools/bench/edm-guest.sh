@@ -216,7 +216,8 @@ edm_run() {
 	local rc=0
 
 	edmop_bench read "$lat_iters" 1 edm-read || rc=1
-	edmop_bench write "$lat_iters" 1 edm-write || rc=1
+	# posted, as the paper's writes (and /dev/edm's before 2026-11-28)
+	edmop_bench write "$lat_iters" 1 edm-write -P || rc=1
 	edmop_bench read "$bw_iters" "$bw_depth" edm-read-bw || rc=1
 	"$edmctl" -j fabric stats >"$out/$tag.stats.json" 2>&1
 	"$edmctl" -s -j fabric link show >"$out/$tag.links.json" 2>&1
@@ -244,10 +245,10 @@ hops_trace() {
 	echo >$t/trace
 }
 
-# edmop_bench OP COUNT DEPTH NAME: edmop's JSON in $tag.NAME.log
+# edmop_bench OP COUNT DEPTH NAME [EDMOP-OPTION]: edmop's JSON in $tag.NAME.log
 edmop_bench() {
-	taskset -c "$edm_cpu" timeout 300 "$edmop" -j "$dev" bench 2 "$1" "$size" "$2" depth "$3" \
-		>"$out/$tag.$4.log" 2>"$out/$tag.$4.err" && return 0
+	taskset -c "$edm_cpu" timeout 300 "$edmop" -j ${5:+"$5"} "$dev" bench 2 "$1" "$size" "$2" \
+		depth "$3" >"$out/$tag.$4.log" 2>"$out/$tag.$4.err" && return 0
 	log "$tag: edmop bench $1 depth $3 failed"
 	return 1
 }

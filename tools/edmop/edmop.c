@@ -37,6 +37,7 @@
 #define BENCH_COUNT_MAX	10000000u
 
 static bool json;
+static uint8_t write_flags;	/* -P: EDM_OP_F_POSTED */
 static const char *prog = "edmop";
 
 /* ---- output: one call per field, text and JSON alike ---- */
@@ -410,7 +411,7 @@ static int cmd_read(int fd, int argc, char **argv)
 
 static int cmd_write(int fd, int argc, char **argv)
 {
-	struct edm_op op = { .opcode = EDM_OP_WRITE };
+	struct edm_op op = { .opcode = EDM_OP_WRITE, .flags = write_flags };
 	struct edm_cqe cqe;
 	uint8_t *buf = NULL;
 	uint64_t addr;
@@ -555,6 +556,7 @@ static int bench_submit(int fd, struct bench *b, const uint32_t *slots, uint32_t
 			.len = b->size,
 			.dst = b->dst,
 			.opcode = b->opcode,
+			.flags = b->opcode == EDM_OP_WRITE ? write_flags : 0,
 		};
 	}
 	return submit(fd, ops, n);
@@ -708,7 +710,7 @@ static const struct {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: edmop [ -j ] DEV COMMAND\n"
+		"Usage: edmop [ -j ] [ -P ] DEV COMMAND\n"
 		"       edmop { -V | --version | -h | --help }\n"
 		"where  DEV := { /dev/edmN | edmN | N }\n"
 		"       COMMAND := { read DST ADDR LEN |\n"
@@ -719,6 +721,8 @@ static void usage(FILE *fp)
 		"DST is the memory node's fabric address (0..511); numbers take 0x and k/m/g.\n"
 		"Options:\n"
 		"  -j, --json      print JSON\n"
+		"  -P, --posted    writes complete when sent, not when the memory node\n"
+		"                  acknowledged them (EDM_OP_F_POSTED)\n"
 		"  -V, --version   print edmop's version and exit\n"
 		"  -h, --help      print this help and exit\n");
 }
@@ -727,6 +731,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "posted", no_argument, NULL, 'P' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -734,10 +739,13 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int c, fd, rc;
 
-	while ((c = getopt_long(argc, argv, "+jVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jPVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'P':
+			write_flags = EDM_OP_F_POSTED;
 			break;
 		case 'V':
 			printf("edmop %s\n", EDMOP_VERSION);

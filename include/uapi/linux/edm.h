@@ -21,9 +21,18 @@
  * EDM_A_NPSTAT_* and EDM_A_NPMEMBER_*).
  *
  * The ioctls of /dev/edm<N>, one per fabric host, are at the end. Their
- * structs, and cowbird.h's, never change size or move a field: each one's
- * layout comment is pinned by include/edm/uapi_layout.h, which fails the
- * build of edm.ko and of make unit (64- and 32-bit) when they disagree.
+ * structs, and cowbird.h's, never move a field: each one's layout comment
+ * is pinned by include/edm/uapi_layout.h, which fails the build of edm.ko
+ * and of make unit (64- and 32-bit) when they disagree. How they grow:
+ *  - struct edm_submit, edm_reap and edm_target may gain fields at their
+ *    end. The command number carries the caller's struct size (_IOWR
+ *    sizes it), so a program built against a later header passes a longer
+ *    struct: the module takes it when the bytes it does not know are zero,
+ *    and answers -E2BIG when they are not; a struct shorter than the first
+ *    version is no command of ours (-ENOTTY). Outputs stay where they are.
+ *  - struct edm_op and struct edm_cqe, array elements, never change size:
+ *    an op's new meaning comes with a new EDM_OP_F_* flag.
+ *  - Flags a module does not know, and nonzero pads, are -EINVAL.
  */
 #ifndef _UAPI_LINUX_EDM_H
 #define _UAPI_LINUX_EDM_H
@@ -889,9 +898,16 @@ enum edm_op_code {
 
 /*
  * One op. RMW ops take len 8 and an 8-byte aligned addr; buf is unused.
+ * A WRITE completes when the memory node acknowledged every chunk; one
+ * that lost a chunk on the way completes with -EPROTO (nothing of it is
+ * known to have landed whole: write it again), one never acknowledged with
+ * -ETIMEDOUT. With EDM_OP_F_POSTED it completes when its last chunk left
+ * the host, as the EDM paper's writes do: nothing then reports a loss.
  * Layout (48 bytes): 0 user_data  8 addr  16 buf  24 arg0  32 arg1  40 len
  *   44 dst  46 opcode  47 flags
  */
+#define EDM_OP_F_POSTED		0x01	/* WRITE only: done when sent, not acknowledged */
+
 struct edm_op {
 	__u64 user_data;		/* returned in the completion */
 	__u64 addr;			/* offset in the memory node's region */
@@ -901,7 +917,7 @@ struct edm_op {
 	__u32 len;			/* 1..EDM_OP_MAX_LEN */
 	__u16 dst;			/* the memory node's address */
 	__u8 opcode;			/* enum edm_op_code */
-	__u8 flags;			/* must be 0 */
+	__u8 flags;			/* EDM_OP_F_*, other bits 0 */
 };
 
 /* Layout (40 bytes): 0 user_data  8 result  16 lat_ns  24 model_ns  32 status  36 bytes */
