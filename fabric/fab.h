@@ -200,21 +200,59 @@ enum {
 };
 
 /*
- * WREQ address word: the chunk's address, whether it is its write's first
- * and last chunk, and whether the write wants a WACK.
+ * The memory messages' payloads, the one definition of their layout. Each
+ * begins with a little-endian 64-bit word whose bits 47..0 are an address
+ * in the memory node's region:
+ *
+ *   RREQ    8 bytes: the word, bits 63..48 the length (0: a probe, answered
+ *           with the region's size)
+ *   RMWREQ 24 bytes: the word, bits 55..48 the opcode; then arg0, arg1
+ *   WREQ    8 + chunk bytes: the word, the FIRST, LAST and ACK bits below;
+ *           then the chunk
+ *   RRES    the bytes read; for an RMW or a probe an 8-byte value
+ *   WACK    8 bytes: the word (the end of the write it answers), WHOLE
+ *           when every chunk arrived back to back, RANGE when its last
+ *           chunk fell outside the region (nothing past it was stored)
+ *   RERR    1 byte: EDM_RERR_*
  */
-#define EDM_WREQ_ADDR_MASK	(BIT_ULL(48) - 1)
+#define EDM_MSG_ADDR_MASK	GENMASK_ULL(47, 0)
+#define EDM_RREQ_BYTES		8
+#define EDM_RMWREQ_BYTES	24
+#define EDM_WREQ_HDR_BYTES	8
+#define EDM_VALUE_BYTES		8	/* an RMW's old value, a probe's size, a WACK */
+
 #define EDM_WREQ_FIRST		BIT_ULL(63)
 #define EDM_WREQ_LAST		BIT_ULL(62)
 #define EDM_WREQ_ACK		BIT_ULL(61)
+#define EDM_WREQ_FLAGS		(EDM_WREQ_FIRST | EDM_WREQ_LAST | EDM_WREQ_ACK)
 
-/*
- * WACK word: the end address of the write it answers, and whether every
- * chunk arrived back to back (WHOLE) or its last chunk fell outside the
- * region (RANGE: nothing past the region was stored).
- */
 #define EDM_WACK_WHOLE		BIT_ULL(48)
 #define EDM_WACK_RANGE		BIT_ULL(49)
+
+static inline u64 edm_msg_addr(u64 word)
+{
+	return word & EDM_MSG_ADDR_MASK;
+}
+
+static inline u64 edm_rreq_word(u64 addr, u32 len)
+{
+	return addr | (u64)(u16)len << 48;
+}
+
+static inline u32 edm_rreq_len(u64 word)
+{
+	return word >> 48;
+}
+
+static inline u64 edm_rmwreq_word(u64 addr, u8 opcode)
+{
+	return addr | (u64)opcode << 48;
+}
+
+static inline u8 edm_rmwreq_op(u64 word)
+{
+	return word >> 48;
+}
 
 struct edm_hdst;
 

@@ -188,7 +188,7 @@ static u32 edm_mux_need(const struct edm_fab_op *op)
 {
 	if (op->opcode == EDM_OP_WRITE)
 		return 1;
-	return edm_pcs_msg_nblocks(edm_op_is_rmw(op->opcode) ? 24 : 8);
+	return edm_pcs_msg_nblocks(edm_op_is_rmw(op->opcode) ? EDM_RMWREQ_BYTES : EDM_RREQ_BYTES);
 }
 
 static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
@@ -201,15 +201,15 @@ static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
 
 	if (edm_op_is_rmw(op->opcode)) {
 		hdr.kind = EDM_PCS_RMWREQ;
-		hdr.len = 24;
-		pl[0] = cpu_to_le64(op->addr | (u64)op->opcode << 48);
+		hdr.len = EDM_RMWREQ_BYTES;
+		pl[0] = cpu_to_le64(edm_rmwreq_word(op->addr, op->opcode));
 		pl[1] = cpu_to_le64(op->arg0);
 		pl[2] = cpu_to_le64(op->arg1);
 	} else {
 		hdr.kind = EDM_PCS_RREQ;
-		hdr.len = 8;
-		pl[0] = cpu_to_le64(op->addr |
-				    (u64)(op->opcode == EDM_OP_PROBE ? 0 : op->len) << 48);
+		hdr.len = EDM_RREQ_BYTES;
+		pl[0] = cpu_to_le64(edm_rreq_word(op->addr,
+						  op->opcode == EDM_OP_PROBE ? 0 : op->len));
 	}
 	edm_mux_put_msg(p, &hdr, (const u8 *)pl);
 }
@@ -296,9 +296,10 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	if (op->flags & EDM_FAB_OP_ACKED)
 		word |= EDM_WREQ_ACK;
 	put_unaligned_le64(word, h->wbuf);
-	memcpy(h->wbuf + 8, (u8 *)op->buf + op->progress, n);
+	memcpy(h->wbuf + EDM_WREQ_HDR_BYTES, (u8 *)op->buf + op->progress, n);
 	hdr = (struct edm_pcs_msg_hdr){
-		.dest = g->dest, .src = h->addr, .id = g->id, .kind = EDM_PCS_WREQ, .len = 8 + n,
+		.dest = g->dest, .src = h->addr, .id = g->id, .kind = EDM_PCS_WREQ,
+		.len = EDM_WREQ_HDR_BYTES + n,
 	};
 	if (edm_mux_put_msg(&h->node->port[0], &hdr, h->wbuf))
 		return;		/* lost like on a wire; the write times out */
@@ -335,7 +336,7 @@ void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		return;
 	}
 	if (op->opcode != EDM_OP_READ) {
-		if (hdr->len != 8) {
+		if (hdr->len != EDM_VALUE_BYTES) {
 			edm_op_finish(h, op, -EPROTO);
 			return;
 		}
@@ -377,12 +378,12 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	u64 w;
 
 	lockdep_assert_held(&h->node->lock);
-	if (!op || op->state != EDM_OPS_WAIT_ACK || hdr->len != 8) {
+	if (!op || op->state != EDM_OPS_WAIT_ACK || hdr->len != EDM_VALUE_BYTES) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
 	w = get_unaligned_le64(pl);
-	if ((w & EDM_WREQ_ADDR_MASK) != op->addr + op->len) {
+	if (edm_msg_addr(w) != op->addr + op->len) {
 		h->st[EDM_A_FSTAT_STRAY]++;	/* an older write's late answer */
 		return;
 	}

@@ -85,7 +85,7 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 			edm_host_rmw_run(h, s);
 		val = cpu_to_le64(s->val);
 		hdr.kind = EDM_PCS_RRES;
-		hdr.len = 8;
+		hdr.len = EDM_VALUE_BYTES;
 		if (!edm_mux_put_msg(&h->node->port[0], &hdr, (u8 *)&val))
 			s->sent = s->len;
 	} else {
@@ -128,7 +128,7 @@ void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	u32 len;
 
 	lockdep_assert_held(&h->node->lock);
-	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 8) {
+	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != EDM_RREQ_BYTES) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
@@ -136,12 +136,12 @@ void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	if (!s)
 		return;
 	w = get_unaligned_le64(pl);
-	addr = w & GENMASK_ULL(47, 0);
-	len = w >> 48;
+	addr = edm_msg_addr(w);
+	len = edm_rreq_len(w);
 	if (!len) {
 		s->value = true;
 		s->val = h->region_size;
-		s->len = 8;
+		s->len = EDM_VALUE_BYTES;
 	} else if (!edm_region_ok(h, addr, len)) {
 		s->err = EDM_RERR_RANGE;
 		s->len = 1;
@@ -162,7 +162,7 @@ void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, 
 	u32 op;
 
 	lockdep_assert_held(&h->node->lock);
-	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != 24) {
+	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != EDM_RMWREQ_BYTES) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
@@ -170,9 +170,9 @@ void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, 
 	if (!s)
 		return;
 	w = get_unaligned_le64(pl);
-	addr = w & GENMASK_ULL(47, 0);
-	op = (w >> 48) & 0xff;
-	s->len = 8;
+	addr = edm_msg_addr(w);
+	op = edm_rmwreq_op(w);
+	s->len = EDM_VALUE_BYTES;
 	if (!edm_op_is_rmw(op) || !IS_ALIGNED(addr, 8) || !edm_region_ok(h, addr, 8)) {
 		s->err = edm_op_is_rmw(op) ? EDM_RERR_RANGE : EDM_RERR_INVAL;
 		s->len = 1;
@@ -192,7 +192,8 @@ static void edm_host_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 			  u64 flags)
 {
 	struct edm_pcs_msg_hdr ack = {
-		.dest = hdr->src, .src = h->addr, .id = hdr->id, .kind = EDM_KIND_WACK, .len = 8,
+		.dest = hdr->src, .src = h->addr, .id = hdr->id, .kind = EDM_KIND_WACK,
+		.len = EDM_VALUE_BYTES,
 	};
 	__le64 pl = cpu_to_le64(end | flags);
 
@@ -209,7 +210,7 @@ static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 			  u64 end)
 {
 	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
-	u64 start = word & EDM_WREQ_ADDR_MASK;
+	u64 start = edm_msg_addr(word);
 	void *next = xa_load(&h->wruns, key);
 	bool whole;
 
@@ -233,14 +234,14 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	u32 n;
 
 	lockdep_assert_held(&h->node->lock);
-	if (hdr->len < 8) {
+	if (hdr->len < EDM_WREQ_HDR_BYTES) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
 	word = get_unaligned_le64(pl);
-	addr = word & EDM_WREQ_ADDR_MASK;
-	n = hdr->len - 8;
-	if (word & ~EDM_WREQ_ADDR_MASK & ~(EDM_WREQ_FIRST | EDM_WREQ_LAST | EDM_WREQ_ACK)) {
+	addr = edm_msg_addr(word);
+	n = hdr->len - EDM_WREQ_HDR_BYTES;
+	if (word & ~EDM_MSG_ADDR_MASK & ~EDM_WREQ_FLAGS) {
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
@@ -253,7 +254,7 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		}
 		return;
 	}
-	memcpy(h->region + addr, pl + 8, n);
+	memcpy(h->region + addr, pl + EDM_WREQ_HDR_BYTES, n);
 	h->st[EDM_A_FSTAT_SERVED_WRITE_CHUNKS]++;
 	if (word & EDM_WREQ_LAST)
 		h->st[EDM_A_FSTAT_SERVED_WRITES]++;

@@ -201,16 +201,16 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 	};
 	unsigned long key = edm_sw_req_key(sw, hdr->src, hdr->dest, hdr->id);
 	struct edm_sw_req *r, *old;
-	u8 pl[8];
+	u8 pl[EDM_RREQ_BYTES];
 	u32 len;
 
 	if (p->run_len > EDM_SW_REQ_BLOCKS)
 		goto drop;
 	if (hdr->kind == EDM_PCS_RREQ) {
-		if (hdr->len != 8)
+		if (hdr->len != EDM_RREQ_BYTES)
 			goto drop;
 		edm_pcs_data_unpack(&p->run[1], pl);
-		len = get_unaligned_le64(pl) >> 48;
+		len = edm_rreq_len(get_unaligned_le64(pl));
 		nt.kind = EDM_SCHED_READ;
 		nt.bytes = len ? len : 8;
 	} else {
