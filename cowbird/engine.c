@@ -36,6 +36,9 @@
 #include "edm/edm.h"
 #include "edm/fabric.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 enum {
 	COWBIRD_THREADS_MAX	= 8,
 	COWBIRD_SLEEP_MIN_US	= 2,
@@ -125,6 +128,8 @@ void cowbird_engine_account(struct cowbird_inst *inst, const struct cowbird_op *
 {
 	struct cowbird_inst_stats *s = &inst->stats;
 
+	trace_edm_cowbird_op_done(inst->id, op->rw_type == COWBIRD_RW_WRITE, op->region_off,
+				  op->length, st, inst->rmt);
 	if (st != COWBIRD_ST_OK) {
 		s->op_errors++;
 	} else if (op->rw_type == COWBIRD_RW_READ) {
@@ -147,6 +152,8 @@ static u32 cowbird_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring 
 	int got;
 
 	got = cowbird_ring_fetch(r, r->entries, now);
+	if (got)
+		trace_edm_cowbird_fetch(inst->id, er - inst->rings, got);
 	if (got < 0)
 		return 0;	/* stopped: book.error tells user space */
 	while (cowbird_cc_may_issue(cc, 0, now) && cowbird_ring_next_op(r, now, &op)) {

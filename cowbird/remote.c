@@ -36,6 +36,7 @@
 
 #include "edm/cowbird.h"
 #include "edm/fabric.h"
+#include "trace.h"
 
 /* One op of a remote instance, a slot of its table. */
 struct cowbird_rop {
@@ -233,6 +234,8 @@ u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er
 	int got;
 
 	got = cowbird_ring_fetch(r, r->entries, now);
+	if (got)
+		trace_edm_cowbird_fetch(inst->id, er - inst->rings, got);
 	if (rr->gbn && !rr->out)
 		cowbird_rmt_rewind(inst, rr, now);
 	if (rr->gbn)

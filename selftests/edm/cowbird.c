@@ -630,6 +630,76 @@ TEST_F_TIMEOUT(cb, read_after_write, 300)
 	read_after_write(_metadata, self->key);
 }
 
+/* ---- tracepoints ---- */
+
+#define TRACING "/sys/kernel/tracing"
+
+static int tracing_write(const char *file, const char *what)
+{
+	char path[128];
+	int fd, n;
+
+	snprintf(path, sizeof(path), TRACING "/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, what, strlen(what));
+	close(fd);
+	return n == (int)strlen(what) ? 0 : -EIO;
+}
+
+/* The trace buffer's lines that contain @needle, counted. */
+static int trace_count(const char *needle)
+{
+	FILE *f = fopen(TRACING "/trace", "re");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		n += !!strstr(line, needle);
+	fclose(f);
+	return n;
+}
+
+/*
+ * edm_cowbird's events, read through tracefs: one write and one read of a
+ * new instance show up as fetches of its ring and as two ops done, with
+ * the instance, direction, offset, length and status they had.
+ */
+TEST_F(cb, tracepoints)
+{
+	char want[160];
+	struct raw r = {};
+	uint32_t idx;
+
+	if (access(TRACING "/events", F_OK))
+		SKIP(return, "no " TRACING "/events (tracefs not mounted)");
+	ASSERT_EQ(0, access(TRACING "/events/edm_cowbird", F_OK));
+	ASSERT_EQ(0, tracing_write("trace", ""));
+	ASSERT_EQ(0, tracing_write("events/edm_cowbird/enable", "1"));
+	ASSERT_EQ(0, raw_open(&r, self->key));
+	memset(r.req, 0xc3, 64);
+	idx = raw_issue(&r, COWBIRD_RW_WRITE, cur_region, 64, 0x1040, 0, 64);
+	EXPECT_EQ(COWBIRD_ST_OK, raw_wait(&r, idx));
+	idx = raw_issue(&r, COWBIRD_RW_READ, cur_region, 48, 0x1000, -1, 48);
+	EXPECT_EQ(COWBIRD_ST_OK, raw_wait(&r, idx));
+	raw_close(&r);
+	ASSERT_EQ(0, tracing_write("events/edm_cowbird/enable", "0"));
+
+	snprintf(want, sizeof(want), "edm_cowbird_fetch: inst=%u ring=0 got=", r.c.instance_id);
+	EXPECT_LE(1, trace_count(want));
+	snprintf(want, sizeof(want),
+		 "edm_cowbird_op_done: inst=%u write region_off=0x1040 length=64 status=0\n",
+		 r.c.instance_id);
+	EXPECT_EQ(1, trace_count(want));
+	snprintf(want, sizeof(want),
+		 "edm_cowbird_op_done: inst=%u read region_off=0x1000 length=48 status=0\n",
+		 r.c.instance_id);
+	EXPECT_EQ(1, trace_count(want));
+}
+
 /* ---- hostile entries ---- */
 
 TEST_F(cb, hostile_entries)
