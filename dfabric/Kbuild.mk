@@ -7,3 +7,5 @@ edm-$(EDM_DFABRIC) += dfabric/pool_core.o dfabric/pool_dcache.o dfabric/pool.o d
 	 dfabric/rack_nl.o dfabric/nicpool.o dfabric/nicpool_tx.o dfabric/nicpool_rx.o \
 	 dfabric/nicpool_nl.o dfabric/shpool_core.o dfabric/shpool.o dfabric/shpool_net.o \
 	 dfabric/shpool_nl.o dfabric/shpool_x.o
+# dfabric/trace.h is found by the tracepoint machinery from the folder itself.
+CFLAGS_dfabric/pool.o := -I$(src)/dfabric

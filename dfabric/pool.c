@@ -32,6 +32,9 @@
 #include "edm/pool.h"
 #include "edm/region.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 #define EDM_SEC_ORDER		(EDM_POOL_SECTION_SHIFT - PAGE_SHIFT)
 #define EDM_SEC_PAGES		BIT(EDM_SEC_ORDER)
 #define EDM_RECLAIM_SLICE	4096	/* lent-map bits scanned per lock hold */
@@ -215,6 +218,7 @@ int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref
 	}
 	if (!err)
 		*va = page_address(n->pool->sec[b.phys].first) + b.off;
+	trace_edm_pool_alloc(n->id, size, err ? 0 : *ref, err);
 	return err;
 }
 
@@ -230,6 +234,7 @@ void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref)
 	if (!err)
 		err = edm_pool_free(l->core, n->id, ref);
 	spin_unlock_bh(&l->lock);
+	trace_edm_pool_free(n->id, ref);
 	if (!err)
 		edm_pool_node_dcache_flush(n, edm_pool_ref(ref >> EDM_POOL_SECTION_SHIFT, b.start),
 					   b.size);
@@ -246,6 +251,7 @@ int edm_pass_shared_buffer(struct edm_pool_node *from, struct edm_pool_node *to,
 	spin_lock_bh(&l->lock);
 	err = edm_pool_pass(l->core, from->id, to->id, ref, len);
 	spin_unlock_bh(&l->lock);
+	trace_edm_pool_pass(from->id, to->id, ref, len, err);
 	return err;
 }
 

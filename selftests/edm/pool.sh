@@ -155,6 +155,41 @@ pool_check() {
 	jq -e ".[0].stats | $1" >/dev/null <<<"$c" || { echo "pool: $c" >&2; return 1; }
 }
 
+# pool_stat KEY: one of p0's counters
+pool_stat() {
+	"$EDMCTL" -j pool stats p0 | jq -er ".[0].stats.$1"
+}
+
+# A ping between the compute nodes with the edm_pool tracepoints on: every
+# Buffer the counters say was allocated and passed was traced, and at least
+# the ping's packets were traced whole: allocated by one compute node and
+# passed from it under the same reference.
+TRACING=/sys/kernel/tracing
+traced_ping() {
+	local a0 p0 t matched
+
+	[ -d $TRACING/events ] || { echo "no $TRACING/events" >&2; return 1; }
+	: >$TRACING/trace
+	echo 1 >$TRACING/events/edm_pool/enable
+	a0=$(pool_stat allocs) p0=$(pool_stat passes)
+	x in_a ping -c 3 -i 0.2 -W 5 $IP_B >&2
+	poll 10 pool_carried_all
+	t=$(grep -E 'edm_pool_(alloc|pass|free):' $TRACING/trace)
+	echo 0 >$TRACING/events/edm_pool/enable
+	[ "$(grep -c 'edm_pool_alloc: .* err=0$' <<<"$t")" -ge $(($(pool_stat allocs) - a0)) ]
+	[ "$(grep -c 'edm_pool_pass: .* err=0$' <<<"$t")" -ge $(($(pool_stat passes) - p0)) ]
+	[ $(($(pool_stat passes) - p0)) -ge 6 ]
+	matched=$(awk '/edm_pool_alloc: .* err=0$/ { for (i = 1; i <= NF; i++) {
+			if ($i ~ /^node=/) n = substr($i, 6); if ($i ~ /^ref=/) r = substr($i, 5) }
+			got[n " " r] = 1 }
+		/edm_pool_pass: .* err=0$/ { for (i = 1; i <= NF; i++) {
+			if ($i ~ /^from=/) n = substr($i, 6); if ($i ~ /^ref=/) r = substr($i, 5) }
+			if (got[n " " r]) m++ }
+		END { print m + 0 }' <<<"$t")
+	note "edm_pool trace of a ping: $(grep -c . <<<"$t") events, $matched passes of traced allocations"
+	[ "$matched" -ge 6 ]
+}
+
 # ---- cases ----
 
 # The pool takes its Sections from the CPU-less node, and gives them back.
@@ -169,7 +204,10 @@ case_numa() {
 		"$TMPD/pool.json" >/dev/null
 	after=$(node_free "$NODE")
 	note "node $NODE free: $before kB, $after kB with a 128 MiB pool"
-	[ $((before - after)) -ge $((128 * 1024)) ]
+	# 128 MiB less at most 1 MiB: allocating drains the per-CPU page lists
+	# into the free count (24 kB seen under TCG); a pool taken from another
+	# node would leave this one's free memory where it was
+	[ $((before - after)) -ge $((127 * 1024)) ]
 	x "$EDMCTL" pool del p0
 	poll 10 node_back "$before" ||
 		{ note "node $NODE free: $(node_free "$NODE") kB, was $before kB"; return 1; }
@@ -182,7 +220,7 @@ case_traffic() {
 	trap cleanup EXIT
 	pool_new
 	rack_up dcache-sets 64 dcache-ways 4
-	x in_a ping -c 3 -i 0.2 -W 5 $IP_B >&2
+	traced_ping
 	bg $NS_B iperf3 -s -1 -B $IP_B
 	poll 60 ready "${BG[-1]}" 5201
 	x in_a timeout 120 iperf3 -c $IP_B -t 2 -J >"$TMPD/iperf.json" ||

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints of the DFabric pool (system "edm_pool"): Table 2's calls as
+ * the racks and the NIC pool make them, alloc_shared_buffer (with its
+ * result), pass_shared_buffer (from one compute node's view to another's)
+ * and free_shared_buffer. A compute node is named by its ID in the pool,
+ * a Buffer by its reference. dfabric/pool.c creates them.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM edm_pool
+
+#if !defined(_EDM_TRACE_POOL_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _EDM_TRACE_POOL_H
+
+#include <linux/tracepoint.h>
+
+TRACE_EVENT(edm_pool_alloc,
+	TP_PROTO(u32 node, u32 size, u64 ref, int err),
+	TP_ARGS(node, size, ref, err),
+	TP_STRUCT__entry(
+		__field(u32, node)
+		__field(u32, size)
+		__field(u64, ref)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		__entry->node = node;
+		__entry->size = size;
+		__entry->ref = ref;
+		__entry->err = err;
+	),
+	TP_printk("node=%u size=%u ref=0x%llx err=%d", __entry->node, __entry->size,
+		  __entry->ref, __entry->err)
+);
+
+TRACE_EVENT(edm_pool_pass,
+	TP_PROTO(u32 from, u32 to, u64 ref, u32 len, int err),
+	TP_ARGS(from, to, ref, len, err),
+	TP_STRUCT__entry(
+		__field(u32, from)
+		__field(u32, to)
+		__field(u64, ref)
+		__field(u32, len)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		__entry->from = from;
+		__entry->to = to;
+		__entry->ref = ref;
+		__entry->len = len;
+		__entry->err = err;
+	),
+	TP_printk("from=%u to=%u ref=0x%llx len=%u err=%d", __entry->from, __entry->to,
+		  __entry->ref, __entry->len, __entry->err)
+);
+
+TRACE_EVENT(edm_pool_free,
+	TP_PROTO(u32 node, u64 ref),
+	TP_ARGS(node, ref),
+	TP_STRUCT__entry(
+		__field(u32, node)
+		__field(u64, ref)
+	),
+	TP_fast_assign(
+		__entry->node = node;
+		__entry->ref = ref;
+	),
+	TP_printk("node=%u ref=0x%llx", __entry->node, __entry->ref)
+);
+
+#endif /* _EDM_TRACE_POOL_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
