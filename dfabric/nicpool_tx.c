@@ -32,6 +32,7 @@
 
 #include "edm/compat.h"
 #include "nicpool.h"
+#include "trace.h"
 
 /* The bytes waiting in @txq: its qdisc's backlog and, with BQL, the driver's. */
 static u32 edm_nicpool_txq_depth(struct netdev_queue *txq)
@@ -164,6 +165,7 @@ static void edm_nicpool_send(struct edm_nicpool *np, struct sk_buff *skb,
 	 * consumes the skb whatever it returns
 	 */
 	rc = dev_queue_xmit(skb);
+	trace_edm_nicpool_tx(netdev_name(m->dev), len, m->depth, rc);
 	if (net_xmit_eval(rc)) {
 		/* the member's, and the pool's: a frame the rack lost */
 		edm_nicpool_mstat_add(m, EDM_A_NPMEMBER_TX_DROPS, 1);

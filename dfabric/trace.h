@@ -3,8 +3,10 @@
  * Tracepoints of the DFabric pool (system "edm_pool"): Table 2's calls as
  * the racks and the NIC pool make them, alloc_shared_buffer (with its
  * result), pass_shared_buffer (from one compute node's view to another's)
- * and free_shared_buffer. A compute node is named by its ID in the pool,
- * a Buffer by its reference. dfabric/pool.c creates them.
+ * and free_shared_buffer; and the NIC pool's choice of a member for each
+ * frame it sends out of the rack. A compute node is named by its ID in the
+ * pool, a Buffer by its reference, a member by its netdev. dfabric/pool.c
+ * creates them.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM edm_pool
@@ -13,6 +15,8 @@
 #define _EDM_TRACE_POOL_H
 
 #include <linux/tracepoint.h>
+
+#include "edm/compat.h"
 
 TRACE_EVENT(edm_pool_alloc,
 	TP_PROTO(u32 node, u32 size, u64 ref, int err),
@@ -66,6 +70,25 @@ TRACE_EVENT(edm_pool_free,
 		__entry->ref = ref;
 	),
 	TP_printk("node=%u ref=0x%llx", __entry->node, __entry->ref)
+);
+
+TRACE_EVENT(edm_nicpool_tx,
+	TP_PROTO(const char *member, u32 len, u32 depth, int rc),
+	TP_ARGS(member, len, depth, rc),
+	TP_STRUCT__entry(
+		__string(member, member)
+		__field(u32, len)
+		__field(u32, depth)
+		__field(int, rc)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(member, member);
+		__entry->len = len;
+		__entry->depth = depth;
+		__entry->rc = rc;
+	),
+	TP_printk("member=%s len=%u depth=%u rc=%d", __get_str(member), __entry->len,
+		  __entry->depth, __entry->rc)
 );
 
 #endif /* _EDM_TRACE_POOL_H */

@@ -203,6 +203,31 @@ file_xfer() {
 	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
 }
 
+# np_tx NP: NP's tx-packets
+np_tx() {
+	"$EDMCTL" -j nicpool stats "$1" | jq -er '.[0].stats["tx-packets"]'
+}
+
+# a1 pings b1 across the racks with edm_nicpool_tx on: every frame npa
+# counted as sent was traced on one of npa's members, and sent (rc=0).
+TRACING=/sys/kernel/tracing
+traced_ping() {
+	local t0 sent traced members
+
+	[ -d $TRACING/events ] || { echo "no $TRACING/events" >&2; return 1; }
+	: >$TRACING/trace
+	echo 1 >$TRACING/events/edm_pool/edm_nicpool_tx/enable
+	t0=$(np_tx npa)
+	x in_ns a1 ping -c 3 -i 0.2 -W 5 $IP_B1 >&2
+	sent=$(($(np_tx npa) - t0))
+	echo 0 >$TRACING/events/edm_pool/edm_nicpool_tx/enable
+	members=$("$EDMCTL" -j nicpool stats npa | jq -r '.[0].nics[].name' | paste -sd'|')
+	traced=$(grep -cE "edm_nicpool_tx: member=($members) len=[0-9]+ depth=[0-9]+ rc=0$" \
+		 $TRACING/trace)
+	note "npa sent $sent frames for the ping; $traced traced on its members"
+	[ "$sent" -ge 3 ] && [ "$traced" -ge "$sent" ]
+}
+
 # ---- cases ----
 
 # Across racks in both directions, IPv4 and IPv6; ARP and neighbour
@@ -212,7 +237,7 @@ case_ping() {
 
 	trap cleanup EXIT
 	topo_up
-	x in_ns a1 ping -c 3 -i 0.2 -W 5 $IP_B1 >&2
+	traced_ping
 	x in_ns b2 ping -c 3 -i 0.2 -W 5 $IP_A2 >&2
 	# within a rack nothing goes out
 	x in_ns a1 ping -c 2 -i 0.2 -W 5 $IP_A2 >&2
