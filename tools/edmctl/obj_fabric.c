@@ -431,15 +431,8 @@ static void print_ifindex(uint32_t ifindex)
 /* "peer-mac 52:54:00:12:34:56", "peer_mac" in JSON */
 static void print_peer_mac(const struct nlattr *a)
 {
-	const uint8_t *m;
-	char buf[18];
-
-	if (!a || nla_len(a) != 6)
-		return;
-	m = nla_data(a);
-	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
-		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	print_string(PRINT_ANY, "peer_mac", " peer-mac %s", buf);
+	if (a && nla_len(a) == 6)
+		print_mac(PRINT_ANY, "peer_mac", " peer-mac %s", nla_data(a));
 }
 
 /* "sw0:1 peer h1:0 rate 25000 delay 0 mux fair sherr 64 state up". */

@@ -166,15 +166,8 @@ struct sh_print {
 
 static void sh_print_mac(const struct nlattr *a)
 {
-	const uint8_t *m;
-	char buf[18];
-
-	if (!a || nla_len(a) != 6)
-		return;
-	m = nla_data(a);
-	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
-		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	print_string(PRINT_ANY, "mac", "%-17s ", buf);
+	if (a && nla_len(a) == 6)
+		print_mac(PRINT_ANY, "mac", "%-17s ", nla_data(a));
 }
 
 /* One row of the host table: "  * 0    live     1      edm-vm0  52:54:...  3  0". */

@@ -272,6 +272,16 @@ void print_int(enum output_type type, const char *key, const char *fmt,
 	}
 }
 
+void print_mac(enum output_type type, const char *key, const char *fmt,
+	       const unsigned char *mac)
+{
+	char buf[18];
+
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	print_string(type, key, fmt, buf);
+}
+
 void print_bool(enum output_type type, const char *key, const char *fmt,
 		bool value)
 {

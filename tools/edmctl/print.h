@@ -51,6 +51,9 @@ void print_bool(enum output_type type, const char *key, const char *fmt,
 		bool value);
 void print_null(enum output_type type, const char *key, const char *fmt,
 		const char *text);
+/* A 6-byte MAC address as a string, "52:54:00:12:34:56". */
+void print_mac(enum output_type type, const char *key, const char *fmt,
+	       const unsigned char *mac);
 /* Newline in text mode only. */
 void print_nl(void);
 
