@@ -14,7 +14,8 @@
  *   RMWREQ {addr:48 | op:8, arg0:8, arg1:8}
  *   RRES {data}                one granted chunk of the answer
  *   RERR {errno code:1}        the request was refused
- *   WACK {end:48 | ok:16}      an acknowledged write arrived whole (or not)
+ *   WACK {end:48 | WHOLE, RANGE bits}  an acknowledged write arrived whole, or not,
+ *                              or fell outside the region
  * Ids 0..127 are writes, 128..255 reads and RMWs: a /G/ a host receives is
  * for its own write or for a request it serves, and the id tells which.
  *

@@ -198,13 +198,14 @@ static void edm_host_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 	__le64 pl = cpu_to_le64(end | flags);
 
 	if (edm_mux_put_msg(&h->node->port[0], &ack, (const u8 *)&pl))
-		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender times out and resends */
+		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender's op times out */
 }
 
 /*
  * Follows an acknowledged write's chunks: each must start where the last
  * ended. On its last chunk, answers with a WACK carrying the end address
- * and whether the run was whole (a lost chunk breaks it: the sender resends).
+ * and whether the run was whole (a lost chunk breaks it: the sender's op
+ * fails; nothing is resent).
  */
 static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, u64 word,
 			  u64 end)

@@ -18,8 +18,9 @@
 # mn's region, by its own fabric host or by replaying a frame of cn's with
 # the sequence number the switch expects, sees none of cn's traffic, and
 # floods the switch's port without costing cn an op; each frame it sent is
-# counted as foreign, and with the switch's port in broadcast mode the same
-# replay does reach mn (the control). Deleting the memory host turns a read
+# counted as foreign. The control: with the switch's port in broadcast mode
+# the same replay is taken in (a received burst, not a foreign frame) and
+# the rogue's own host reads the bytes cn wrote. Deleting the memory host turns a read
 # into a timeout error; and corrupted sync headers disable a link and
 # `edmctl monitor` reports it.
 source "$(dirname "$0")/lib.sh"
@@ -354,6 +355,20 @@ rogue_ops() {
 	"$EDMCTL" -n $RG -j fabric stats rg | jq -e '.[0].stats.timeouts >= 6'
 }
 
+# capture_frame: one EDM frame of cn's, taken where it enters the bridge,
+# into /tmp/edmf_frame (cn reads until one is seen).
+capture_frame() {
+	local pid deadline=$((SECONDS + 60))
+
+	ip netns exec $BR "$PY" "$FORGE" capture fv_bc /tmp/edmf_frame timeout=60 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		[ $SECONDS -lt $deadline ] || { echo "nothing captured"; return 1; }
+		op_read 0 8 >/dev/null
+	done
+	wait $pid
+}
+
 # A frame of cn's (taken where it enters the bridge) sent again by the
 # rogue, from its own MAC, with the sequence number the switch's port
 # expects next: refused, counted, and nothing decoded. The control: with
@@ -362,18 +377,12 @@ rogue_ops() {
 # stopped both before was the filter.
 rogue_replay() {
 	no_bridge_skip
-	local cap=/tmp/edmf_frame pid deadline=$((SECONDS + 60)) seq b0 f0 rg_mac sw_mac
+	local cap=/tmp/edmf_frame seq b0 f0 rg_mac sw_mac
 	local a=$((REGION / 4 + 64)) data
 
 	data=$(rand_hex 16)
 	op_write $a "$data"
-	ip netns exec $BR "$PY" "$FORGE" capture fv_bc $cap timeout=60 &
-	pid=$!
-	while kill -0 $pid 2>/dev/null; do
-		[ $SECONDS -lt $deadline ] || { echo "nothing captured"; return 1; }
-		op_read 0 8 >/dev/null
-	done
-	wait $pid
+	capture_frame
 	rg_mac=$(netdev_mac $RG fv_g) sw_mac=$(netdev_mac $SW fv_sc)
 	seq=$(link_stat $CN cn .tx_bursts)
 	snapshot
@@ -431,6 +440,7 @@ rogue_flood() {
 	no_bridge_skip
 	local f0 s0 i data n
 
+	[ -s /tmp/edmf_frame ] || capture_frame	# rogue_replay took one already
 	snapshot
 	f0=$(link_stat $SW sw .rx_foreign) s0=$(link_stat $SW sw .seq_gaps)
 	ip netns exec $RG "$PY" "$FORGE" send fv_g /tmp/edmf_frame "$(netdev_mac $RG fv_g)" \

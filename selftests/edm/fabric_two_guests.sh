@@ -177,7 +177,7 @@ counters() {
 		[ "$(link_stat cn rx_foreign)" -eq 0 ]
 }
 
-# The last write, posted: guest 1 learns from it that guest 0 is done.
+# The last write (acknowledged): guest 1 learns from it that guest 0 is done.
 finish() {
 	op_write $SENTINEL "$(le64 $((0xed0ed0)))"
 	[ "$(delta writes)" -eq "$WRITES" ]

@@ -166,7 +166,7 @@ pool_stat() {
 # passed from it under the same reference.
 TRACING=/sys/kernel/tracing
 traced_ping() {
-	local a0 p0 t matched
+	local a0 p0 a1 p1 t matched
 
 	[ -d $TRACING/events ] || { echo "no $TRACING/events" >&2; return 1; }
 	# no comm record: enabling the events then patches their own sites
@@ -177,11 +177,13 @@ traced_ping() {
 	a0=$(pool_stat allocs) p0=$(pool_stat passes)
 	x in_a ping -c 3 -i 0.2 -W 5 $IP_B >&2
 	poll 10 pool_carried_all
-	t=$(grep -E 'edm_pool_(alloc|pass|free):' $TRACING/trace)
+	# counted before the events go off: each counted op was traced
+	a1=$(pool_stat allocs) p1=$(pool_stat passes)
 	echo 0 >$TRACING/events/edm_pool/enable
-	[ "$(grep -c 'edm_pool_alloc: .* err=0$' <<<"$t")" -ge $(($(pool_stat allocs) - a0)) ]
-	[ "$(grep -c 'edm_pool_pass: .* err=0$' <<<"$t")" -ge $(($(pool_stat passes) - p0)) ]
-	[ $(($(pool_stat passes) - p0)) -ge 6 ]
+	t=$(grep -E 'edm_pool_(alloc|pass|free):' $TRACING/trace)
+	[ "$(grep -c 'edm_pool_alloc: .* err=0$' <<<"$t")" -ge $((a1 - a0)) ]
+	[ "$(grep -c 'edm_pool_pass: .* err=0$' <<<"$t")" -ge $((p1 - p0)) ]
+	[ $((p1 - p0)) -ge 6 ]
 	matched=$(awk '/edm_pool_alloc: .* err=0$/ { for (i = 1; i <= NF; i++) {
 			if ($i ~ /^node=/) n = substr($i, 6); if ($i ~ /^ref=/) r = substr($i, 5) }
 			got[n " " r] = 1 }

@@ -311,7 +311,7 @@ enum {
 	EDM_A_FLINK_PORT,		/* u32: port on it (hosts have port 0) */
 	EDM_A_FLINK_PEER,		/* string: the other node (emulated link) */
 	EDM_A_FLINK_PEER_PORT,		/* u32 */
-	EDM_A_FLINK_IFINDEX,		/* u32: netdev carrying the blocks */
+	EDM_A_FLINK_IFINDEX,		/* u32: netdev; with PEER_MAC or BROADCAST */
 	EDM_A_FLINK_RATE_MBPS,		/* u32: 1000..400000 */
 	EDM_A_FLINK_DELAY_NS,		/* u32: propagation delay, <= 10 ms */
 	EDM_A_FLINK_MUX,		/* u32: enum edm_fab_mux */
