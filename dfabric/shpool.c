@@ -18,6 +18,7 @@
 
 #include "edm/edm.h"
 #include "shpool.h"
+#include "trace.h"
 
 #define EDM_IVSHMEM_VENDOR	0x1af4	/* Red Hat, Inc. (Qumranet) */
 #define EDM_IVSHMEM_DEVICE	0x1110
@@ -86,10 +87,13 @@ static void edm_shpool_check_peer(struct edm_shpool *sp, u32 slot, unsigned long
 		return;
 	n = edm_shp_reap(&sp->v, slot, st);
 	if (sp->v.st.reaped_hosts != won) {	/* not another survivor */
+		u32 ms = jiffies_to_msecs(jiffies - sp->seen_at[slot]);
+
+		trace_edm_shpool_reap(netdev_name(sp->netdev), slot, EDM_SHP_HW_EPOCH(st), ms, n);
 		netdev_info(sp->netdev,
 			    "host %u (%.*s, epoch %u) silent for %u ms: reaped, %u Buffers freed\n",
 			    slot, EDM_SHP_NAME_LEN, sp->v.hosts[slot].name, EDM_SHP_HW_EPOCH(st),
-			    jiffies_to_msecs(jiffies - sp->seen_at[slot]), n);
+			    ms, n);
 		edm_shpool_notify_reap(sp, slot);
 	}
 	sp->seen_at[slot] = jiffies;
@@ -115,6 +119,10 @@ static void edm_shpool_beat(struct work_struct *work)
 		return;
 	}
 	edm_shp_beat(&sp->v);
+	if (trace_edm_shpool_lease_enabled())
+		trace_edm_shpool_lease(netdev_name(sp->netdev), sp->v.slot,
+				       EDM_SHP_HW_EPOCH(edm_shp_host_state(&sp->v, sp->v.slot)),
+				       edm_shp_load(&sp->v.hosts[sp->v.slot].beat));
 	for (i = 0; i < sp->v.geo.nhosts; i++)
 		if (i != sp->v.slot)
 			edm_shpool_check_peer(sp, i, lease);

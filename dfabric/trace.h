@@ -5,8 +5,9 @@
  * result), pass_shared_buffer (from one compute node's view to another's)
  * and free_shared_buffer; and the NIC pool's choice of a member for each
  * frame it sends out of the rack. A compute node is named by its ID in the
- * pool, a Buffer by its reference, a member by its netdev. dfabric/pool.c
- * creates them.
+ * pool, a Buffer by its reference, a member by its netdev. The shared pool
+ * (across kernels): each renewal of this kernel's lease (its beat), and
+ * each member this kernel reaps, by its slot. dfabric/pool.c creates them.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM edm_pool
@@ -89,6 +90,46 @@ TRACE_EVENT(edm_nicpool_tx,
 	),
 	TP_printk("member=%s len=%u depth=%u rc=%d", __get_str(member), __entry->len,
 		  __entry->depth, __entry->rc)
+);
+
+TRACE_EVENT(edm_shpool_lease,
+	TP_PROTO(const char *dev, u32 slot, u32 epoch, u64 beat),
+	TP_ARGS(dev, slot, epoch, beat),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, slot)
+		__field(u32, epoch)
+		__field(u64, beat)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(dev, dev);
+		__entry->slot = slot;
+		__entry->epoch = epoch;
+		__entry->beat = beat;
+	),
+	TP_printk("dev=%s slot=%u epoch=%u beat=%llu", __get_str(dev), __entry->slot,
+		  __entry->epoch, __entry->beat)
+);
+
+TRACE_EVENT(edm_shpool_reap,
+	TP_PROTO(const char *dev, u32 slot, u32 epoch, u32 silent_ms, u32 freed),
+	TP_ARGS(dev, slot, epoch, silent_ms, freed),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, slot)
+		__field(u32, epoch)
+		__field(u32, silent_ms)
+		__field(u32, freed)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(dev, dev);
+		__entry->slot = slot;
+		__entry->epoch = epoch;
+		__entry->silent_ms = silent_ms;
+		__entry->freed = freed;
+	),
+	TP_printk("dev=%s slot=%u epoch=%u silent_ms=%u freed=%u", __get_str(dev),
+		  __entry->slot, __entry->epoch, __entry->silent_ms, __entry->freed)
 );
 
 #endif /* _EDM_TRACE_POOL_H */

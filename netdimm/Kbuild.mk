@@ -5,3 +5,5 @@
 edm-$(EDM_NETDIMM) += netdimm/geom.o netdimm/zone.o netdimm/clone.o netdimm/dev.o netdimm/ring.o \
 	 netdimm/tx.o netdimm/rx.o netdimm/lower.o netdimm/sock.o netdimm/cdev.o \
 	 netdimm/ethtool.o netdimm/qstats.o netdimm/nl.o
+# netdimm/trace.h is found by the tracepoint machinery from the folder itself.
+CFLAGS_netdimm/dev.o := -I$(src)/netdimm

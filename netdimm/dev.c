@@ -15,6 +15,9 @@
 
 #include "netdimm.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_netdimm_stats *sum)
 {
 	memset(sum, 0, sizeof(*sum));

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 
 #include "netdimm.h"
+#include "trace.h"
 
 /* Bytes [pos, pos + n) of the packet a descriptor or an skb carries. */
 static void edm_netdimm_src_copy(const struct edm_netdimm_desc *d, const struct sk_buff *skb,
@@ -102,6 +103,7 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 	spin_lock(&r->lock);
 	/* acquire: the consumer is done with the slot before we reuse it */
 	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NETDIMM_RING) {
+		trace_edm_ndimm_drop(netdev_name(to->netdev), true, len, "receive ring full");
 		edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 		err = -ENOBUFS;
 		goto out;
@@ -124,6 +126,7 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 
 		if (!page) {
 			edm_netdimm_desc_release(to, d);
+			trace_edm_ndimm_drop(netdev_name(to->netdev), true, len, "no memory");
 			edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
 			err = -ENOBUFS;
 			goto out;
@@ -229,23 +232,32 @@ static struct sk_buff *edm_netdimm_rx_build(struct edm_netdimm *nd, struct edm_n
 
 static void edm_netdimm_rx_one(struct edm_netdimm *nd, struct edm_netdimm_desc *d)
 {
+	const char *what = "copied";	/* ordinary pages: the zone was full */
 	unsigned int how = 0;
 	struct sk_buff *skb;
 
 	skb = edm_netdimm_rx_build(nd, d, &how);
-	if (!skb)
+	if (!skb) {
+		what = "no memory for an skb";
 		goto drop;
+	}
 	edm_netdimm_desc_release(nd, d);	/* what the skb did not take */
 	if (edm_netdimm_rx_offloads(skb, &d->vh)) {
 		kfree_skb(skb);
+		what = "bad offload header";
 		goto count_drop;
 	}
-	if (!skb_shinfo(skb)->nr_frags)
+	if (!skb_shinfo(skb)->nr_frags) {
 		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_INLINE);
-	else if (how & EDM_NETDIMM_RX_CLONED)
+		what = "inline";
+	} else if (how & EDM_NETDIMM_RX_CLONED) {
 		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
-	else if (how & EDM_NETDIMM_RX_LENT)
+		what = "cloned";
+	} else if (how & EDM_NETDIMM_RX_LENT) {
 		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
+		what = "zerocopy";
+	}
+	trace_edm_ndimm_rx(netdev_name(nd->netdev), d->len, what);
 	skb->protocol = eth_type_trans(skb, nd->netdev);
 	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_PACKETS);
 	edm_netdimm_stat_add(nd->ctrs, EDM_A_NDSTAT_RX_BYTES, d->len);
@@ -255,6 +267,7 @@ static void edm_netdimm_rx_one(struct edm_netdimm *nd, struct edm_netdimm_desc *
 drop:
 	edm_netdimm_desc_release(nd, d);
 count_drop:
+	trace_edm_ndimm_drop(netdev_name(nd->netdev), true, d->len, what);
 	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
 }
 

@@ -16,6 +16,7 @@
 #include <net/sock.h>
 
 #include "netdimm.h"
+#include "trace.h"
 
 static bool edm_netdimm_tx_fast(const struct edm_netdimm *nd, const struct sk_buff *skb)
 {
@@ -200,6 +201,8 @@ netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
 	struct edm_netdimm_desc *d;
 	u32 len = skb->len;
+	const char *why;
+	bool fast;
 	int err;
 
 	if (unlikely(!edm_netdimm_ring_free(&nd->tx))) {
@@ -208,15 +211,19 @@ netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	d = edm_netdimm_slot(&nd->tx, nd->tx.prod);
 	d->len = len;
+	why = "a GSO type the header cannot carry";
 	if (virtio_net_hdr_from_skb(skb, &d->vh, true, false, 0))
 		goto drop;
-	if (edm_netdimm_tx_fast(nd, skb)) {
+	fast = edm_netdimm_tx_fast(nd, skb);
+	why = "no memory";
+	if (fast) {
 		edm_netdimm_tx_borrow(d, skb);
 		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_FAST_PATH);
 	} else if (!edm_netdimm_tx_copy(nd, d, skb)) {
 		goto drop;
 	}
 	err = edm_netdimm_wire_tx(nd, d);
+	trace_edm_ndimm_tx(netdev_name(dev), len, fast, err);
 	if (err)	/* no wire, or the receiver had no room: lost on the wire */
 		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
 	else
@@ -233,6 +240,7 @@ netdev_tx_t edm_netdimm_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 drop:
+	trace_edm_ndimm_drop(netdev_name(dev), false, len, why);
 	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_TX_DROPS);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;

@@ -32,6 +32,7 @@ tap=$out/tap.txt
 py=/usr/bin/python3
 
 mkdir -p "$out"
+rm -rf "$out"/vm-*	# no guest console of an earlier run in this one's oopses
 : >"$tap"
 
 # timed CMD...: run CMD, then say on stderr how long it took.
@@ -109,6 +110,22 @@ lane() {
 	return $rc
 }
 
+# The first oops of each guest's console that had one, its registers and
+# code left out: printed last, so that a log cut in the middle (as CI's is)
+# still says what crashed where.
+oopses() {
+	local f n oops='BUG: (unable|kernel NULL)|Oops:|general protection|KASAN:|kernel BUG at'
+	local regs='(RAX|RBX|RCX|RDX|RSI|RDI|RBP|RSP|R[0-9]+|FS|CS|CR2|DR[0-9]|PKRU|Code)'
+
+	find "$out" -name console.log 2>/dev/null | sort | while read -r f; do
+		n=$(grep -m1 -nE "$oops|WARNING: CPU|Kernel panic" "$f" | cut -d: -f1)
+		[ -n "$n" ] || continue
+		echo "# oops in ${f#"$out"/}:"
+		sed -n "$n,$((n + 80))p" "$f" | grep -vE "\] *($regs|Hardware name):" |
+			head -32 | sed 's/^/#   /'
+	done
+}
+
 summary() {
 	local pass fail skip line
 
@@ -120,6 +137,7 @@ summary() {
 	echo
 	echo "# lane times:"
 	printf '#   %s\n' "${lane_times[@]}"
+	oopses
 	grep -E '^not ok ' "$tap" | sed 's/^/FAILED: /'
 	echo "$line"
 	[ "$fail" -eq 0 ]

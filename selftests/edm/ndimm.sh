@@ -711,6 +711,42 @@ bad_input() {
 	nothing_made
 }
 
+# stat_of DEV COUNTER: one counter of one NetDIMM, from edmctl
+stat_of() {
+	"$EDMCTL" -j netdimm stats | jq -e ".[] | select(.name == \"$1\") | .stats.$2"
+}
+
+# The edm_ndimm events (without the comm record: see selftests/edm/cowbird.c,
+# tracepoints): each packet of a ping that nda counts as sent is traced as
+# sent, each that ndb counts as received as received, the 3000-byte echo
+# requests (3042 bytes on the wire) by a copy into the zone and into ndb's
+# zone pages; nothing is dropped.
+TRACING=/sys/kernel/tracing
+tracepoints() {
+	local ev=$TRACING/events/edm_ndimm t tx0 rx0 tx rx
+
+	trap nd_cleanup EXIT
+	[ -d $ev ] || { echo "no $ev" >&2; return 1; }
+	pair size 16M
+	x in_a ip link set nda mtu 9000	# one frame a ping, not IP fragments
+	x in_b ip link set ndb mtu 9000
+	x in_a ping -c 1 -W 5 $IP_B	# ARP done before the count starts
+	echo 0 >$TRACING/options/record-cmd
+	: >$TRACING/trace
+	echo 1 >$ev/enable
+	tx0=$(stat_of nda tx_packets) rx0=$(stat_of ndb rx_packets)
+	x in_a ping -c 3 -i 0.2 -W 5 -s 3000 $IP_B
+	tx=$(stat_of nda tx_packets) rx=$(stat_of ndb rx_packets)
+	echo 0 >$ev/enable
+	t=$(grep -E 'edm_ndimm_(tx|rx|drop):' $TRACING/trace)
+	note "$(grep -c . <<<"$t") edm_ndimm events, the first: $(sed -n '1s/.*edm_ndimm/edm_ndimm/p' <<<"$t")"
+	[ "$(grep -c 'edm_ndimm_tx: dev=nda len=[0-9]* path=copy err=0$' <<<"$t")" -ge $((tx - tx0)) ]
+	[ "$(grep -c 'edm_ndimm_tx: dev=nda len=3042 path=copy err=0$' <<<"$t")" -eq 3 ]
+	[ "$(grep -c 'edm_ndimm_rx: dev=ndb len=[0-9]* how=' <<<"$t")" -ge $((rx - rx0)) ]
+	[ "$(grep -c 'edm_ndimm_rx: dev=ndb len=3042 how=zerocopy$' <<<"$t")" -eq 3 ]
+	! grep -q 'edm_ndimm_drop:' <<<"$t"
+}
+
 # Cases in order: function and description.
 cases=(
 	create_show_delete "ndimm: create, show, delete a pair; netdevs and /dev/ndimm<i> follow"
@@ -729,6 +765,7 @@ cases=(
 	tc_qdisc "ndimm: tbf and netem qdiscs on an ndimm"
 	lower_mode "ndimm: lower mode over veth; losing the lower leaves carrier off"
 	netns_first "ndimm: deleting the namespaces first, then the pair"
+	tracepoints "ndimm: each packet sent and received in the edm_ndimm trace events"
 )
 for ((i = 0; i < ${#cases[@]}; i += 2)); do
 	if [ $# -eq 0 ] || [[ " $* " == *" ${cases[i]} "* ]]; then

@@ -105,10 +105,57 @@ redis() {
 	[ "$(grep -c 'requests per second' /tmp/redis.out)" = 2 ]
 }
 
+TRACING=/sys/kernel/tracing
+TEV=$TRACING/events/edm_pool
+
+# The shared pool's lease and reap events on (without the comm record: see
+# selftests/edm/cowbird.c, tracepoints), and off.
+trace_shpool() {
+	[ -d $TEV/edm_shpool_reap ] || { echo "no edm_shpool trace events" >&2; return 1; }
+	[ "$1" = 0 ] || { echo 0 >$TRACING/options/record-cmd; : >$TRACING/trace; }
+	echo "$1" >$TEV/edm_shpool_lease/enable
+	echo "$1" >$TEV/edm_shpool_reap/enable
+}
+
+# host_field NAME FIELD: a field of the hosts table's row for NAME
+host_field() {
+	"$EDMCTL" -j -s shpool show $SP | jq -er ".[0].hosts[] | select(.name == \"$1\") | .$2"
+}
+
+# What the trace of the death says: this kernel renewed its lease under its
+# own slot and epoch while it waited; with two guests it reaped the victim
+# itself (one event, the victim's slot and epoch, as many Buffers freed as
+# the pool's counter grew); with three, guest 1 may have reaped it first.
+trace_death() {
+	local vslot=$1 vepoch=$2 bufs0=$3 t slot epoch bufs reaps freed
+
+	trace_shpool 0
+	t=$(grep -E 'edm_shpool_(lease|reap):' $TRACING/trace)
+	slot=$("$EDMCTL" -j shpool show $SP | jq '.[0].slot')
+	epoch=$("$EDMCTL" -j shpool show $SP | jq '.[0].epoch')
+	bufs=$("$EDMCTL" -j -s shpool show $SP | jq '.[0].stats["reaped-bufs"]')
+	reaps=$(grep -c "edm_shpool_reap: dev=shp0 slot=$vslot epoch=$vepoch silent_ms=" <<<"$t")
+	freed=$(sed -nE 's/.*edm_shpool_reap: .* freed=([0-9]+)$/\1/p' <<<"$t" |
+		awk '{ s += $1 } END { print s + 0 }')
+	note "trace: $(grep -c 'edm_shpool_lease:' <<<"$t") lease renewals, $(grep -c \
+	     'edm_shpool_reap:' <<<"$t") reaps freeing $freed Buffers"
+	[ "$(grep -c "edm_shpool_lease: dev=shp0 slot=$slot epoch=$epoch beat=" <<<"$t")" -ge 2 ]
+	[ "$(grep -c 'edm_shpool_reap:' <<<"$t")" -eq "$reaps" ]
+	if [ "$n" -eq 2 ]; then
+		[ "$reaps" -eq 1 ] && [ "$freed" -eq $((bufs - bufs0)) ]
+	else
+		[ "$reaps" -le 1 ] && [ "$freed" -le $((bufs - bufs0)) ]
+	fi
+}
+
 # The victim dies while it receives; the survivors reap it and go on.
 death() {
-	local bystander=
+	local bystander= vslot vepoch bufs0
 
+	vslot=$(host_field "edm-vm$victim" slot)
+	vepoch=$(host_field "edm-vm$victim" epoch)
+	bufs0=$("$EDMCTL" -j -s shpool show $SP | jq '.[0].stats["reaped-bufs"]')
+	trace_shpool 1
 	timeout 200 iperf3 -c "$(addr $victim)" -p 5299 -t 150 >/tmp/iperf-victim.log 2>&1 &
 	if [ "$n" -gt 2 ]; then
 		# guest 1's transfer runs through the death
@@ -118,6 +165,7 @@ death() {
 	fi
 	poll 240 victim_reaped
 	note "victim reaped: $("$EDMCTL" shpool hosts $SP | tr '\n' ' ')"
+	trace_death "$vslot" "$vepoch" "$bufs0"
 	if [ -n "$bystander" ]; then
 		wait "$bystander" || { cat /tmp/iperf-by.json; return 1; }
 		jq -e '.end.sum_received.bytes > 1000000' /tmp/iperf-by.json
