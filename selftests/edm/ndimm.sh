@@ -50,6 +50,7 @@ nd_cleanup() {
 	local p line
 
 	set +e
+	echo 0 >/sys/kernel/tracing/events/edm_ndimm/enable 2>/dev/null	# a failed tracepoints
 	for p in "${BG[@]}"; do
 		kill "$p" 2>/dev/null
 	done

@@ -47,6 +47,7 @@ cleanup() {
 	local p
 
 	set +e
+	echo 0 >/sys/kernel/tracing/events/edm_pool/enable 2>/dev/null	# a failed traced_ping
 	for p in "${BG[@]}"; do
 		kill "$p" 2>/dev/null
 	done
