@@ -36,6 +36,7 @@
 #include <net/addrconf.h>
 
 #include "nicpool.h"
+#include "trace.h"
 
 /* The compute node of @rack that has the IPv4 address @ip; RCU. */
 static struct edm_rack_cn *edm_nicpool_cn_by_ip(struct edm_rack *rack, __be32 ip)
@@ -235,15 +236,16 @@ static struct edm_nicpool_reorder *edm_nicpool_ro_ctx(struct edm_nicpool *np, u3
 	return c;
 }
 
-static void edm_nicpool_ro_hold(struct edm_nicpool *np, struct edm_nicpool_reorder *c, u32 seq,
-				const struct edm_rack_desc *d)
+/* "held", or "dup" (its place is taken: freed) */
+static const char *edm_nicpool_ro_hold(struct edm_nicpool *np, struct edm_nicpool_reorder *c,
+				       u32 seq, const struct edm_rack_desc *d)
 {
 	struct edm_nicpool_held *h = &c->win[seq & (EDM_NICPOOL_WINDOW - 1)];
 
 	if (h->valid) {
 		edm_free_shared_buffer(&np->pn, d->ref);
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_DUPS, 1);
-		return;
+		return "dup";
 	}
 	h->d = *d;
 	h->valid = true;
@@ -252,34 +254,41 @@ static void edm_nicpool_ro_hold(struct edm_nicpool *np, struct edm_nicpool_reord
 	if (!hrtimer_active(&np->ro_timer))
 		hrtimer_start(&np->ro_timer, ns_to_ktime(EDM_NICPOOL_RO_TIMEOUT_US * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_SOFT);
+	return "held";
 }
 
 static void edm_nicpool_reorder(struct edm_nicpool *np, const struct edm_nicpool_hdr *hdr,
 				const struct edm_rack_desc *d)
 {
-	u32 seq = ntohl(hdr->seq);
+	u32 seq = ntohl(hdr->seq), next;
 	struct edm_nicpool_reorder *c;
+	const char *what;
 	s32 ahead;
 
 	spin_lock(&np->ro_lock);
 	c = edm_nicpool_ro_ctx(np, ntohl(hdr->tag), ntohs(hdr->space), seq);
-	ahead = (s32)(seq - c->next);
+	next = c->next;
+	ahead = (s32)(seq - next);
 	if (ahead < 0) {
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_LATE, 1);
 		edm_nicpool_deliver(np, d);
+		what = "late";
 	} else if (ahead == 0) {
 		edm_nicpool_deliver(np, d);
 		c->next++;
 		edm_nicpool_ro_drain(np, c);
+		what = "in order";
 	} else if (ahead < EDM_NICPOOL_WINDOW) {
-		edm_nicpool_ro_hold(np, c, seq, d);
+		what = edm_nicpool_ro_hold(np, c, seq, d);
 	} else {
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_WINDOW_FLUSHES, 1);
 		edm_nicpool_ro_flush(np, c);
 		edm_nicpool_deliver(np, d);
 		c->next = seq + 1;
+		what = "window";
 	}
 	spin_unlock(&np->ro_lock);
+	trace_edm_nicpool_reorder(np->edev->name, ntohl(hdr->tag), seq, next, what);
 }
 
 /* Every context's holes are given up; ro_lock held, BH off or in softirq. */
@@ -293,8 +302,10 @@ static void edm_nicpool_ro_flush_locked(struct edm_nicpool *np, bool count)
 		c = &np->ro[i];
 		if (!c->nheld)
 			continue;
-		if (count)
+		if (count) {
 			edm_nicpool_stat_add(np, EDM_A_NPSTAT_TIMEOUT_FLUSHES, 1);
+			trace_edm_nicpool_reorder(np->edev->name, c->tag, c->next, c->next, "timeout");
+		}
 		edm_nicpool_ro_flush(np, c);
 	}
 }

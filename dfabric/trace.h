@@ -4,7 +4,8 @@
  * the racks and the NIC pool make them, alloc_shared_buffer (with its
  * result), pass_shared_buffer (from one compute node's view to another's)
  * and free_shared_buffer; and the NIC pool's choice of a member for each
- * frame it sends out of the rack. A compute node is named by its ID in the
+ * frame it sends out of the rack, and its receiving side's reordering of
+ * sprayed frames. A compute node is named by its ID in the
  * pool, a Buffer by its reference, a member by its netdev. The shared pool
  * (across kernels): each renewal of this kernel's lease (its beat), and
  * each member this kernel reaps, by its slot. dfabric/pool.c creates them.
@@ -90,6 +91,33 @@ TRACE_EVENT(edm_nicpool_tx,
 	),
 	TP_printk("member=%s len=%u depth=%u rc=%d", __get_str(member), __entry->len,
 		  __entry->depth, __entry->rc)
+);
+
+/*
+ * A sprayed frame at the receiving NIC pool's reorder stage: "in order",
+ * "held" (ahead of a hole), "late" (behind, given up), "dup", "window"
+ * (too far ahead: what was held goes up); and "timeout", the holes of a
+ * context given up (@seq is then its next expected number).
+ */
+TRACE_EVENT(edm_nicpool_reorder,
+	TP_PROTO(const char *np, u32 tag, u32 seq, u32 next, const char *what),
+	TP_ARGS(np, tag, seq, next, what),
+	TP_STRUCT__entry(
+		__string(np, np)
+		__field(u32, tag)
+		__field(u32, seq)
+		__field(u32, next)
+		__string(what, what)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(np, np);
+		__entry->tag = tag;
+		__entry->seq = seq;
+		__entry->next = next;
+		edm_trace_assign_str(what, what);
+	),
+	TP_printk("np=%s tag=0x%x seq=%u next=%u what=%s", __get_str(np), __entry->tag,
+		  __entry->seq, __entry->next, __get_str(what))
 );
 
 TRACE_EVENT(edm_shpool_lease,

@@ -232,6 +232,33 @@ traced_ping() {
 	[ "$sent" -ge 3 ] && [ "$traced" -ge "$sent" ]
 }
 
+# reorder_trace 1|0: the edm_nicpool_reorder event on (a buffer for a
+# flow's worth of frames), then off, checking that npb's trace holds every
+# frame its counters say it held back or took late, and frames in order.
+reorder_trace() {
+	local ev=$TRACING/events/edm_pool/edm_nicpool_reorder t held late
+
+	if [ "$1" = 1 ]; then
+		echo 0 >$TRACING/options/record-cmd
+		echo 8192 >$TRACING/buffer_size_kb
+		: >$TRACING/trace
+		echo 1 >$ev/enable
+		RO0=$("$EDMCTL" -j nicpool stats npb | jq -c '.[0].stats | [.reordered, .late]')
+		return
+	fi
+	held=$("$EDMCTL" -j nicpool stats npb | jq ".[0].stats.reordered - $RO0[0]")
+	late=$("$EDMCTL" -j nicpool stats npb | jq ".[0].stats.late - $RO0[1]")
+	echo 0 >$ev/enable
+	t=$(grep 'edm_nicpool_reorder: np=npb ' $TRACING/trace | sed 's/.* what=//' | sort | uniq -c)
+	note "npb's reorder stage, traced: $(tr -s ' \n' ' ' <<<"$t")(held $held, late $late counted)"
+	# nothing overwritten: every event written is in the buffer
+	head -5 $TRACING/trace | grep -qE 'entries-in-buffer/entries-written: ([0-9]+)/\1 '
+	echo 1408 >$TRACING/buffer_size_kb
+	[ "$(awk '$2 == "held" { n = $1 } END { print n + 0 }' <<<"$t")" -ge "$held" ]
+	[ "$(awk '$2 == "late" { n = $1 } END { print n + 0 }' <<<"$t")" -ge "$late" ]
+	[ "$(awk '$2 == "in" { print $1 }' <<<"$t")" -gt 0 ]
+}
+
 # ---- cases ----
 
 # Across racks in both directions, IPv4 and IPv6; ARP and neighbour
@@ -348,7 +375,9 @@ case_spray() {
 	trap cleanup EXIT
 	topo_up spray
 	x tc qdisc add dev npa0 root netem delay 1ms
+	reorder_trace 1
 	iperf_run -t 2
+	reorder_trace 0
 	note "npa: $("$EDMCTL" nicpool stats npa | tr '\n' ' ')"
 	note "npb: $("$EDMCTL" nicpool stats npb | tr '\n' ' ')"
 	np_check npa ".mode == \"spray\" and .stats.sprayed > $(scaled 1000) and .stats.segmented > 0"
