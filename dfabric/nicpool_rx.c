@@ -304,7 +304,8 @@ static void edm_nicpool_ro_flush_locked(struct edm_nicpool *np, bool count)
 			continue;
 		if (count) {
 			edm_nicpool_stat_add(np, EDM_A_NPSTAT_TIMEOUT_FLUSHES, 1);
-			trace_edm_nicpool_reorder(np->edev->name, c->tag, c->next, c->next, "timeout");
+			trace_edm_nicpool_reorder(np->edev->name, c->tag, c->next, c->next,
+						  "timeout");
 		}
 		edm_nicpool_ro_flush(np, c);
 	}
