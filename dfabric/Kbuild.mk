@@ -6,6 +6,6 @@ edm-$(EDM_DFABRIC) += dfabric/pool_core.o dfabric/pool_dcache.o dfabric/pool.o d
 	 dfabric/pool_region.o dfabric/pool_nl.o dfabric/rack.o dfabric/rack_cn.o \
 	 dfabric/rack_nl.o dfabric/nicpool.o dfabric/nicpool_tx.o dfabric/nicpool_rx.o \
 	 dfabric/nicpool_nl.o dfabric/shpool_core.o dfabric/shpool.o dfabric/shpool_net.o \
-	 dfabric/shpool_nl.o dfabric/shpool_x.o
+	 dfabric/shpool_nl.o dfabric/shpool_x.o dfabric/shpool_ethtool.o dfabric/rack_ethtool.o
 # dfabric/trace.h is found by the tracepoint machinery from the folder itself.
 CFLAGS_dfabric/pool.o := -I$(src)/dfabric

@@ -24,6 +24,7 @@ static void edm_rack_cn_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &edm_rack_cn_netdev_ops;
+	dev->ethtool_ops = &edm_rack_cn_ethtool_ops;
 	dev->features |= EDM_RACK_FEATURES;
 	dev->hw_features |= EDM_RACK_FEATURES;
 	dev->vlan_features |= EDM_RACK_FEATURES;
@@ -55,6 +56,26 @@ void edm_rack_cn_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *sum)
 		for (i = 0; i < ARRAY_SIZE(sum->v); i++)
 			sum->v[i] += READ_ONCE(c->v[i]);
 	}
+}
+
+/* Its counters, and its node's in the pool and in the DRAM cache: what
+ * netlink and ethtool -S report.
+ */
+void edm_rack_cn_all_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *s)
+{
+	struct edm_pool_node_stats ns;
+	struct edm_dcache_stats dcs;
+
+	edm_rack_cn_stats(cn, s);
+	edm_pool_node_stats(&cn->pn, &ns, &dcs);
+	s->v[EDM_A_CNSTAT_SECTIONS] = ns.sections;
+	s->v[EDM_A_CNSTAT_BUFFERS] = ns.held;
+	s->v[EDM_A_CNSTAT_REFUSED] += ns.refused;
+	s->v[EDM_A_CNSTAT_DCACHE_HITS] = dcs.hits;
+	s->v[EDM_A_CNSTAT_DCACHE_MISSES] = dcs.misses;
+	s->v[EDM_A_CNSTAT_DCACHE_BYPASSED] = dcs.bypassed;
+	s->v[EDM_A_CNSTAT_DCACHE_EVICTIONS] = dcs.evictions;
+	s->v[EDM_A_CNSTAT_DCACHE_FLUSHED] = dcs.flushed;
 }
 
 /* A TxQ or RxQ: its descriptors in a Buffer of the CN's in the pool. */

@@ -113,9 +113,11 @@ struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 				       struct netlink_ext_ack *extack);
 void edm_rack_cn_destroy(struct edm_rack_cn *cn);
 void edm_rack_cn_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *sum);
+void edm_rack_cn_all_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *s);
 
 /* dfabric/rack_cn.c */
 extern const struct net_device_ops edm_rack_cn_netdev_ops;
+extern const struct ethtool_ops edm_rack_cn_ethtool_ops;	/* rack_ethtool.c */
 int edm_rack_engine_poll(struct napi_struct *napi, int budget);
 int edm_rack_rx_poll(struct napi_struct *napi, int budget);
 void edm_rack_cn_drain(struct edm_rack_cn *cn);

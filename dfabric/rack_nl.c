@@ -152,23 +152,12 @@ static int edm_nl_rack_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int edm_cn_put_stats(struct sk_buff *msg, struct edm_rack_cn *cn)
 {
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_CN_STATS);
-	struct edm_pool_node_stats ns;
-	struct edm_dcache_stats dcs;
 	struct edm_rack_cn_stats s;
 	int i;
 
 	if (!nest)
 		return -EMSGSIZE;
-	edm_rack_cn_stats(cn, &s);
-	edm_pool_node_stats(&cn->pn, &ns, &dcs);
-	s.v[EDM_A_CNSTAT_SECTIONS] = ns.sections;
-	s.v[EDM_A_CNSTAT_BUFFERS] = ns.held;
-	s.v[EDM_A_CNSTAT_REFUSED] += ns.refused;
-	s.v[EDM_A_CNSTAT_DCACHE_HITS] = dcs.hits;
-	s.v[EDM_A_CNSTAT_DCACHE_MISSES] = dcs.misses;
-	s.v[EDM_A_CNSTAT_DCACHE_BYPASSED] = dcs.bypassed;
-	s.v[EDM_A_CNSTAT_DCACHE_EVICTIONS] = dcs.evictions;
-	s.v[EDM_A_CNSTAT_DCACHE_FLUSHED] = dcs.flushed;
+	edm_rack_cn_all_stats(cn, &s);
 	for (i = EDM_A_CNSTAT_PAD + 1; i < __EDM_A_CNSTAT_CNT; i++)
 		if (nla_put_u64_64bit(msg, i, s.v[i], EDM_A_CNSTAT_PAD))
 			return -EMSGSIZE;

@@ -113,6 +113,9 @@ void edm_shpool_notify_reap(struct edm_shpool *sp, u32 slot);
 void edm_shpool_notify_xdown(struct edm_shpool *sp, u32 xi, u32 inst_id, u32 region, u32 target,
 			     enum edm_shpool_export_down why);
 
+/* dfabric/shpool_ethtool.c */
+extern const struct ethtool_ops edm_shpool_ethtool_ops;
+
 /* dfabric/shpool_x.c */
 void edm_shpool_x_init(struct edm_shpool *sp);
 void edm_shpool_x_start(struct edm_shpool *sp);

@@ -24,6 +24,7 @@
 
 #include "rack.h"
 #include "shpool.h"
+#include "trace.h"
 
 #define EDM_SHPOOL_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
 			     NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
@@ -66,16 +67,14 @@ static void edm_shpool_tx_one(struct edm_shpool *sp, struct sk_buff *skb, u32 ds
 
 	BUILD_BUG_ON(sizeof(vh) > sizeof(((struct edm_shp_desc *)NULL)->meta));
 	if (skb->len > edm_shp_buf_size(&sp->v) ||
-	    virtio_net_hdr_from_skb(skb, &vh, true, false, 0)) {
-		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_BUF, 1);
-		return;
-	}
-	if (edm_shp_alloc(&sp->v, &buf, &hw)) {
+	    virtio_net_hdr_from_skb(skb, &vh, true, false, 0) || edm_shp_alloc(&sp->v, &buf, &hw)) {
+		trace_edm_shpool_tx(netdev_name(sp->netdev), dst, skb->len, -ENOBUFS);
 		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_BUF, 1);
 		return;
 	}
 	skb_copy_bits(skb, 0, edm_shp_buf(&sp->v, buf), skb->len);
 	err = edm_shp_send(&sp->v, dst, buf, hw, skb->len, &vh, sizeof(vh));
+	trace_edm_shpool_tx(netdev_name(sp->netdev), dst, skb->len, err);
 	if (err) {
 		if (err == -EHOSTDOWN)
 			edm_shpool_stat(sp, EDM_A_SHSTAT_TX_HOST_DOWN, 1);
@@ -145,7 +144,7 @@ static struct sk_buff *edm_shpool_rx_skb(struct edm_shpool *sp, const void *src,
 	return skb;
 }
 
-static void edm_shpool_rx_one(struct edm_shpool *sp, const struct edm_shp_desc *d)
+static void edm_shpool_rx_one(struct edm_shpool *sp, u32 src, const struct edm_shp_desc *d)
 {
 	struct virtio_net_hdr vh;
 	struct sk_buff *skb = NULL;
@@ -156,10 +155,13 @@ static void edm_shpool_rx_one(struct edm_shpool *sp, const struct edm_shp_desc *
 	if (!edm_shp_free(&sp->v, d->buf, d->hw))
 		edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
 	if (!skb || edm_rack_skb_offloads(skb, &vh)) {
+		trace_edm_shpool_rx(netdev_name(sp->netdev), src, d->len,
+				    skb || d->len < ETH_HLEN ? -EINVAL : -ENOMEM);
 		kfree_skb(skb);
 		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_DROPS, 1);
 		return;
 	}
+	trace_edm_shpool_rx(netdev_name(sp->netdev), src, d->len, 0);
 	skb->protocol = eth_type_trans(skb, sp->netdev);
 	edm_shpool_stat(sp, EDM_A_SHSTAT_RX_PACKETS, 1);
 	edm_shpool_stat(sp, EDM_A_SHSTAT_RX_BYTES, d->len);
@@ -183,7 +185,7 @@ static int edm_shpool_poll(struct napi_struct *napi, int budget)
 			if (err && err != -ESTALE)
 				break;		/* empty, or this life was reaped */
 			if (!err)
-				edm_shpool_rx_one(sp, &d);
+				edm_shpool_rx_one(sp, src, &d);
 			done++;		/* a refusal is work too: garbage cannot keep us here */
 		}
 	}
@@ -293,6 +295,7 @@ static void edm_shpool_setup(struct net_device *nd)
 {
 	ether_setup(nd);
 	nd->netdev_ops = &edm_shpool_netdev_ops;
+	nd->ethtool_ops = &edm_shpool_ethtool_ops;
 	nd->features |= EDM_SHPOOL_FEATURES;
 	nd->hw_features |= EDM_SHPOOL_FEATURES;
 	nd->vlan_features |= EDM_SHPOOL_FEATURES;

@@ -7,8 +7,9 @@
  * frame it sends out of the rack, and its receiving side's reordering of
  * sprayed frames. A compute node is named by its ID in the
  * pool, a Buffer by its reference, a member by its netdev. The shared pool
- * (across kernels): each renewal of this kernel's lease (its beat), and
- * each member this kernel reaps, by its slot. dfabric/pool.c creates them.
+ * (across kernels): its netdev's frames to and from each member, each
+ * renewal of this kernel's lease (its beat), and each member this kernel
+ * reaps, by its slot. dfabric/pool.c creates them.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM edm_pool
@@ -118,6 +119,40 @@ TRACE_EVENT(edm_nicpool_reorder,
 	),
 	TP_printk("np=%s tag=0x%x seq=%u next=%u what=%s", __get_str(np), __entry->tag,
 		  __entry->seq, __entry->next, __get_str(what))
+);
+
+/*
+ * The shared pool's netdev: a frame to member @slot (err 0: queued on the
+ * ring to it; -ENOBUFS: no Buffer or too long; else what the pass said),
+ * and a frame taken from member @slot's ring (err 0: up the stack).
+ */
+DECLARE_EVENT_CLASS(edm_shpool_frame,
+	TP_PROTO(const char *dev, u32 slot, u32 len, int err),
+	TP_ARGS(dev, slot, len, err),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, slot)
+		__field(u32, len)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(dev, dev);
+		__entry->slot = slot;
+		__entry->len = len;
+		__entry->err = err;
+	),
+	TP_printk("dev=%s slot=%u len=%u err=%d", __get_str(dev), __entry->slot, __entry->len,
+		  __entry->err)
+);
+
+DEFINE_EVENT(edm_shpool_frame, edm_shpool_tx,
+	TP_PROTO(const char *dev, u32 slot, u32 len, int err),
+	TP_ARGS(dev, slot, len, err)
+);
+
+DEFINE_EVENT(edm_shpool_frame, edm_shpool_rx,
+	TP_PROTO(const char *dev, u32 slot, u32 len, int err),
+	TP_ARGS(dev, slot, len, err)
 );
 
 TRACE_EVENT(edm_shpool_lease,

@@ -159,3 +159,21 @@ edm_objects() {
 edm_no_objects() {
 	! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$EDM_DEBUGFS/objects"
 }
+
+# ethtool_json DEV [NETNS]: `ethtool -S DEV` as a JSON object
+ethtool_json() {
+	${2:+ip netns exec "$2"} ethtool -S "$1" | awk -F': *' 'NR > 1 { k = $1; sub(/^ +/, "", k)
+		printf "%s\"%s\":%s", (n++ ? "," : "{"), k, $2 } END { print "}" }'
+}
+
+# eth_between BEFORE ETHTOOL AFTER: the JSON counters edmctl gave before and
+# after an `ethtool -S` (ethtool_json) name the same counters, dashes for
+# underscores, and each ethtool value lies between edmctl's two (a gauge
+# may have gone down between them).
+eth_between() {
+	jq -en --argjson a "$1" --argjson s "$2" --argjson b "$3" '
+		($a | keys | map(gsub("-"; "_")) | sort) == ($s | keys | sort) and
+		all($a | keys[]; gsub("-"; "_") as $u |
+			([$a[.], $b[.]] | min) <= $s[$u] and $s[$u] <= ([$a[.], $b[.]] | max))' \
+		>/dev/null || { echo "edmctl $1, ethtool $2, edmctl $3" >&2; return 1; }
+}

@@ -196,6 +196,20 @@ traced_ping() {
 	[ "$matched" -ge 6 ]
 }
 
+# cn_ethtool CN NETNS: ethtool on a CN's netdev: -i names the driver and
+# the rack; -S has every counter `edmctl rack stats` shows for it, each
+# between edmctl's reads before and after (lib.sh's eth_between).
+cn_ethtool() {
+	local e0 s e1 stats=".[] | select(.name == \"$1\") | .stats"
+
+	ip netns exec "$2" ethtool -i "$1" | grep -qx 'driver: edm-rack'
+	ip netns exec "$2" ethtool -i "$1" | grep -qx 'bus-info: rack r0'
+	e0=$("$EDMCTL" -j rack stats | jq -c "$stats")
+	s=$(ethtool_json "$1" "$2")
+	e1=$("$EDMCTL" -j rack stats | jq -c "$stats")
+	eth_between "$e0" "$s" "$e1"
+}
+
 # ---- cases ----
 
 # The pool takes its Sections from the CPU-less node, and gives them back.
@@ -243,6 +257,7 @@ case_traffic() {
 	sum_b=$(sha256sum <"$TMPD/out.bin")
 	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
 	note "$("$EDMCTL" rack stats)" "$("$EDMCTL" pool stats p0)"
+	cn_ethtool cna $NS_A
 	# One copy per packet sent (two CNs: a broadcast has one destination
 	# too), and every one of them reached the other side by reference.
 	check '.cna.copies == .cna["tx-packets"] and .cnb.copies == .cnb["tx-packets"]'

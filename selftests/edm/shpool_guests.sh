@@ -20,6 +20,8 @@ victim=$((n - 1))
 SP=rack0
 XFER=$(dirname "$0")/xfer.py
 LEASE_MS=1000
+TRACING=/sys/kernel/tracing
+TEV=$TRACING/events/edm_pool
 addr() { echo "10.83.0.$(($1 + 1))"; }
 
 for t in jq iperf3 redis-server redis-benchmark redis-cli python3 sha256sum; do
@@ -67,6 +69,48 @@ reach() {
 	done
 	# ARP is a broadcast: one Buffer per live member
 	sp '.stats["tx-floods"] > 0 and .stats["rx-packets"] > 0 and .stats["tx-no-host"] == 0'
+	traced_ping
+	eth_agrees
+}
+
+# ethtool on the pool's netdev: -i names the driver and the ivshmem device
+# joined; -S has every counter edmctl shows, under its name with
+# underscores, each between edmctl's reads before and after (lib.sh).
+eth_agrees() {
+	local e0 e1 s
+
+	ethtool -i shp0 | grep -qx 'driver: edm-shpool'
+	ethtool -i shp0 | grep -qx "bus-info: $EDM_VM_SHMEM"
+	e0=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats')
+	s=$(ethtool_json shp0)
+	e1=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats')
+	eth_between "$e0" "$s" "$e1"
+}
+
+# A ping to guest 1 in the edm_shpool_tx/rx events: each frame the
+# counters count is traced, the three requests (98 bytes) to guest 1's
+# slot and the three replies from it.
+traced_ping() {
+	local s1 c0 c1 t
+
+	s1=$(host_field edm-vm1 slot)
+	echo 0 >$TRACING/options/record-cmd
+	: >$TRACING/trace
+	echo 1 >$TEV/edm_shpool_tx/enable
+	echo 1 >$TEV/edm_shpool_rx/enable
+	c0=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats | [.["tx-packets"], .["rx-packets"]]')
+	x ping -c 3 -i 0.2 -W 5 "$(addr 1)"
+	c1=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats | [.["tx-packets"], .["rx-packets"]]')
+	echo 0 >$TEV/edm_shpool_tx/enable
+	echo 0 >$TEV/edm_shpool_rx/enable
+	t=$(grep -E 'edm_shpool_(tx|rx):' $TRACING/trace)
+	note "$(grep -c . <<<"$t") edm_shpool_tx/rx events for $c1 - $c0 frames"
+	[ "$(grep -c 'edm_shpool_tx: dev=shp0 slot=[0-9]* len=[0-9]* err=0$' <<<"$t")" -ge \
+	  "$(jq -n "$c1[0] - $c0[0]")" ]
+	[ "$(grep -c 'edm_shpool_rx: dev=shp0 slot=[0-9]* len=[0-9]* err=0$' <<<"$t")" -ge \
+	  "$(jq -n "$c1[1] - $c0[1]")" ]
+	[ "$(grep -c "edm_shpool_tx: dev=shp0 slot=$s1 len=98 err=0$" <<<"$t")" -ge 3 ]
+	[ "$(grep -c "edm_shpool_rx: dev=shp0 slot=$s1 len=98 err=0$" <<<"$t")" -ge 3 ]
 }
 
 # xfer_echo PORT: a file to guest 1 and back, sha256 compared.
@@ -104,9 +148,6 @@ redis() {
 	cat /tmp/redis.out
 	[ "$(grep -c 'requests per second' /tmp/redis.out)" = 2 ]
 }
-
-TRACING=/sys/kernel/tracing
-TEV=$TRACING/events/edm_pool
 
 # The shared pool's lease and reap events on (without the comm record: see
 # selftests/edm/cowbird.c, tracepoints), and off.

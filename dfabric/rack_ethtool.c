@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ethtool for a rack's compute-node netdev: driver info (bus-info names
+ * the rack and the pool) and `ethtool -S`, every counter `edmctl rack
+ * stats` has for the CN, under the same names with underscores. Takes the
+ * pool node's and the DRAM cache's locks as the netlink reply does.
+ */
+#include <linux/ethtool.h>
+
+#include "edm/edm.h"
+#include "rack.h"
+
+static const struct {
+	char name[ETH_GSTRING_LEN];
+	int attr;
+} edm_cn_stat_names[] = {
+	{ "tx_packets", EDM_A_CNSTAT_TX_PACKETS },
+	{ "tx_bytes", EDM_A_CNSTAT_TX_BYTES },
+	{ "rx_packets", EDM_A_CNSTAT_RX_PACKETS },
+	{ "rx_bytes", EDM_A_CNSTAT_RX_BYTES },
+	{ "copies", EDM_A_CNSTAT_COPIES },
+	{ "copy_bytes", EDM_A_CNSTAT_COPY_BYTES },
+	{ "forwarded", EDM_A_CNSTAT_FORWARDED },
+	{ "tx_drops", EDM_A_CNSTAT_TX_DROPS },
+	{ "rx_drops", EDM_A_CNSTAT_RX_DROPS },
+	{ "enomem", EDM_A_CNSTAT_ENOMEM },
+	{ "refused", EDM_A_CNSTAT_REFUSED },
+	{ "sections", EDM_A_CNSTAT_SECTIONS },
+	{ "buffers", EDM_A_CNSTAT_BUFFERS },
+	{ "dcache_hits", EDM_A_CNSTAT_DCACHE_HITS },
+	{ "dcache_misses", EDM_A_CNSTAT_DCACHE_MISSES },
+	{ "dcache_bypassed", EDM_A_CNSTAT_DCACHE_BYPASSED },
+	{ "dcache_evictions", EDM_A_CNSTAT_DCACHE_EVICTIONS },
+	{ "dcache_flushed", EDM_A_CNSTAT_DCACHE_FLUSHED },
+};
+
+static void edm_cn_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
+{
+	struct edm_rack_cn *cn = netdev_priv(dev);
+
+	strscpy(info->driver, "edm-rack", sizeof(info->driver));
+	strscpy(info->version, EDM_VERSION, sizeof(info->version));
+	snprintf(info->bus_info, sizeof(info->bus_info), "rack %s", cn->rack->edev->name);
+	info->n_stats = ARRAY_SIZE(edm_cn_stat_names);
+}
+
+static int edm_cn_get_sset_count(struct net_device *dev, int sset)
+{
+	/* every counter after the pad is named */
+	BUILD_BUG_ON(ARRAY_SIZE(edm_cn_stat_names) != __EDM_A_CNSTAT_CNT - EDM_A_CNSTAT_PAD - 1);
+	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_cn_stat_names) : -EOPNOTSUPP;
+}
+
+static void edm_cn_get_strings(struct net_device *dev, u32 sset, u8 *buf)
+{
+	int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < ARRAY_SIZE(edm_cn_stat_names); i++)
+		memcpy(buf + i * ETH_GSTRING_LEN, edm_cn_stat_names[i].name, ETH_GSTRING_LEN);
+}
+
+static void edm_cn_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats,
+				     u64 *data)
+{
+	struct edm_rack_cn_stats sum;
+	int i;
+
+	edm_rack_cn_all_stats(netdev_priv(dev), &sum);
+	for (i = 0; i < ARRAY_SIZE(edm_cn_stat_names); i++)
+		data[i] = sum.v[edm_cn_stat_names[i].attr];
+}
+
+const struct ethtool_ops edm_rack_cn_ethtool_ops = {
+	.get_drvinfo = edm_cn_get_drvinfo,
+	.get_link = ethtool_op_get_link,
+	.get_sset_count = edm_cn_get_sset_count,
+	.get_strings = edm_cn_get_strings,
+	.get_ethtool_stats = edm_cn_get_ethtool_stats,
+};
