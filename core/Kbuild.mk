@@ -2,4 +2,4 @@
 # The shared core: init table, object accounting, the per-netns registry,
 # the genetlink family and its device commands, names, backends, device types.
 edm-y += core/main.o core/objects.o core/registry.o core/netlink.o core/dev_nl.o \
-	 core/name.o core/backend.o core/backend_soft.o core/dev_types.o
+	 core/name.o core/ethtool.o core/backend.o core/backend_soft.o core/dev_types.o

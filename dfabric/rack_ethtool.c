@@ -5,15 +5,12 @@
  * stats` has for the CN, under the same names with underscores. Takes the
  * pool node's and the DRAM cache's locks as the netlink reply does.
  */
-#include <linux/ethtool.h>
+#include "edm/ethtool.h"
 
 #include "edm/edm.h"
 #include "rack.h"
 
-static const struct {
-	char name[ETH_GSTRING_LEN];
-	int attr;
-} edm_cn_stat_names[] = {
+static const struct edm_eth_stat edm_cn_stat_names[] = {
 	{ "tx_packets", EDM_A_CNSTAT_TX_PACKETS },
 	{ "tx_bytes", EDM_A_CNSTAT_TX_BYTES },
 	{ "rx_packets", EDM_A_CNSTAT_RX_PACKETS },
@@ -48,28 +45,21 @@ static int edm_cn_get_sset_count(struct net_device *dev, int sset)
 {
 	/* every counter after the pad is named */
 	BUILD_BUG_ON(ARRAY_SIZE(edm_cn_stat_names) != __EDM_A_CNSTAT_CNT - EDM_A_CNSTAT_PAD - 1);
-	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_cn_stat_names) : -EOPNOTSUPP;
+	return edm_eth_sset_count(sset, ARRAY_SIZE(edm_cn_stat_names));
 }
 
 static void edm_cn_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 {
-	int i;
-
-	if (sset != ETH_SS_STATS)
-		return;
-	for (i = 0; i < ARRAY_SIZE(edm_cn_stat_names); i++)
-		memcpy(buf + i * ETH_GSTRING_LEN, edm_cn_stat_names[i].name, ETH_GSTRING_LEN);
+	edm_eth_strings(sset, edm_cn_stat_names, ARRAY_SIZE(edm_cn_stat_names), buf);
 }
 
 static void edm_cn_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats,
 				     u64 *data)
 {
 	struct edm_rack_cn_stats sum;
-	int i;
 
 	edm_rack_cn_all_stats(netdev_priv(dev), &sum);
-	for (i = 0; i < ARRAY_SIZE(edm_cn_stat_names); i++)
-		data[i] = sum.v[edm_cn_stat_names[i].attr];
+	edm_eth_values(edm_cn_stat_names, ARRAY_SIZE(edm_cn_stat_names), sum.v, data);
 }
 
 const struct ethtool_ops edm_rack_cn_ethtool_ops = {

@@ -5,14 +5,11 @@
  * show -s` has, under the same names with underscores. Reads the per-CPU
  * counters and the view's; no locking.
  */
-#include <linux/ethtool.h>
+#include "edm/ethtool.h"
 
 #include "shpool.h"
 
-static const struct {
-	char name[ETH_GSTRING_LEN];
-	int attr;
-} edm_shpool_stat_names[] = {
+static const struct edm_eth_stat edm_shpool_stat_names[] = {
 	{ "tx_packets", EDM_A_SHSTAT_TX_PACKETS },
 	{ "tx_bytes", EDM_A_SHSTAT_TX_BYTES },
 	{ "tx_no_host", EDM_A_SHSTAT_TX_NO_HOST },
@@ -61,28 +58,21 @@ static int edm_shpool_get_sset_count(struct net_device *nd, int sset)
 	/* every counter after the pad is named */
 	BUILD_BUG_ON(ARRAY_SIZE(edm_shpool_stat_names) !=
 		     __EDM_A_SHSTAT_CNT - EDM_A_SHSTAT_PAD - 1);
-	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_shpool_stat_names) : -EOPNOTSUPP;
+	return edm_eth_sset_count(sset, ARRAY_SIZE(edm_shpool_stat_names));
 }
 
 static void edm_shpool_get_strings(struct net_device *nd, u32 sset, u8 *buf)
 {
-	int i;
-
-	if (sset != ETH_SS_STATS)
-		return;
-	for (i = 0; i < ARRAY_SIZE(edm_shpool_stat_names); i++)
-		memcpy(buf + i * ETH_GSTRING_LEN, edm_shpool_stat_names[i].name, ETH_GSTRING_LEN);
+	edm_eth_strings(sset, edm_shpool_stat_names, ARRAY_SIZE(edm_shpool_stat_names), buf);
 }
 
 static void edm_shpool_get_ethtool_stats(struct net_device *nd, struct ethtool_stats *stats,
 					 u64 *data)
 {
 	struct edm_shpool_stats sum;
-	int i;
 
 	edm_shpool_stats(edm_shpool_eth(nd), &sum);
-	for (i = 0; i < ARRAY_SIZE(edm_shpool_stat_names); i++)
-		data[i] = sum.v[edm_shpool_stat_names[i].attr];
+	edm_eth_values(edm_shpool_stat_names, ARRAY_SIZE(edm_shpool_stat_names), sum.v, data);
 }
 
 const struct ethtool_ops edm_shpool_ethtool_ops = {

@@ -4,14 +4,11 @@
  * `edmctl netdimm stats` shows, named per queue (one TX and one RX queue)
  * and per zone. Reads per-CPU counters; no locking.
  */
-#include <linux/ethtool.h>
+#include "edm/ethtool.h"
 
 #include "netdimm.h"
 
-static const struct {
-	char name[ETH_GSTRING_LEN];
-	int attr;
-} edm_netdimm_stat_names[] = {
+static const struct edm_eth_stat edm_netdimm_stat_names[] = {
 	{ "tx0_packets", EDM_A_NDSTAT_TX_PACKETS },
 	{ "tx0_bytes", EDM_A_NDSTAT_TX_BYTES },
 	{ "tx0_fast_path", EDM_A_NDSTAT_TX_FAST_PATH },
@@ -55,17 +52,12 @@ static void edm_netdimm_get_drvinfo(struct net_device *dev, struct ethtool_drvin
 
 static int edm_netdimm_get_sset_count(struct net_device *dev, int sset)
 {
-	return sset == ETH_SS_STATS ? ARRAY_SIZE(edm_netdimm_stat_names) : -EOPNOTSUPP;
+	return edm_eth_sset_count(sset, ARRAY_SIZE(edm_netdimm_stat_names));
 }
 
 static void edm_netdimm_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 {
-	int i;
-
-	if (sset != ETH_SS_STATS)
-		return;
-	for (i = 0; i < ARRAY_SIZE(edm_netdimm_stat_names); i++)
-		memcpy(buf + i * ETH_GSTRING_LEN, edm_netdimm_stat_names[i].name, ETH_GSTRING_LEN);
+	edm_eth_strings(sset, edm_netdimm_stat_names, ARRAY_SIZE(edm_netdimm_stat_names), buf);
 }
 
 static void edm_netdimm_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats,
@@ -73,11 +65,9 @@ static void edm_netdimm_get_ethtool_stats(struct net_device *dev, struct ethtool
 {
 	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_netdimm_stats sum;
-	int i;
 
 	edm_netdimm_fill_stats(nd, &sum);
-	for (i = 0; i < ARRAY_SIZE(edm_netdimm_stat_names); i++)
-		data[i] = sum.v[edm_netdimm_stat_names[i].attr];
+	edm_eth_values(edm_netdimm_stat_names, ARRAY_SIZE(edm_netdimm_stat_names), sum.v, data);
 }
 
 const struct ethtool_ops edm_netdimm_ethtool_ops = {
