@@ -175,7 +175,8 @@ trace_death() {
 	slot=$("$EDMCTL" -j shpool show $SP | jq '.[0].slot')
 	epoch=$("$EDMCTL" -j shpool show $SP | jq '.[0].epoch')
 	bufs=$("$EDMCTL" -j -s shpool show $SP | jq '.[0].stats["reaped-bufs"]')
-	reaps=$(grep -c "edm_shpool_reap: dev=shp0 slot=$vslot epoch=$vepoch silent_ms=" <<<"$t")
+	reaps=$(grep -c "edm_shpool_reap: dev=shp0 slot=$vslot epoch=$vepoch silent_ms=" <<<"$t" ||
+		true)	# none (grep fails) when the other survivor reaped
 	freed=$(sed -nE 's/.*edm_shpool_reap: .* freed=([0-9]+)$/\1/p' <<<"$t" |
 		awk '{ s += $1 } END { print s + 0 }')
 	note "trace: $(grep -c 'edm_shpool_lease:' <<<"$t") lease renewals, $(grep -c \
