@@ -122,10 +122,14 @@ switch_memory_up() {
 }
 
 # Guest 1 boots at its own pace: read until mn answers, bounded. Each
-# unanswered read ends with cn's timeout (20 s: the workload's bound).
+# unanswered read ends with cn's timeout (20 s: the workload's bound), so
+# first wait for guest 1 to say its switch and memory hosts are up: a file
+# in its results directory, which the shared tree shows us when the
+# results are under it (as make check's are; elsewhere the reads find out).
 mn_answers() {
 	local deadline=$((SECONDS + 300))
 
+	poll 120 test -e "${EDM_VM_OUT%/*}/guest1/fabric-up" 2>/dev/null || true
 	until timeout 30 "$EDMOP" "$DEV" read 2 0 8 >/dev/null 2>&1; do
 		[ $SECONDS -lt $deadline ] || { echo "mn never answered"; return 1; }
 		sleep 1
@@ -285,11 +289,14 @@ if [ "$me" = 0 ]; then
 	run_case write_read "guest 0 writes chosen bytes to guest 1 and reads them back"
 	run_case cas "guest 0's CAS on guest 1's memory swaps only when it expects the value"
 	run_case counters "guest 0: the host counters count exactly those ops"
-	run_case finish "guest 0: a posted write tells guest 1 it is done"
+	run_case finish "guest 0: its last write tells guest 1 it is done"
 	run_case stress "2 x 2 checked random batches, one compute host in each guest"
 	tap_done
 else
-	out=$( (set -e; switch_memory_up && served) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
+	# each step a command of its own: set -e does not reach into a function
+	# called from an && list, so "a && b" would check only b's last command
+	out=$( (set -e; switch_memory_up; { : >"$EDM_VM_OUT/fabric-up"; } 2>/dev/null || true
+		served) 2>&1) || { printf '# g1: %s\n' "$out"; exit 1; }
 	echo "# g1: mn served guest 0's $(node_stat mn served_writes) writes" \
 		"($(node_stat mn served_write_chunks) chunks) and $RMWS RMWs"
 	DEV2=/dev/edm$("$EDMCTL" -j fabric show c2 | jq -er '.[0].minor')

@@ -410,11 +410,11 @@ member_gone() {
 	x "$EDMCTL" nicpool set npa flowlet-gap-us 1000000
 	x "$EDMCTL" nicpool set npb flowlet-gap-us 1000000
 	iperf_server
-	# 60 MB at 32 Mb/s, about 15 s: the member goes while most of it is
-	# still to send. A debug kernel carries a few Mb/s (scaled) and takes
+	# 30 MB at 32 Mb/s, about 8 s: the member goes after 2 MB, with most of
+	# it still to send. A debug kernel carries a few Mb/s (scaled) and takes
 	# longer over each step below: twice the time there, or iperf3 may
 	# finish before the member goes.
-	local mb=$(scaled 60)
+	local mb=$(scaled 30)
 	[ "${EDM_TEST_SCALE:-1}" -gt 1 ] && mb=$((mb * 2))
 	bg a1 timeout 120 iperf3 -c $IP_B1 -n "${mb}M" -b "$(scaled 16)M" -P 2
 	local client=${BG[-1]}

@@ -6,8 +6,8 @@
 # kills its own kernel while receiving traffic, and the others must reap
 # it and go on. Written from the uapi header and Documentation/pool.md.
 #
-# Guest 0 drives and prints the TAP. Guest 1 serves (file echo, iperf3,
-# redis). The last guest is the victim: when it has received enough of the
+# Guest 0 drives and prints the TAP. Guest 1 serves (file echo, iperf3, and
+# with two guests redis). The last guest is the victim: when it has received enough of the
 # kill phase's traffic it reboots at once (sysrq b), no unload, no leave.
 # With three guests guest 1 is a survivor: its iperf3 runs through the
 # death, and a file crosses the pool after it, sha256 checked. Guest 1
@@ -301,7 +301,9 @@ case $me in
 	run_case reach "guest 0 pings each member through the pool"
 	run_case xfer "guest 0: 8 MiB to guest 1 and back, sha256 equal"
 	run_case iperf "guest 0: iperf3 to guest 1 through the pool"
-	run_case redis "guest 0: redis-benchmark against guest 1 through the pool"
+	# with three guests, the same redis-benchmark as in the two-guest run
+	# (make check runs both) would only repeat it: their point is the survivor
+	[ "$n" -gt 2 ] || run_case redis "guest 0: redis-benchmark against guest 1 through the pool"
 	run_case death "guest $victim dies mid-traffic: reaped, nothing leaked"
 	run_case after "guest 0 goes on after the death"
 	run_case rejoin "guest 0 leaves, joins again in a new life, and unloads"
