@@ -103,6 +103,12 @@ static inline void edm_shpool_stat(struct edm_shpool *sp, int i, u64 v)
 	this_cpu_add(sp->ctrs->v[i], v);
 }
 
+/* The shared pool behind its netdev (the netdev's private area holds a pointer). */
+static inline struct edm_shpool *edm_shpool_nd(const struct net_device *nd)
+{
+	return *(struct edm_shpool **)netdev_priv(nd);
+}
+
 /* dfabric/shpool.c */
 extern struct mutex edm_shmem_lock;
 extern bool edm_shpool_stall;		/* debugfs test knob: the works pause */

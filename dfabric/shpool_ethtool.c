@@ -38,14 +38,9 @@ static const struct edm_eth_stat edm_shpool_stat_names[] = {
 	{ "x_revoked", EDM_A_SHSTAT_X_REVOKED },
 };
 
-static struct edm_shpool *edm_shpool_eth(struct net_device *nd)
-{
-	return *(struct edm_shpool **)netdev_priv(nd);
-}
-
 static void edm_shpool_get_drvinfo(struct net_device *nd, struct ethtool_drvinfo *info)
 {
-	struct edm_shpool *sp = edm_shpool_eth(nd);
+	struct edm_shpool *sp = edm_shpool_nd(nd);
 
 	strscpy(info->driver, "edm-shpool", sizeof(info->driver));
 	strscpy(info->version, EDM_VERSION, sizeof(info->version));
@@ -71,7 +66,7 @@ static void edm_shpool_get_ethtool_stats(struct net_device *nd, struct ethtool_s
 {
 	struct edm_shpool_stats sum;
 
-	edm_shpool_stats(edm_shpool_eth(nd), &sum);
+	edm_shpool_stats(edm_shpool_nd(nd), &sum);
 	edm_eth_values(edm_shpool_stat_names, ARRAY_SIZE(edm_shpool_stat_names), sum.v, data);
 }
 

@@ -30,11 +30,6 @@
 			     NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
 #define EDM_SHPOOL_RX_HEAD	256	/* bytes of a received frame in the skb's head */
 
-static struct edm_shpool *edm_shpool_nd(const struct net_device *nd)
-{
-	return *(struct edm_shpool **)netdev_priv(nd);
-}
-
 /*
  * May frames go to @slot? It must be live with its receive side up (its
  * netdev up), and not silent: a member that missed two beats (dead, most

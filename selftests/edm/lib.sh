@@ -177,3 +177,27 @@ eth_between() {
 			([$a[.], $b[.]] | min) <= $s[$u] and $s[$u] <= ([$a[.], $b[.]] | max))' \
 		>/dev/null || { echo "edmctl $1, ethtool $2, edmctl $3" >&2; return 1; }
 }
+
+TRACING=/sys/kernel/tracing
+
+# trace_on EVENT...: the trace emptied, then each event on (EVENT: a system,
+# edm_pool, or one event, edm_pool/edm_nicpool_tx). The comm record goes
+# off first: with it, enabling an event also patches the scheduler's
+# tracepoints, which hung a 6.1 guest under TCG (selftests/edm/cowbird.c).
+trace_on() {
+	local e
+
+	for e; do
+		[ -e "$TRACING/events/$e/enable" ] || { echo "no trace event $e" >&2; return 1; }
+	done
+	echo 0 >$TRACING/options/record-cmd
+	: >$TRACING/trace
+	for e; do echo 1 >"$TRACING/events/$e/enable"; done
+}
+
+# trace_off EVENT...
+trace_off() {
+	local e
+
+	for e; do echo 0 >"$TRACING/events/$e/enable"; done
+}

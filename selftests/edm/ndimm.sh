@@ -50,7 +50,7 @@ nd_cleanup() {
 	local p line
 
 	set +e
-	echo 0 >/sys/kernel/tracing/events/edm_ndimm/enable 2>/dev/null	# a failed tracepoints
+	trace_off edm_ndimm 2>/dev/null	# a failed tracepoints
 	for p in "${BG[@]}"; do
 		kill "$p" 2>/dev/null
 	done
@@ -175,10 +175,8 @@ zone_report() {
 # eth_json DEV [NS]: `ethtool -S DEV` as JSON, under edmctl's names
 # (tx0_packets is tx_packets, zone_alloc_same_subarray is alloc_same).
 eth_json() {
-	${2:+ip netns exec "$2"} ethtool -S "$1" | awk -F': *' 'NR > 1 {
-		k = $1; sub(/^ +/, "", k); sub(/^tx0_/, "tx_", k); sub(/^rx0_/, "rx_", k)
-		sub(/_subarray$/, "", k); sub(/^zone_/, "", k)
-		printf "%s\"%s\":%s", (n++ ? "," : "{"), k, $2 } END { print "}" }'
+	ethtool_json "$1" "$2" | jq -c 'with_entries(.key |= (sub("^tx0_"; "tx_") |
+		sub("^rx0_"; "rx_") | sub("_subarray$"; "") | sub("^zone_"; "")))'
 }
 
 # eth_agrees DEV NS: ethtool -S and edmctl report the same counters.
@@ -717,28 +715,23 @@ stat_of() {
 	"$EDMCTL" -j netdimm stats | jq -e ".[] | select(.name == \"$1\") | .stats.$2"
 }
 
-# The edm_ndimm events (without the comm record: see selftests/edm/cowbird.c,
-# tracepoints): each packet of a ping that nda counts as sent is traced as
+# The edm_ndimm events (lib.sh's trace_on): each packet of a ping that nda counts as sent is traced as
 # sent, each that ndb counts as received as received, the 3000-byte echo
 # requests (3042 bytes on the wire) by a copy into the zone and into ndb's
 # zone pages; nothing is dropped.
-TRACING=/sys/kernel/tracing
 tracepoints() {
-	local ev=$TRACING/events/edm_ndimm t tx0 rx0 tx rx
+	local t tx0 rx0 tx rx
 
 	trap nd_cleanup EXIT
-	[ -d $ev ] || { echo "no $ev" >&2; return 1; }
 	pair size 16M
 	x in_a ip link set nda mtu 9000	# one frame a ping, not IP fragments
 	x in_b ip link set ndb mtu 9000
 	x in_a ping -c 1 -W 5 $IP_B	# ARP done before the count starts
-	echo 0 >$TRACING/options/record-cmd
-	: >$TRACING/trace
-	echo 1 >$ev/enable
+	trace_on edm_ndimm
 	tx0=$(stat_of nda tx_packets) rx0=$(stat_of ndb rx_packets)
 	x in_a ping -c 3 -i 0.2 -W 5 -s 3000 $IP_B
 	tx=$(stat_of nda tx_packets) rx=$(stat_of ndb rx_packets)
-	echo 0 >$ev/enable
+	trace_off edm_ndimm
 	t=$(grep -E 'edm_ndimm_(tx|rx|drop):' $TRACING/trace)
 	note "$(grep -c . <<<"$t") edm_ndimm events, the first: $(sed -n '1s/.*edm_ndimm/edm_ndimm/p' <<<"$t")"
 	[ "$(grep -c 'edm_ndimm_tx: dev=nda len=[0-9]* path=copy err=0$' <<<"$t")" -ge $((tx - tx0)) ]

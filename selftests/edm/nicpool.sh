@@ -42,7 +42,7 @@ cleanup() {
 	local p i
 
 	set +e
-	echo 0 >/sys/kernel/tracing/events/edm_pool/enable 2>/dev/null	# a failed traced_ping
+	trace_off edm_pool 2>/dev/null	# a failed traced_ping or reorder_trace
 	for p in "${BG[@]}"; do
 		kill "$p" 2>/dev/null
 	done
@@ -211,20 +211,14 @@ np_tx() {
 
 # a1 pings b1 across the racks with edm_nicpool_tx on: every frame npa
 # counted as sent was traced on one of npa's members, and sent (rc=0).
-TRACING=/sys/kernel/tracing
 traced_ping() {
 	local t0 sent traced members
 
-	[ -d $TRACING/events ] || { echo "no $TRACING/events" >&2; return 1; }
-	# no comm record: enabling the event then patches its own sites only,
-	# not the scheduler's (see selftests/edm/cowbird.c, tracepoints)
-	echo 0 >$TRACING/options/record-cmd
-	: >$TRACING/trace
-	echo 1 >$TRACING/events/edm_pool/edm_nicpool_tx/enable
+	trace_on edm_pool/edm_nicpool_tx
 	t0=$(np_tx npa)
 	x in_ns a1 ping -c 3 -i 0.2 -W 5 $IP_B1 >&2
 	sent=$(($(np_tx npa) - t0))
-	echo 0 >$TRACING/events/edm_pool/edm_nicpool_tx/enable
+	trace_off edm_pool/edm_nicpool_tx
 	members=$("$EDMCTL" -j nicpool stats npa | jq -r '.[0].nics[].name' | paste -sd'|')
 	traced=$(grep -cE "edm_nicpool_tx: member=($members) len=[0-9]+ depth=[0-9]+ rc=0$" \
 		 $TRACING/trace)
@@ -236,19 +230,17 @@ traced_ping() {
 # flow's worth of frames), then off, checking that npb's trace holds every
 # frame its counters say it held back or took late, and frames in order.
 reorder_trace() {
-	local ev=$TRACING/events/edm_pool/edm_nicpool_reorder t held late
+	local ev=edm_pool/edm_nicpool_reorder t held late
 
 	if [ "$1" = 1 ]; then
-		echo 0 >$TRACING/options/record-cmd
 		echo 8192 >$TRACING/buffer_size_kb
-		: >$TRACING/trace
-		echo 1 >$ev/enable
+		trace_on $ev
 		RO0=$("$EDMCTL" -j nicpool stats npb | jq -c '.[0].stats | [.reordered, .late]')
 		return
 	fi
-	held=$("$EDMCTL" -j nicpool stats npb | jq ".[0].stats.reordered - $RO0[0]")
-	late=$("$EDMCTL" -j nicpool stats npb | jq ".[0].stats.late - $RO0[1]")
-	echo 0 >$ev/enable
+	read -r held late <<<"$("$EDMCTL" -j nicpool stats npb |
+		jq -r ".[0].stats | \"\(.reordered - $RO0[0]) \(.late - $RO0[1])\"")"
+	trace_off $ev
 	t=$(grep 'edm_nicpool_reorder: np=npb ' $TRACING/trace | sed 's/.* what=//' | sort | uniq -c)
 	note "npb's reorder stage, traced: $(tr -s ' \n' ' ' <<<"$t")(held $held, late $late counted)"
 	# nothing overwritten: every event written is in the buffer

@@ -47,7 +47,7 @@ cleanup() {
 	local p
 
 	set +e
-	echo 0 >/sys/kernel/tracing/events/edm_pool/enable 2>/dev/null	# a failed traced_ping
+	trace_off edm_pool 2>/dev/null	# a failed traced_ping
 	for p in "${BG[@]}"; do
 		kill "$p" 2>/dev/null
 	done
@@ -165,22 +165,16 @@ pool_stat() {
 # Buffer the counters say was allocated and passed was traced, and at least
 # the ping's packets were traced whole: allocated by one compute node and
 # passed from it under the same reference.
-TRACING=/sys/kernel/tracing
 traced_ping() {
 	local a0 p0 a1 p1 t matched
 
-	[ -d $TRACING/events ] || { echo "no $TRACING/events" >&2; return 1; }
-	# no comm record: enabling the events then patches their own sites
-	# only, not the scheduler's (see selftests/edm/cowbird.c, tracepoints)
-	echo 0 >$TRACING/options/record-cmd
-	: >$TRACING/trace
-	echo 1 >$TRACING/events/edm_pool/enable
+	trace_on edm_pool
 	a0=$(pool_stat allocs) p0=$(pool_stat passes)
 	x in_a ping -c 3 -i 0.2 -W 5 $IP_B >&2
 	poll 10 pool_carried_all
 	# counted before the events go off: each counted op was traced
 	a1=$(pool_stat allocs) p1=$(pool_stat passes)
-	echo 0 >$TRACING/events/edm_pool/enable
+	trace_off edm_pool
 	t=$(grep -E 'edm_pool_(alloc|pass|free):' $TRACING/trace)
 	[ "$(grep -c 'edm_pool_alloc: .* err=0$' <<<"$t")" -ge $((a1 - a0)) ]
 	[ "$(grep -c 'edm_pool_pass: .* err=0$' <<<"$t")" -ge $((p1 - p0)) ]

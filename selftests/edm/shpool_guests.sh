@@ -20,8 +20,6 @@ victim=$((n - 1))
 SP=rack0
 XFER=$(dirname "$0")/xfer.py
 LEASE_MS=1000
-TRACING=/sys/kernel/tracing
-TEV=$TRACING/events/edm_pool
 addr() { echo "10.83.0.$(($1 + 1))"; }
 
 for t in jq iperf3 redis-server redis-benchmark redis-cli python3 sha256sum; do
@@ -94,15 +92,11 @@ traced_ping() {
 	local s1 c0 c1 t
 
 	s1=$(host_field edm-vm1 slot)
-	echo 0 >$TRACING/options/record-cmd
-	: >$TRACING/trace
-	echo 1 >$TEV/edm_shpool_tx/enable
-	echo 1 >$TEV/edm_shpool_rx/enable
+	trace_on edm_pool/edm_shpool_tx edm_pool/edm_shpool_rx
 	c0=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats | [.["tx-packets"], .["rx-packets"]]')
 	x ping -c 3 -i 0.2 -W 5 "$(addr 1)"
 	c1=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats | [.["tx-packets"], .["rx-packets"]]')
-	echo 0 >$TEV/edm_shpool_tx/enable
-	echo 0 >$TEV/edm_shpool_rx/enable
+	trace_off edm_pool/edm_shpool_tx edm_pool/edm_shpool_rx
 	t=$(grep -E 'edm_shpool_(tx|rx):' $TRACING/trace)
 	note "$(grep -c . <<<"$t") edm_shpool_tx/rx events for $c1 - $c0 frames"
 	[ "$(grep -c 'edm_shpool_tx: dev=shp0 slot=[0-9]* len=[0-9]* err=0$' <<<"$t")" -ge \
@@ -149,15 +143,6 @@ redis() {
 	[ "$(grep -c 'requests per second' /tmp/redis.out)" = 2 ]
 }
 
-# The shared pool's lease and reap events on (without the comm record: see
-# selftests/edm/cowbird.c, tracepoints), and off.
-trace_shpool() {
-	[ -d $TEV/edm_shpool_reap ] || { echo "no edm_shpool trace events" >&2; return 1; }
-	[ "$1" = 0 ] || { echo 0 >$TRACING/options/record-cmd; : >$TRACING/trace; }
-	echo "$1" >$TEV/edm_shpool_lease/enable
-	echo "$1" >$TEV/edm_shpool_reap/enable
-}
-
 # host_field NAME FIELD: a field of the hosts table's row for NAME
 host_field() {
 	"$EDMCTL" -j -s shpool show $SP | jq -er ".[0].hosts[] | select(.name == \"$1\") | .$2"
@@ -170,11 +155,10 @@ host_field() {
 trace_death() {
 	local vslot=$1 vepoch=$2 bufs0=$3 t slot epoch bufs reaps freed
 
-	trace_shpool 0
+	trace_off edm_pool/edm_shpool_lease edm_pool/edm_shpool_reap
 	t=$(grep -E 'edm_shpool_(lease|reap):' $TRACING/trace)
-	slot=$("$EDMCTL" -j shpool show $SP | jq '.[0].slot')
-	epoch=$("$EDMCTL" -j shpool show $SP | jq '.[0].epoch')
-	bufs=$("$EDMCTL" -j -s shpool show $SP | jq '.[0].stats["reaped-bufs"]')
+	read -r slot epoch bufs <<<"$("$EDMCTL" -j -s shpool show $SP |
+		jq -r '.[0] | "\(.slot) \(.epoch) \(.stats["reaped-bufs"])"')"
 	reaps=$(grep -c "edm_shpool_reap: dev=shp0 slot=$vslot epoch=$vepoch silent_ms=" <<<"$t" ||
 		true)	# none (grep fails) when the other survivor reaped
 	freed=$(sed -nE 's/.*edm_shpool_reap: .* freed=([0-9]+)$/\1/p' <<<"$t" |
@@ -197,7 +181,7 @@ death() {
 	vslot=$(host_field "edm-vm$victim" slot)
 	vepoch=$(host_field "edm-vm$victim" epoch)
 	bufs0=$("$EDMCTL" -j -s shpool show $SP | jq '.[0].stats["reaped-bufs"]')
-	trace_shpool 1
+	trace_on edm_pool/edm_shpool_lease edm_pool/edm_shpool_reap
 	timeout 200 iperf3 -c "$(addr $victim)" -p 5299 -t 150 >/tmp/iperf-victim.log 2>&1 &
 	if [ "$n" -gt 2 ]; then
 		# guest 1's transfer runs through the death
