@@ -2,7 +2,7 @@
 #
 # edm: top-level Makefile.
 #   make          build edm.ko (for KREL=<release>, default: scripts/krel.sh),
-#                 edmctl and the benchmark programs;
+#                 edmctl, ip's ndimm plug-in and the benchmark programs;
 #                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
 #                 subsystems out of edm.ko (Kbuild)
 #   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
@@ -69,6 +69,7 @@ module:
 edmctl:
 	$(MAKE) -C $(TOP)/tools/edmctl
 	$(MAKE) -C $(TOP)/tools/edmop
+	$(MAKE) -C $(TOP)/tools/iplink
 
 # Built with everything so they do not rot; never run by make check.
 bench:
@@ -106,6 +107,7 @@ clean:
 	$(MAKE) -C $(TOP)/tools/edmctl clean
 	$(MAKE) -C $(TOP)/tools/edmsim clean
 	$(MAKE) -C $(TOP)/tools/edmop clean
+	$(MAKE) -C $(TOP)/tools/iplink clean
 	$(MAKE) -C $(TOP)/tools/bench/cowbird clean
 	$(MAKE) -C $(TOP)/tools/bench/dfabric clean
 	$(MAKE) -C $(TOP)/selftests/edm clean

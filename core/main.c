@@ -32,6 +32,10 @@ static const struct edm_subsys edm_subsystems[] = {
 	{ "cowbird", edm_cowbird_init, edm_cowbird_exit },
 #endif
 	{ "registry", edm_registry_init, edm_registry_exit },
+#if IS_ENABLED(CONFIG_EDM_NETDIMM)
+	/* after the registry: `ip link add ... type ndimm` makes registry devices */
+	{ "ndimm-link", edm_netdimm_link_init, edm_netdimm_link_exit },
+#endif
 	{ "netlink", edm_genl_init, edm_genl_exit },
 };
 

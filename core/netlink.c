@@ -11,9 +11,13 @@
  * reply-only attributes are rejected with a message. Mutating commands
  * carry GENL_ADMIN_PERM, checked against the caller's netns. Handlers run
  * serialized under genl_mutex; a command flagged EDM_NL_LOCK also holds
- * its netns's registry lock (en->lock) from pre_doit to post_doit.
+ * RTNL and then its netns's registry lock (en->lock) from pre_doit to
+ * post_doit. RTNL comes first everywhere (here, in `ip link` and in a
+ * netns's exit), so a device kind's rtnl_link_ops and ethtool_ops may take
+ * the registry lock and our handlers may make and unmake netdevs.
  */
 #include <linux/module.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
 
@@ -147,12 +151,14 @@ static int edm_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb
 	info->user_ptr[1] = NULL;
 	if (!(ops->internal_flags & EDM_NL_LOCK))
 		return 0;
+	rtnl_lock();
 	mutex_lock(&en->lock);
 	if (!(ops->internal_flags & EDM_NL_DO_FIND))
 		return 0;
 	dev = edm_nl_find(info, obj);
 	if (IS_ERR(dev)) {
 		mutex_unlock(&en->lock);
+		rtnl_unlock();
 		return PTR_ERR(dev);
 	}
 	info->user_ptr[1] = dev;
@@ -164,8 +170,10 @@ static void edm_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *s
 {
 	struct edm_net *en = edm_nl_en(info);
 
-	if (ops->internal_flags & EDM_NL_LOCK)
+	if (ops->internal_flags & EDM_NL_LOCK) {
 		mutex_unlock(&en->lock);
+		rtnl_unlock();	/* netdevs unregistered meanwhile are freed here */
+	}
 }
 
 /* The kind of device the command of @info addresses, as pre_doit found it. */

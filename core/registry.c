@@ -5,10 +5,13 @@
  *
  * Locking: edm_net.lock protects the xarray, the count and the generation.
  * Every create, destroy and lookup runs under it; a device found under the
- * lock stays valid until the lock is dropped. A netns going away destroys
- * its devices in the pernet exit hook, after its last socket is gone, so no
- * request can race with that teardown.
+ * lock stays valid until the lock is dropped. Creation and destruction also
+ * hold RTNL, taken before it, since most devices own netdevs. A netns going
+ * away destroys its devices in the pernet exit hook, after its last socket
+ * is gone and after `ip link`'s kinds (rtnl_link_ops) have deleted theirs,
+ * so no request can race with that teardown.
  */
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/netns/generic.h>
 
@@ -32,6 +35,12 @@ static struct edm_dev *edm_dev_find_name(struct edm_net *en, const char *name)
 		if (!strcmp(dev->name, name))
 			return dev;
 	return NULL;
+}
+
+/* The device named @name, or NULL; registry lock held. */
+struct edm_dev *edm_dev_by_name(struct edm_net *en, const char *name)
+{
+	return edm_dev_find_name(en, name);
 }
 
 struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
@@ -80,6 +89,7 @@ struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_de
 	int err;
 
 	lockdep_assert_held(&en->lock);
+	ASSERT_RTNL();
 	err = edm_dev_chk_create(en, name, extack);
 	if (err)
 		return ERR_PTR(err);
@@ -133,12 +143,18 @@ err_free:
 	return ERR_PTR(err);
 }
 
-/* Destroys @dev and, if it is one end of a pair, the other end too. */
-void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev)
+/*
+ * Destroys @dev and, if it is one end of a pair, the other end too. Their
+ * netdevs are unregistered at once, or queued on @kill (an rtnl_link_ops
+ * dellink's list) when it is not NULL.
+ */
+void edm_dev_destroy_queued(struct edm_net *en, struct edm_dev *dev, struct list_head *kill)
 {
 	struct edm_dev *peer = dev->peer;
 
 	lockdep_assert_held(&en->lock);
+	ASSERT_RTNL();
+	dev->kill = kill;
 	if (peer) {
 		peer->peer = NULL;
 		dev->peer = NULL;
@@ -152,7 +168,12 @@ void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev)
 	kfree(dev);
 	edm_obj_put(EDM_OBJ_DEV);
 	if (peer)
-		edm_dev_destroy(en, peer);
+		edm_dev_destroy_queued(en, peer, kill);
+}
+
+void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev)
+{
+	edm_dev_destroy_queued(en, dev, NULL);
 }
 
 static int __net_init edm_net_init(struct net *net)
@@ -172,10 +193,12 @@ static void __net_exit edm_net_exit(struct net *net)
 	struct edm_dev *dev;
 	unsigned long id;
 
+	rtnl_lock();
 	mutex_lock(&en->lock);
 	xa_for_each(&en->devs, id, dev)
 		edm_dev_destroy(en, dev);
 	mutex_unlock(&en->lock);
+	rtnl_unlock();
 	xa_destroy(&en->devs);
 	mutex_destroy(&en->lock);
 }

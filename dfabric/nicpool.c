@@ -7,7 +7,7 @@
  * node's MAC), each holding a reference on its netdev.
  *
  * Members come and go under RTNL: NICPOOL_NIC_ADD and _DEL (which also hold
- * the registry lock, outside RTNL) and the netdev notifier, which lets a
+ * the registry lock, inside RTNL) and the netdev notifier, which lets a
  * member go when its netdev is unregistered or leaves the netns. A leaving
  * member is unpublished, its rx_handler unregistered (a grace period:
  * netdev_rx_handler_unregister() ends with synchronize_net()), and only
@@ -237,16 +237,15 @@ void edm_nicpool_detach(struct edm_nicpool *np)
 	int i;
 
 	edm_registry_assert_held(np->edev->net);
+	ASSERT_RTNL();
 	if (!rack)
 		return;
-	rtnl_lock();
 	for (i = 0; i < EDM_NICPOOL_MEMBERS_MAX; i++) {
 		m = rtnl_dereference(np->members[i]);
 		if (m)
 			edm_nicpool_member_remove(np, m);
 	}
 	RCU_INIT_POINTER(rack->np, NULL);
-	rtnl_unlock();
 	synchronize_net();
 	hrtimer_cancel(&np->ro_timer);
 	edm_nicpool_ro_flush_all(np);

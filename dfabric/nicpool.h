@@ -22,8 +22,8 @@
  * sequence space, in a bounded window of held Buffers.
  *
  * Locking:
- * - members[] and nmembers change under RTNL only (netlink holds the
- *   registry lock outside it, the netdev notifier does not); the data path
+ * - members[] and nmembers change under RTNL only (netlink also holds the
+ *   registry lock, inside it; the netdev notifier does not); the data path
  *   reads members[] under RCU. A member leaves in this order: unpublish,
  *   unregister its rx_handler, synchronize_net(), drop the netdev reference
  *   and free it: no packet in flight can see it after that.

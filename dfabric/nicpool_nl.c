@@ -3,9 +3,9 @@
  * Netlink commands on DFabric NIC pools: NICPOOL_NEW (one per rack),
  * NICPOOL_GET (do and dump, with members and counters), NICPOOL_SET (mode,
  * flowlet gap), NICPOOL_DEL, and NICPOOL_NIC_ADD / _NIC_DEL for members.
- * Each runs under its netns's registry lock, taken by the family's pre_doit
- * (EDM_NL_LOCK), and takes RTNL inside it for members; a reply reads the members under
- * RCU (the netdev notifier removes them with RTNL alone). A creation whose
+ * Each runs under RTNL and its netns's registry lock, taken by the family's
+ * pre_doit (EDM_NL_LOCK); a reply reads the members under RCU (the netdev
+ * notifier removes them with RTNL alone). A creation whose
  * reply cannot be built is undone, a SET that changed nothing sends no
  * event.
  */
@@ -277,7 +277,6 @@ static int edm_nicpool_nic_cmd(struct genl_info *info, u8 cmd,
 	dev = edm_nl_find(info, &edm_nicpool_nl_obj);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	rtnl_lock();
 	nd = __dev_get_by_name(genl_info_net(info), nla_data(nic));
 	if (nd) {
 		err = op(edm_nicpool_of(dev), nd, info->extack);
@@ -285,7 +284,6 @@ static int edm_nicpool_nic_cmd(struct genl_info *info, u8 cmd,
 		NL_SET_ERR_MSG_ATTR(info->extack, nic, "no such netdev in this netns");
 		err = -ENODEV;
 	}
-	rtnl_unlock();
 	if (!err)
 		edm_nl_dev_notify(dev, cmd, edm_nicpool_fill);
 	return err;

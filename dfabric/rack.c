@@ -164,16 +164,13 @@ struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 	err = edm_rack_cn_init_parts(cn, dc, extack);
 	if (err)
 		goto err_napi;
-	rtnl_lock();
 	err = register_netdevice(netdev);
 	if (err) {
-		rtnl_unlock();
 		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
 		goto err_parts;
 	}
 	netif_carrier_off(netdev);
 	rcu_assign_pointer(rack->cn[cn->pn.id], cn);
-	rtnl_unlock();
 	rack->ncn++;
 	edm_obj_get(EDM_OBJ_CN);
 	netdev_dbg(netdev, "compute node %u of rack %s created\n", cn->pn.id, rack->edev->name);
@@ -188,22 +185,22 @@ err_napi:
 	return ERR_PTR(err);
 }
 
-/* Teardown, in this order: unpublish, so no xmit or engine finds the CN
- * any more; unregister the netdev (its stop disables both NAPIs and drains
- * the rings; rtnl_unlock waits for its last reference); a grace period for
- * engines that found it before; drain what they posted meanwhile; then the
- * queues, the pool node (Buffers the stack still has pass to the LPPU) and
- * the memory.
+/* Teardown, under RTNL, in this order: unpublish, so no xmit or engine
+ * finds the CN any more; unregister the netdev (its stop disables both
+ * NAPIs and drains the rings, and no xmit is left in flight when it
+ * returns); a grace period for engines that found it before; drain what
+ * they posted meanwhile; then the queues, the pool node (Buffers the stack
+ * still has pass to the LPPU) and the memory. The netdev itself is freed
+ * when RTNL is released and its last reference is gone.
  */
 void edm_rack_cn_destroy(struct edm_rack_cn *cn)
 {
 	struct edm_rack *rack = cn->rack;
 	struct net_device *netdev = cn->netdev;
 
-	rtnl_lock();
+	ASSERT_RTNL();
 	RCU_INIT_POINTER(rack->cn[cn->pn.id], NULL);
 	unregister_netdevice(netdev);
-	rtnl_unlock();
 	synchronize_net();
 	edm_rack_cn_drain(cn);
 	edm_rack_cn_free_parts(cn);

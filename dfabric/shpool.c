@@ -194,12 +194,11 @@ static void edm_shpool_detach(struct edm_shpool *sp)
 	struct net_device *nd = sp->netdev;
 
 	lockdep_assert_held(&edm_shmem_lock);
+	ASSERT_RTNL();
 	if (!sp->mem)
 		return;
 	edm_shpool_x_detach(sp);	/* while the pool is still ours */
-	rtnl_lock();
 	unregister_netdevice(nd);	/* stops NAPI and the poll timer */
-	rtnl_unlock();
 	cancel_delayed_work_sync(&sp->beat);
 	if (!sp->fenced)
 		edm_shp_leave(&sp->v);
@@ -254,7 +253,7 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	}
 	sp->netdev = nd;
 	netif_carrier_off(nd);		/* until it is opened */
-	err = register_netdev(nd);
+	err = register_netdevice(nd);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
 		sp->netdev = NULL;
@@ -370,6 +369,7 @@ static void edm_shmem_remove(struct pci_dev *pdev)
 {
 	struct edm_shmem *m = pci_get_drvdata(pdev);
 
+	rtnl_lock();
 	mutex_lock(&edm_shmem_lock);
 	if (m->user) {
 		dev_warn(&pdev->dev, "device going away: shared pool %s leaves\n",
@@ -378,6 +378,7 @@ static void edm_shmem_remove(struct pci_dev *pdev)
 	}
 	list_del(&m->node);
 	mutex_unlock(&edm_shmem_lock);
+	rtnl_unlock();
 }
 
 static const struct pci_device_id edm_shmem_ids[] = {

@@ -12,7 +12,7 @@
  *
  * Locking: edm_shmem_lock (a mutex) protects the device list, each
  * device's user and a membership's attachment (mem, netdev), and nests
- * inside the registry lock and outside RTNL. The data path runs with no
+ * inside RTNL and the registry lock. The data path runs with no
  * lock of ours: xmit is serialized by the netdev's TX lock (the view's one
  * producer), receive by NAPI (its one consumer); the beat work is the only
  * one that reaps. All three stop before the membership detaches:

@@ -73,7 +73,8 @@ int edm_fab_netdev_create(struct edm_fab_node *n)
 		return -ENOMEM;
 	dev_net_set(dev, n->net);
 	((struct edm_fab_ndev *)netdev_priv(dev))->node = n;
-	err = register_netdev(dev);
+	ASSERT_RTNL();
+	err = register_netdevice(dev);
 	if (err) {
 		free_netdev(dev);
 		return err;
@@ -83,13 +84,18 @@ int edm_fab_netdev_create(struct edm_fab_node *n)
 	return 0;
 }
 
-/* After the node's poll is stopped: nothing delivers to the netdev then. */
+/*
+ * After the node's poll is stopped: nothing delivers to the netdev then.
+ * Under RTNL; the netdev is freed once RTNL is released and its last
+ * reference is gone.
+ */
 void edm_fab_netdev_destroy(struct edm_fab_node *n)
 {
 	if (!n->ndev)
 		return;
+	ASSERT_RTNL();
 	__skb_queue_purge(&n->rxq);	/* a lockless queue: the node lock guards it */
-	unregister_netdev(n->ndev);
+	unregister_netdevice(n->ndev);
 	free_netdev(n->ndev);
 	n->ndev = NULL;
 }

@@ -4,11 +4,13 @@
  * rings, netdev, polling agent and /dev/ndimm<i>), pairing two of them with
  * an emulated wire, and the netdev's open, stop and statistics.
  *
- * Creation and destruction run under the registry lock of the netns that
- * owns the edm device, and take RTNL inside it for the netdev. The peer
- * pointers change under RTNL and are read under RCU by the data path;
- * teardown unpairs first and waits a grace period, so no packet is in
- * flight into a ring that is being freed.
+ * Creation and destruction run under RTNL and then the registry lock of
+ * the netns that owns the edm device (NETDIMM_NEW/DEL, `ip link add/del`
+ * in netdimm/link.c, a netns's exit). The peer pointers change under RTNL
+ * and are read under RCU by the data path; teardown unpairs first and
+ * waits a grace period, so no packet is in flight into a ring that is being
+ * freed. What the netdev's data path uses (rings, zone, /dev/ndimm<i>) is
+ * freed by its destructor, once the netdev is unregistered and unreferenced.
  */
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
@@ -99,7 +101,7 @@ static const struct net_device_ops edm_netdimm_netdev_ops = {
 #define EDM_NETDIMM_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
 			    NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
 
-static void edm_netdimm_setup(struct net_device *dev)
+void edm_netdimm_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &edm_netdimm_netdev_ops;
@@ -140,6 +142,23 @@ static int edm_netdimm_init_parts(struct edm_netdimm *nd, const struct edm_netdi
 	return err;
 }
 
+/* The netdev's destructor: the parts its data path used. No RTNL. */
+static void edm_netdimm_free(struct net_device *netdev)
+{
+	struct edm_netdimm *nd = netdev_priv(netdev);
+
+	edm_netdimm_cdev_destroy(nd);
+	edm_netdimm_socks_fini(nd);
+	edm_netdimm_free_parts(nd);
+	netif_napi_del(&nd->napi);
+	netdev_dbg(netdev, "destroyed\n");
+}
+
+/*
+ * @cfg->netdev is the netdev `ip link add` allocated (with our setup and
+ * its name), or NULL to allocate one here; on failure, `ip link add` frees
+ * its own.
+ */
 static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netlink_ext_ack *extack)
 {
 	const struct edm_netdimm_cfg *cfg = arg;
@@ -151,10 +170,15 @@ static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netl
 		NL_SET_ERR_MSG(extack, "create NetDIMMs with NETDIMM_NEW (edmctl netdimm add)");
 		return -EOPNOTSUPP;
 	}
-	netdev = alloc_netdev(sizeof(*nd), edev->name, NET_NAME_USER, edm_netdimm_setup);
-	if (!netdev)
-		return -ENOMEM;
-	dev_net_set(netdev, edev->net);
+	ASSERT_RTNL();
+	netdev = cfg->netdev;
+	if (!netdev) {
+		netdev = alloc_netdev(sizeof(*nd), edev->name, NET_NAME_USER, edm_netdimm_setup);
+		if (!netdev)
+			return -ENOMEM;
+		dev_net_set(netdev, edev->net);
+	}
+	netdev->rtnl_link_ops = &edm_netdimm_link_ops;
 	nd = netdev_priv(netdev);
 	nd->edev = edev;
 	nd->netdev = netdev;
@@ -180,25 +204,24 @@ static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netl
 		NL_SET_ERR_MSG(extack, "cannot register /dev/ndimm<i>");
 		goto err_socks;
 	}
-	rtnl_lock();
 	err = register_netdevice(netdev);
 	if (err) {
-		rtnl_unlock();
 		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
 		goto err_cdev;
 	}
 	netif_carrier_off(netdev);
+	/* from here on, unregistering frees everything */
+	netdev->priv_destructor = edm_netdimm_free;
+	netdev->needs_free_netdev = true;
 	if (cfg->lower) {
 		err = edm_netdimm_lower_attach(nd, cfg->lower);
 		if (err) {
-			unregister_netdevice(netdev);
-			rtnl_unlock();
 			NL_SET_ERR_MSG(extack,
 				       "lower device must be Ethernet with room for our header");
-			goto err_cdev;
+			unregister_netdevice(netdev);
+			return err;
 		}
 	}
-	rtnl_unlock();
 	edev->type_priv = nd;
 	netdev_dbg(netdev, "created on zone %s\n", nd->zone->name);
 	return 0;
@@ -210,7 +233,8 @@ err_socks:
 err_parts:
 	edm_netdimm_free_parts(nd);
 	netif_napi_del(&nd->napi);
-	free_netdev(netdev);
+	if (!cfg->netdev)
+		free_netdev(netdev);
 	return err;
 }
 
@@ -219,28 +243,27 @@ void edm_netdimm_pair(struct edm_dev *a, struct edm_dev *b)
 {
 	struct edm_netdimm *na = edm_netdimm_of(a), *nb = edm_netdimm_of(b);
 
-	rtnl_lock();
+	ASSERT_RTNL();
 	rcu_assign_pointer(na->peer, nb);
 	rcu_assign_pointer(nb->peer, na);
 	edm_netdimm_carrier(na);
-	rtnl_unlock();
 	a->peer = b;
 	b->peer = a;
 }
 
-/* Teardown, in this order: unpair, so the peer stops posting into our
- * rings, and wait for its xmits in flight; unbind the lower device; take
- * the netdev down and unregister it (rtnl_unlock waits for its last
- * reference); then the misc device, whose open files keep only a stub;
- * then the rings, the zone and the memory.
+/* Teardown, under RTNL, in this order: unpair, so the peer stops posting
+ * into our rings, and wait for its xmits in flight; unbind the lower
+ * device; unregister the netdev, at once or on edev->kill (`ip link del`
+ * and a netns's exit unregister in batches). Its stop takes it down; its
+ * destructor frees the misc device (whose open files keep only a stub),
+ * the rings, the zone and the memory when its last reference is gone.
  */
 static void edm_netdimm_destroy(struct edm_dev *edev)
 {
 	struct edm_netdimm *nd = edm_netdimm_of(edev);
-	struct net_device *netdev = nd->netdev;
 	struct edm_netdimm *peer;
 
-	rtnl_lock();
+	ASSERT_RTNL();
 	peer = rtnl_dereference(nd->peer);
 	if (peer) {
 		RCU_INIT_POINTER(peer->peer, NULL);
@@ -249,15 +272,8 @@ static void edm_netdimm_destroy(struct edm_dev *edev)
 	}
 	synchronize_net();
 	edm_netdimm_lower_detach(nd);
-	unregister_netdevice(netdev);
-	rtnl_unlock();
-
-	edm_netdimm_cdev_destroy(nd);
-	edm_netdimm_socks_fini(nd);
-	edm_netdimm_free_parts(nd);
-	netif_napi_del(&nd->napi);
-	netdev_dbg(netdev, "destroyed\n");
-	free_netdev(netdev);
+	nd->edev = NULL;	/* gone with this call; dellink checks it */
+	unregister_netdevice_queue(nd->netdev, edev->kill);
 }
 
 const struct edm_dev_type_ops edm_netdimm_dev_type = {

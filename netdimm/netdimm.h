@@ -84,7 +84,7 @@ struct edm_netdimm_ring {
 struct edm_netdimm_cdev;
 
 struct edm_netdimm {
-	struct edm_dev *edev;
+	struct edm_dev *edev;		/* RTNL; NULL once destroyed */
 	struct net_device *netdev;
 	struct edm_netdimm_zone *zone;
 	struct edm_netdimm __rcu *peer;
@@ -115,6 +115,7 @@ struct edm_netdimm {
 struct edm_netdimm_cfg {
 	u64 size;
 	const char *peer_name;
+	struct net_device *netdev;	/* allocated by `ip link add`, or NULL */
 	struct net_device *lower;	/* referenced by the caller */
 	u32 poll_us, wire_mbps, wire_delay_ns;
 	enum edm_netdimm_rx_mode rx_mode;
@@ -127,9 +128,28 @@ static inline struct edm_netdimm *edm_netdimm_of(const struct edm_dev *dev)
 	return dev->type_priv;
 }
 
-/* ndimm_dev.c */
+/* dev.c */
 void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_netdimm_stats *sum);
 void edm_netdimm_pair(struct edm_dev *a, struct edm_dev *b);
+void edm_netdimm_setup(struct net_device *dev);
+
+/* nl.c: creation shared with link.c, and events */
+int edm_netdimm_cfg_parse(struct nlattr **a, const char *name, struct edm_netdimm_cfg *cfg,
+			  struct netlink_ext_ack *extack);
+int edm_netdimm_cfg_lower(struct nlattr **a, struct net *net, struct edm_netdimm_cfg *cfg,
+			  struct netlink_ext_ack *extack);
+struct edm_dev *edm_netdimm_new(struct edm_net *en, const char *name,
+				struct edm_netdimm_cfg *cfg, struct net_device *netdev,
+				struct netlink_ext_ack *extack);
+void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd);
+struct sk_buff *edm_netdimm_event_msg(const struct edm_dev *dev, u8 cmd);
+int edm_netdimm_put_cfg(struct sk_buff *msg, const struct edm_dev *dev,
+			const struct edm_netdimm *nd);
+
+extern const struct nla_policy edm_netdimm_link_policy[];
+
+/* link.c: `ip link add NAME type ndimm` */
+extern struct rtnl_link_ops edm_netdimm_link_ops;
 
 /* ndimm_ring.c */
 int edm_netdimm_ring_init(struct edm_netdimm *nd, struct edm_netdimm_ring *r);

@@ -11,6 +11,7 @@
 #include <net/sock.h>
 
 #include "edm/dev.h"
+#include "edm/name.h"
 #include "edm/netlink.h"
 #include "netdimm.h"
 
@@ -45,6 +46,29 @@ static const struct nla_policy edm_netdimm_new_policy[EDM_A_NETDIMM_MAX + 1] = {
 	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT,
 			       .reject_message = "device IDs are assigned by the kernel" },
 	[EDM_A_NETDIMM_NAME] = EDM_NL_NAME_POLICY,
+	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range),
+	[EDM_A_NETDIMM_PEER] = EDM_NL_NAME_POLICY,
+	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EDM_A_NETDIMM_POLL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_poll_range),
+	[EDM_A_NETDIMM_RX_MODE] = NLA_POLICY_RANGE(NLA_U32, EDM_NETDIMM_RX_ZEROCOPY,
+						   EDM_NETDIMM_RX_MAX),
+	[EDM_A_NETDIMM_WIRE_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &edm_netdimm_mbps_range),
+	[EDM_A_NETDIMM_WIRE_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							      &edm_netdimm_delay_range),
+	[EDM_A_NETDIMM_GEOM] = NLA_POLICY_NESTED(edm_geom_policy),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_IFINDEX),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_ZONE),
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_STATS),
+	[EDM_A_NETDIMM_NUMA_NODE] = NLA_POLICY_MAX(NLA_U32, EDM_NETDIMM_NODE_MAX),
+};
+
+/* `ip link add ... type ndimm`'s IFLA_INFO_DATA: NETDIMM_NEW's, less the name. */
+const struct nla_policy edm_netdimm_link_policy[EDM_A_NETDIMM_MAX + 1] = {
+	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT,
+			       .reject_message = "device IDs are assigned by the kernel" },
+	[EDM_A_NETDIMM_NAME] = { .type = NLA_REJECT,
+				 .reject_message = "the device's name is ip link's own" },
 	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range),
 	[EDM_A_NETDIMM_PEER] = EDM_NL_NAME_POLICY,
 	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -137,14 +161,16 @@ static int edm_netdimm_put_stats(struct sk_buff *msg, struct edm_netdimm *nd)
 	return 0;
 }
 
-static int edm_netdimm_fill(struct sk_buff *msg, const struct edm_dev *dev)
+/*
+ * What @nd was made with, and its ID once it has one: also `ip -d link
+ * show`'s, which may ask while @dev is being made (RTNL held either way).
+ */
+int edm_netdimm_put_cfg(struct sk_buff *msg, const struct edm_dev *dev,
+			const struct edm_netdimm *nd)
 {
-	struct edm_netdimm *nd = edm_netdimm_of(dev);
 	u32 lower = READ_ONCE(nd->lower_ifindex);
 
-	if (nla_put_u32(msg, EDM_A_NETDIMM_ID, dev->id) ||
-	    nla_put_string(msg, EDM_A_NETDIMM_NAME, dev->name) ||
-	    nla_put_u32(msg, EDM_A_NETDIMM_IFINDEX, nd->netdev->ifindex) ||
+	if ((dev->id && nla_put_u32(msg, EDM_A_NETDIMM_ID, dev->id)) ||
 	    (dev->peer && nla_put_string(msg, EDM_A_NETDIMM_PEER, dev->peer->name)) ||
 	    (lower && nla_put_u32(msg, EDM_A_NETDIMM_LOWER, lower)) ||
 	    nla_put_u64_64bit(msg, EDM_A_NETDIMM_SIZE, nd->zone->size, EDM_A_NETDIMM_PAD) ||
@@ -153,7 +179,18 @@ static int edm_netdimm_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	    nla_put_u32(msg, EDM_A_NETDIMM_WIRE_MBPS, nd->wire_mbps) ||
 	    nla_put_u32(msg, EDM_A_NETDIMM_WIRE_DELAY_NS, nd->wire_delay_ns) ||
 	    nla_put_u32(msg, EDM_A_NETDIMM_NUMA_NODE, nd->zone->nid) ||
-	    edm_netdimm_put_geom(msg, EDM_A_NETDIMM_GEOM, &nd->zone->geom) ||
+	    edm_netdimm_put_geom(msg, EDM_A_NETDIMM_GEOM, &nd->zone->geom))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int edm_netdimm_fill(struct sk_buff *msg, const struct edm_dev *dev)
+{
+	struct edm_netdimm *nd = edm_netdimm_of(dev);
+
+	if (nla_put_string(msg, EDM_A_NETDIMM_NAME, dev->name) ||
+	    nla_put_u32(msg, EDM_A_NETDIMM_IFINDEX, nd->netdev->ifindex) ||
+	    edm_netdimm_put_cfg(msg, dev, nd) ||
 	    edm_netdimm_put_zone(msg, nd->zone) ||
 	    edm_netdimm_put_stats(msg, nd))
 		return -EMSGSIZE;
@@ -165,7 +202,12 @@ static struct sk_buff *edm_netdimm_msg(const struct edm_dev *dev, struct genl_in
 	return edm_nl_dev_msg(dev, info, cmd, edm_netdimm_fill);
 }
 
-static void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd)
+struct sk_buff *edm_netdimm_event_msg(const struct edm_dev *dev, u8 cmd)
+{
+	return edm_netdimm_msg(dev, NULL, cmd);
+}
+
+void edm_netdimm_notify(const struct edm_dev *dev, u8 cmd)
 {
 	edm_nl_dev_notify(dev, cmd, edm_netdimm_fill);
 }
@@ -183,7 +225,8 @@ const struct edm_nl_obj edm_netdimm_nl_obj = {
 	.fill = edm_netdimm_fill,
 };
 
-static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg *cfg)
+static int edm_netdimm_parse_geom(struct nlattr **a, struct edm_netdimm_cfg *cfg,
+				  struct netlink_ext_ack *extack)
 {
 	u32 v[EDM_A_GEOM_MAX + 1] = {
 		[EDM_A_GEOM_ROW_BYTES] = EDM_NETDIMM_ROW_BYTES,
@@ -192,11 +235,11 @@ static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg
 		[EDM_A_GEOM_SUBARRAYS] = EDM_NETDIMM_SUBARRAYS,
 		[EDM_A_GEOM_ROWS] = EDM_NETDIMM_ROWS,
 	};
-	struct nlattr *tb[EDM_A_GEOM_MAX + 1], *nest = info->attrs[EDM_A_NETDIMM_GEOM];
+	struct nlattr *tb[EDM_A_GEOM_MAX + 1], *nest = a[EDM_A_NETDIMM_GEOM];
 	int i, err;
 
 	if (nest) {
-		err = nla_parse_nested(tb, EDM_A_GEOM_MAX, nest, edm_geom_policy, info->extack);
+		err = nla_parse_nested(tb, EDM_A_GEOM_MAX, nest, edm_geom_policy, extack);
 		if (err)
 			return err;
 		for (i = 1; i <= EDM_A_GEOM_MAX; i++) {
@@ -204,7 +247,7 @@ static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg
 				continue;
 			v[i] = nla_get_u32(tb[i]);
 			if (!is_power_of_2(v[i])) {
-				NL_SET_ERR_MSG_ATTR(info->extack, tb[i], "must be a power of two");
+				NL_SET_ERR_MSG_ATTR(extack, tb[i], "must be a power of two");
 				return -EINVAL;
 			}
 		}
@@ -213,49 +256,51 @@ static int edm_netdimm_parse_geom(struct genl_info *info, struct edm_netdimm_cfg
 				    v[EDM_A_GEOM_DEVICES], v[EDM_A_GEOM_BANKS],
 				    v[EDM_A_GEOM_SUBARRAYS], v[EDM_A_GEOM_ROWS], PAGE_SHIFT);
 	if (err)
-		NL_SET_ERR_MSG_ATTR(info->extack, nest,
+		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "a rank row (row bytes x devices) must hold a whole page");
 	return err;
 }
 
-/* Everything about a creation request that can be checked before making anything. */
-static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *cfg)
+/*
+ * edm_netdimm_cfg_parse() - a creation's parameters from @a (attributes of
+ * NETDIMM_NEW, or of `ip link add ... type ndimm`'s IFLA_INFO_DATA: one
+ * attribute space), checked before anything is made. @name is the new
+ * device's; cfg->size holds the default when @a has no size.
+ */
+int edm_netdimm_cfg_parse(struct nlattr **a, const char *name, struct edm_netdimm_cfg *cfg,
+			  struct netlink_ext_ack *extack)
 {
-	struct nlattr **a = info->attrs;
-	int err;
-
-	err = edm_nl_require(info, EDM_A_NETDIMM_NAME, "missing NetDIMM name") ?:
-	      edm_nl_require(info, EDM_A_NETDIMM_SIZE, "missing zone size") ?:
-	      edm_nl_chk_name(info, EDM_A_NETDIMM_NAME);
-	if (err)
-		return err;
-	cfg->size = nla_get_u64(a[EDM_A_NETDIMM_SIZE]);
+	if (a[EDM_A_NETDIMM_SIZE])
+		cfg->size = nla_get_u64(a[EDM_A_NETDIMM_SIZE]);
 	if (!IS_ALIGNED(cfg->size, 1UL << EDM_NETDIMM_CHUNK_SHIFT)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_SIZE],
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_NETDIMM_SIZE],
 				    "zone size must be a multiple of 2 MiB");
 		return -EINVAL;
 	}
 	if (a[EDM_A_NETDIMM_PEER] && a[EDM_A_NETDIMM_LOWER]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_LOWER],
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_NETDIMM_LOWER],
 				    "a NetDIMM has a peer or a lower device, not both");
 		return -EINVAL;
 	}
 	if (a[EDM_A_NETDIMM_PEER]) {
-		err = edm_nl_chk_name(info, EDM_A_NETDIMM_PEER);
-		if (err)
-			return err;
-		if (!strcmp(nla_data(a[EDM_A_NETDIMM_PEER]), nla_data(a[EDM_A_NETDIMM_NAME]))) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_PEER],
+		const char *peer = nla_data(a[EDM_A_NETDIMM_PEER]);
+
+		if (!edm_name_valid(peer, strlen(peer), EDM_NAME_LEN - 1)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_NETDIMM_PEER], EDM_NL_NAME_INVALID);
+			return -EINVAL;
+		}
+		if (!strcmp(peer, name)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_NETDIMM_PEER],
 					    "the peer needs a name of its own");
 			return -EINVAL;
 		}
-		cfg->peer_name = nla_data(a[EDM_A_NETDIMM_PEER]);
+		cfg->peer_name = peer;
 	}
 	cfg->nid = NUMA_NO_NODE;
 	if (a[EDM_A_NETDIMM_NUMA_NODE]) {
 		cfg->nid = nla_get_u32(a[EDM_A_NETDIMM_NUMA_NODE]);
 		if (cfg->nid >= MAX_NUMNODES || !node_online(cfg->nid)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_NETDIMM_NUMA_NODE],
+			NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_NETDIMM_NUMA_NODE],
 					    "no such NUMA node online");
 			return -EINVAL;
 		}
@@ -269,59 +314,82 @@ static int edm_netdimm_chk_new(struct genl_info *info, struct edm_netdimm_cfg *c
 	cfg->rx_mode = EDM_NETDIMM_RX_ZEROCOPY;
 	if (a[EDM_A_NETDIMM_RX_MODE])
 		cfg->rx_mode = nla_get_u32(a[EDM_A_NETDIMM_RX_MODE]);
-	return edm_netdimm_parse_geom(info, cfg);
+	return edm_netdimm_parse_geom(a, cfg, extack);
 }
 
-static int edm_netdimm_get_lower(struct genl_info *info, struct edm_netdimm_cfg *cfg)
+/* The lower device @a names in @net, referenced into cfg->lower; none is fine. */
+int edm_netdimm_cfg_lower(struct nlattr **a, struct net *net, struct edm_netdimm_cfg *cfg,
+			  struct netlink_ext_ack *extack)
 {
-	struct nlattr *attr = info->attrs[EDM_A_NETDIMM_LOWER];
+	struct nlattr *attr = a[EDM_A_NETDIMM_LOWER];
 
 	if (!attr)
 		return 0;
-	cfg->lower = dev_get_by_index(genl_info_net(info), nla_get_u32(attr));
+	cfg->lower = dev_get_by_index(net, nla_get_u32(attr));
 	if (!cfg->lower) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such lower device in this netns");
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no such lower device in this netns");
 		return -ENODEV;
 	}
 	return 0;
 }
 
+/*
+ * edm_netdimm_new() - the device @name of @cfg and, with a peer name, its
+ * peer joined to it by a wire: NETDIMM_NEW's and `ip link add`'s one path.
+ * @netdev: the netdev `ip link add` allocated for @name, or NULL. RTNL and
+ * the registry lock held.
+ */
+struct edm_dev *edm_netdimm_new(struct edm_net *en, const char *name,
+				struct edm_netdimm_cfg *cfg, struct net_device *netdev,
+				struct netlink_ext_ack *extack)
+{
+	struct edm_dev *dev, *peer;
+
+	cfg->netdev = netdev;
+	dev = edm_dev_create(en, name, EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_UNSPEC, cfg, extack);
+	cfg->netdev = NULL;
+	if (IS_ERR(dev) || !cfg->peer_name)
+		return dev;
+	peer = edm_dev_create(en, cfg->peer_name, EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_UNSPEC,
+			      cfg, extack);
+	if (IS_ERR(peer)) {
+		edm_dev_destroy(en, dev);
+		return peer;
+	}
+	edm_netdimm_pair(dev, peer);
+	return dev;
+}
+
 static int edm_nl_netdimm_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct edm_net *en = edm_nl_en(info);
 	struct edm_netdimm_cfg cfg = {};
-	struct edm_dev *dev, *peer = NULL;
+	struct nlattr **a = info->attrs;
+	struct edm_dev *dev;
 	struct sk_buff *reply;
 	int err;
 
-	err = edm_netdimm_chk_new(info, &cfg) ?: edm_netdimm_get_lower(info, &cfg);
+	err = edm_nl_require(info, EDM_A_NETDIMM_NAME, "missing NetDIMM name") ?:
+	      edm_nl_require(info, EDM_A_NETDIMM_SIZE, "missing zone size") ?:
+	      edm_nl_chk_name(info, EDM_A_NETDIMM_NAME) ?:
+	      edm_netdimm_cfg_parse(a, nla_data(a[EDM_A_NETDIMM_NAME]), &cfg, info->extack) ?:
+	      edm_netdimm_cfg_lower(a, genl_info_net(info), &cfg, info->extack);
 	if (err)
 		return err;
-	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_NETDIMM_NAME]), EDM_DEV_TYPE_NETDIMM,
-			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
+	dev = edm_netdimm_new(edm_nl_en(info), nla_data(a[EDM_A_NETDIMM_NAME]), &cfg, NULL,
+			      info->extack);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;
 	}
-	if (cfg.peer_name) {
-		peer = edm_dev_create(en, cfg.peer_name, EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_UNSPEC,
-				      &cfg, info->extack);
-		if (IS_ERR(peer)) {
-			err = PTR_ERR(peer);
-			edm_dev_destroy(en, dev);
-			goto out;
-		}
-		edm_netdimm_pair(dev, peer);
-	}
 	reply = edm_netdimm_msg(dev, info, EDM_CMD_NETDIMM_NEW);
 	if (!reply) {
-		edm_dev_destroy(en, dev);	/* and its peer */
+		edm_dev_destroy(edm_nl_en(info), dev);	/* and its peer */
 		err = -ENOMEM;
 		goto out;
 	}
 	edm_netdimm_notify(dev, EDM_CMD_NETDIMM_NEW);
-	if (peer)
-		edm_netdimm_notify(peer, EDM_CMD_NETDIMM_NEW);
+	if (dev->peer)
+		edm_netdimm_notify(dev->peer, EDM_CMD_NETDIMM_NEW);
 	dev_put(cfg.lower);
 	return genlmsg_reply(reply, info);
 

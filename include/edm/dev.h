@@ -11,6 +11,7 @@
 #ifndef _EDM_DEV_H
 #define _EDM_DEV_H
 
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <net/netlink.h>
 #include <linux/xarray.h>
@@ -47,6 +48,7 @@ struct edm_dev {
 	void *backend_priv;
 	void *type_priv;
 	struct edm_dev *peer;		/* the other end of a pair, same netns */
+	struct list_head *kill;		/* RTNL: where destroy queues netdevs, or NULL */
 };
 
 /* Per network namespace state. */
@@ -71,12 +73,14 @@ struct edm_net *edm_net(const struct net *net);
 #define edm_registry_assert_held(net) \
 	lockdep_assert(lockdep_is_held(&edm_net(net)->lock) != LOCK_STATE_NOT_HELD)
 
+struct edm_dev *edm_dev_by_name(struct edm_net *en, const char *name);
 struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
 			     const struct nlattr *name, struct netlink_ext_ack *extack);
 struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,
 			       enum edm_backend backend, const void *cfg,
 			       struct netlink_ext_ack *extack);
 void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev);
+void edm_dev_destroy_queued(struct edm_net *en, struct edm_dev *dev, struct list_head *kill);
 
 const struct edm_backend_ops *edm_backend_pick(enum edm_dev_type type, enum edm_backend want,
 					       struct netlink_ext_ack *extack);

@@ -52,6 +52,8 @@ void edm_genl_exit(void);
 /* The subsystems' module-lifetime entry points, in core/main.c's table. */
 int edm_netdimm_notifier_init(void);		/* netdimm/lower.c */
 void edm_netdimm_notifier_exit(void);
+int edm_netdimm_link_init(void);		/* netdimm/link.c */
+void edm_netdimm_link_exit(void);
 int edm_fab_init(void);				/* fabric/link.c */
 void edm_fab_exit(void);
 int edm_fab_eth_init(void);				/* fabric/eth.c */

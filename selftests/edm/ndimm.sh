@@ -640,17 +640,79 @@ lower_mode() {
 }
 
 # Deleting the namespaces first hands the netdevs back to init_net.
+# As a veth pair: the namespace's death deletes the device in it and its
+# peer in the other namespace, and the edm devices, zones and /dev/ndimm<i>
+# with them (dellink). The netns goes in a kernel worker: poll.
 netns_first() {
 	trap nd_cleanup EXIT
 	pair size 4M
 	x in_a ping -c 1 -W 5 $IP_B
-	x ip -b - <<-EOF
-		netns del $NS_A
-		netns del $NS_B
-	EOF
-	poll 30 test -e /sys/class/net/nda -a -e /sys/class/net/ndb
-	x "$EDMCTL" netdimm del nda
+	x ip netns del $NS_A
+	poll 30 test "$(edm_objects dev)" = 0
+	fails ip -n $NS_B link show ndb
+	x "$EDMCTL" -j netdimm show | jq -e 'length == 0'
+	! compgen -G '/dev/ndimm*' >/dev/null
+}
+
+# ipl ARGS...: ip(8) with our plug-in for the ndimm kind (tools/iplink).
+ipl() {
+	IP_LIB_DIR=$EDM_TOP/tools/iplink ip "$@"
+}
+
+# `ip link add` makes the same object as edmctl (one path in the kernel):
+# without the plug-in, a 32 MiB pair whose peer is ndimm<N>; with it, the
+# parameters given, shown by edmctl and by `ip -d link`. Both kinds of
+# pair go with `ip link del` of either end, from any namespace; bad input
+# gets the kernel's message through ip and leaves nothing behind.
+iplink() {
+	local id
+
+	trap nd_cleanup EXIT
+	x ip link add nd0 type ndimm
+	x "$EDMCTL" -j netdimm show | jq -e '
+		length == 2 and (map(.name) | sort) == ["nd0", "ndimm0"]
+		and (map(select(.name == "nd0"))[0].peer == "ndimm0")
+		and all(.[]; .zone.size == 33554432 and .rx_mode == "zerocopy")'
+	x ip -j -d link show nd0 | jq -e '.[0].linkinfo.info_kind == "ndimm"'
+	id=$("$EDMCTL" -j netdimm show | jq -e '.[] | select(.name == "nd0") | .id')
+	x ipl -j -d link show nd0 | jq -e --argjson id "$id" '.[0].linkinfo.info_data |
+		.edm_id == $id and .peer == "ndimm0" and .size == 33554432
+		and .rx_mode == "zerocopy" and .poll_us == 0 and .wire_mbps == 0
+		and .wire_delay_ns == 0 and .numa_node >= 0 and (has("lower") | not)'
+	[ "$(edm_objects dev)" = 2 ]
+	x ip link del ndimm0		# takes nd0 along
+	[ ! -e /sys/class/net/nd0 ]
+	nothing_made
+
+	# the plug-in's parameters; moved into namespaces, it carries traffic
+	x ipl link add nda type ndimm peer ndb size 8M rx-mode clone wire-delay-ns 1000
+	x "$EDMCTL" -j netdimm show | jq -e '
+		length == 2 and (map(.name) | sort) == ["nda", "ndb"]
+		and all(.[]; .zone.size == 8388608 and .rx_mode == "clone"
+			and .wire_delay_ns == 1000 and .poll_us == 0)'
+	x ipl -d link show nda | grep -q "ndimm edm-id [0-9]* peer ndb size 8388608 rx-mode clone"
+	ns_pair nda ndb
+	x in_a ping -c 2 -i 0.2 -W 5 $IP_B
+	x ip -n $NS_A -j -s link show nda | jq -e '.[0].stats64.tx.packets >= 2'
+	x ipl -n $NS_B -d link show ndb | grep -q "peer nda size 8388608"
+	x ip -n $NS_B link del ndb
+	fails ip -n $NS_A link show nda
 	[ "$(edm_objects dev)" = 0 ]
+
+	# an edmctl pair has the kind too
+	x "$EDMCTL" netdimm add x0 size 4M peer x1 >/dev/null
+	x ipl -d link show x1 | grep -q "peer x0 size 4194304"
+	x ip link del x0
+	nothing_made
+
+	expect_fail "zone size must be a multiple of 2 MiB" ipl link add x0 type ndimm size 5M
+	expect_fail "integer out of range" ipl link add x0 type ndimm size 2M
+	expect_fail "the peer needs a name of its own" ipl link add x0 type ndimm peer x0
+	expect_fail "a NetDIMM has a peer or a lower device, not both" \
+		ipl link add x0 type ndimm peer x1 lower lo
+	expect_fail "cannot register the netdev" ipl link add x0 type ndimm peer lo
+	expect_fail "an ndimm's name is [A-Za-z0-9_.-]" ip link add x+0 type ndimm
+	nothing_made
 }
 
 # expect_fail TEXT CMD...: CMD fails, saying "Error: ...TEXT...".
@@ -758,7 +820,8 @@ cases=(
 	wire_model "ndimm: wire-delay 2 ms: RTT at least 4 ms; wire-rate 20 Mbit/s: 2 MiB in 0.8 s or more"
 	tc_qdisc "ndimm: tbf and netem qdiscs on an ndimm"
 	lower_mode "ndimm: lower mode over veth; losing the lower leaves carrier off"
-	netns_first "ndimm: deleting the namespaces first, then the pair"
+	netns_first "ndimm: a namespace's death deletes the pair, as a veth's"
+	iplink "ndimm: ip link add/del, with and without the ip plug-in, and ip -d link"
 	tracepoints "ndimm: each packet sent and received in the edm_ndimm trace events"
 )
 for ((i = 0; i < ${#cases[@]}; i += 2)); do

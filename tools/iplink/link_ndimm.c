@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * link_ndimm.so: iproute2's plug-in for the ndimm kind, so that
+ *
+ *   ip link add nd0 type ndimm peer nd1 size 32M poll-us 0 rx-mode zerocopy
+ *   ip -d link show nd0
+ *
+ * pass and print the kind's parameters (IFLA_INFO_DATA holds NETDIMM_NEW's
+ * own attributes, EDM_A_NETDIMM_*; Documentation/netdimm.md). ip(8) loads
+ * it from its library directory (IP_LIB_DIR, or /usr/lib/<triplet>/ip on
+ * Debian) and calls it through struct link_util.
+ *
+ * iproute2 has no public header for plug-ins: struct link_util and the
+ * helpers below are declared here as iproute2 6.1 (Debian 12) defines and
+ * exports them. Without the plug-in, `ip link add nd0 type ndimm` still
+ * works and takes the defaults.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/edm.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+/* ---- what ip(8) exports, as iproute2 6.1 declares it ---- */
+
+struct link_util {
+	struct link_util *next;
+	const char *id;
+	int maxattr;
+	int (*parse_opt)(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n);
+	void (*print_opt)(struct link_util *lu, FILE *f, struct rtattr *tb[]);
+	void (*print_xstats)(struct link_util *lu, FILE *f, struct rtattr *xstats);
+	void (*print_help)(struct link_util *lu, int argc, char **argv, FILE *f);
+	int (*parse_ifla_xstats)(struct link_util *lu, int argc, char **argv);
+	int (*print_ifla_xstats)(struct nlmsghdr *n, void *arg);
+};
+
+enum output_type { PRINT_FP = 1, PRINT_JSON = 2, PRINT_ANY = 4 };
+enum { COLOR_NONE = 6 };	/* the last of iproute2's enum color_attr */
+
+int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data, int alen);
+int addattr32(struct nlmsghdr *n, int maxlen, int type, uint32_t data);
+int addattr64(struct nlmsghdr *n, int maxlen, int type, uint64_t data);
+unsigned int ll_name_to_index(const char *name);
+int print_color_string(enum output_type t, int color, const char *key, const char *fmt,
+		       const char *value);
+int print_color_uint(enum output_type t, int color, const char *key, const char *fmt,
+		     unsigned int value);
+int print_color_u64(enum output_type t, int color, const char *key, const char *fmt,
+		    uint64_t value);
+
+/* ---- ours ---- */
+
+#define NDIMM_MSG_MAX	1024	/* ip's request buffer */
+
+static const char *const rx_modes[] = {
+	[EDM_NETDIMM_RX_ZEROCOPY] = "zerocopy",
+	[EDM_NETDIMM_RX_CLONE] = "clone",
+};
+
+static void ndimm_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ip link add NAME type ndimm [ peer PEER | lower DEV ] [ size BYTES[K|M|G] ]\n"
+		"		[ poll-us US ] [ rx-mode { zerocopy | clone } ]\n"
+		"		[ wire-mbps MBPS ] [ wire-delay-ns NS ] [ numa-node NODE ]\n"
+		"\n"
+		"Without peer or lower, the device gets a peer named ndimm<N>.\n"
+		"The zone size is a multiple of 2M, 4M at least; 32M when not given.\n");
+}
+
+static int ndimm_bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "Error: ndimm: invalid %s \"%s\"\n", what, arg);
+	return -1;
+}
+
+static int ndimm_u32(const char *arg, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || x > UINT32_MAX || *arg == '-')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int ndimm_size(const char *arg, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	x = strtoull(arg, &end, 0);
+	if (errno || end == arg || *arg == '-')
+		return -1;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	}
+	if (*end || x > (UINT64_MAX >> shift))
+		return -1;
+	*v = (uint64_t)x << shift;
+	return 0;
+}
+
+static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n)
+{
+	static const struct { const char *name; int attr; } u32s[] = {
+		{ "poll-us", EDM_A_NETDIMM_POLL_US },
+		{ "wire-mbps", EDM_A_NETDIMM_WIRE_MBPS },
+		{ "wire-delay-ns", EDM_A_NETDIMM_WIRE_DELAY_NS },
+		{ "numa-node", EDM_A_NETDIMM_NUMA_NODE },
+	};
+	uint32_t u;
+	uint64_t sz;
+	size_t i;
+
+	(void)lu;
+	for (; argc > 0; argc--, argv++) {
+		const char *key = argv[0], *arg = argc > 1 ? argv[1] : NULL;
+
+		if (!strcmp(key, "help")) {
+			ndimm_usage(stdout);
+			exit(0);
+		}
+		if (!arg) {
+			fprintf(stderr, "Error: ndimm: \"%s\" needs a value\n", key);
+			return -1;
+		}
+		if (!strcmp(key, "peer")) {
+			if (strlen(arg) >= 16)
+				return ndimm_bad("peer name", arg);
+			addattr_l(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_PEER, arg, strlen(arg) + 1);
+		} else if (!strcmp(key, "lower")) {
+			u = ll_name_to_index(arg);
+			if (!u)
+				return ndimm_bad("lower device", arg);
+			addattr32(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_LOWER, u);
+		} else if (!strcmp(key, "size")) {
+			if (ndimm_size(arg, &sz))
+				return ndimm_bad("size", arg);
+			addattr64(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_SIZE, sz);
+		} else if (!strcmp(key, "rx-mode")) {
+			for (u = 1; u <= EDM_NETDIMM_RX_MAX; u++)
+				if (rx_modes[u] && !strcmp(arg, rx_modes[u]))
+					break;
+			if (u > EDM_NETDIMM_RX_MAX)
+				return ndimm_bad("rx-mode", arg);
+			addattr32(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_RX_MODE, u);
+		} else {
+			for (i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
+				if (!strcmp(key, u32s[i].name))
+					break;
+			if (i == sizeof(u32s) / sizeof(u32s[0])) {
+				fprintf(stderr, "Error: ndimm: unknown option \"%s\"\n", key);
+				ndimm_usage(stderr);
+				return -1;
+			}
+			if (ndimm_u32(arg, &u))
+				return ndimm_bad(key, arg);
+			addattr32(n, NDIMM_MSG_MAX, u32s[i].attr, u);
+		}
+		argc--, argv++;
+	}
+	return 0;
+}
+
+static uint32_t ndimm_get_u32(const struct rtattr *a)
+{
+	uint32_t v;
+
+	memcpy(&v, RTA_DATA(a), sizeof(v));
+	return v;
+}
+
+static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
+{
+	static const struct { const char *json, *fmt; int attr; } u32s[] = {
+		{ "poll_us", "poll-us %u ", EDM_A_NETDIMM_POLL_US },
+		{ "wire_mbps", "wire-mbps %u ", EDM_A_NETDIMM_WIRE_MBPS },
+		{ "wire_delay_ns", "wire-delay-ns %u ", EDM_A_NETDIMM_WIRE_DELAY_NS },
+		{ "numa_node", "numa-node %u ", EDM_A_NETDIMM_NUMA_NODE },
+	};
+	size_t i;
+
+	(void)lu, (void)f;
+	if (!tb)
+		return;
+	if (tb[EDM_A_NETDIMM_ID])
+		print_color_uint(PRINT_ANY, COLOR_NONE, "edm_id", "edm-id %u ",
+				 ndimm_get_u32(tb[EDM_A_NETDIMM_ID]));
+	if (tb[EDM_A_NETDIMM_PEER])
+		print_color_string(PRINT_ANY, COLOR_NONE, "peer", "peer %s ",
+				   RTA_DATA(tb[EDM_A_NETDIMM_PEER]));
+	if (tb[EDM_A_NETDIMM_LOWER])
+		print_color_uint(PRINT_ANY, COLOR_NONE, "lower", "lower-ifindex %u ",
+				 ndimm_get_u32(tb[EDM_A_NETDIMM_LOWER]));
+	if (tb[EDM_A_NETDIMM_SIZE]) {
+		uint64_t sz;
+
+		memcpy(&sz, RTA_DATA(tb[EDM_A_NETDIMM_SIZE]), sizeof(sz));
+		print_color_u64(PRINT_ANY, COLOR_NONE, "size", "size %" PRIu64 " ", sz);
+	}
+	if (tb[EDM_A_NETDIMM_RX_MODE]) {
+		uint32_t m = ndimm_get_u32(tb[EDM_A_NETDIMM_RX_MODE]);
+
+		print_color_string(PRINT_ANY, COLOR_NONE, "rx_mode", "rx-mode %s ",
+				   m <= EDM_NETDIMM_RX_MAX && rx_modes[m] ? rx_modes[m] : "?");
+	}
+	for (i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
+		if (tb[u32s[i].attr])
+			print_color_uint(PRINT_ANY, COLOR_NONE, u32s[i].json, u32s[i].fmt,
+					 ndimm_get_u32(tb[u32s[i].attr]));
+}
+
+static void ndimm_print_help(struct link_util *lu, int argc, char **argv, FILE *f)
+{
+	(void)lu, (void)argc, (void)argv;
+	ndimm_usage(f);
+}
+
+struct link_util ndimm_link_util = {
+	.id = "ndimm",
+	.maxattr = EDM_A_NETDIMM_MAX,
+	.parse_opt = ndimm_parse_opt,
+	.print_opt = ndimm_print_opt,
+	.print_help = ndimm_print_help,
+};
