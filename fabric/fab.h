@@ -151,11 +151,16 @@ void edm_fab_port_flush(struct edm_fab_port *p);
 bool edm_fab_port_up(const struct edm_fab_port *p);
 
 /* fabric/netdev.c */
+struct edm_fab_ndev {
+	struct edm_fab_node *node;	/* not counted: it unregisters us before it goes */
+};
+
 int edm_fab_netdev_create(struct edm_fab_node *n);
 void edm_fab_netdev_destroy(struct edm_fab_node *n);
 void edm_fab_netdev_rx(struct edm_fab_node *n, const u8 *frame, u32 len);
 void edm_fab_netdev_deliver(struct edm_fab_node *n, struct sk_buff_head *q);
 void edm_fab_netdev_carrier(struct edm_fab_node *n, bool up);
+extern const struct ethtool_ops edm_fab_ethtool_ops;	/* fabric/ethtool.c */
 
 /* mux.c */
 int edm_mux_init(struct edm_mux *m);

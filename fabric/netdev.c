@@ -13,12 +13,9 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 
 #include "fab.h"
-
-struct edm_fab_ndev {
-	struct edm_fab_node *node;	/* not counted: the node outlives us */
-};
 
 static netdev_tx_t edm_fab_ndev_xmit(struct sk_buff *skb, struct net_device *dev)
 {
@@ -55,6 +52,7 @@ static void edm_fab_ndev_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &edm_fab_ndev_ops;
+	dev->ethtool_ops = &edm_fab_ethtool_ops;
 	dev->needs_free_netdev = false;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = EDM_FRAME_MAX - ETH_HLEN - VLAN_HLEN;

@@ -111,6 +111,7 @@ void edm_netdimm_setup(struct net_device *dev)
 	dev->hw_features |= EDM_NETDIMM_FEATURES;
 	dev->vlan_features |= EDM_NETDIMM_FEATURES;
 	dev->max_mtu = EDM_NETDIMM_MTU_MAX;
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;	/* nothing keys on it: as veth */
 	eth_hw_addr_random(dev);
 }
 

@@ -250,6 +250,21 @@ cas() {
 # 6 reads, 5 writes and 3 RMWs, mn served them, the switch granted every
 # write and forwarded each op's messages; blocks crossed both veth pairs,
 # none lost or damaged.
+# fab_ethtool NETNS HOST: ethtool on a host's netdev: -i names the driver
+# and /dev/edm<N>; -S has the counters edmctl has, each between edmctl's
+# reads before and after (lib.sh's eth_between).
+fab_ethtool() {
+	local e0 s e1 minor
+
+	minor=$("$EDMCTL" -n "$1" -j fabric show "$2" | jq -er '.[0].minor')
+	x ip netns exec "$1" ethtool -i "$2" | grep -qx 'driver: edm-fabric'
+	ip netns exec "$1" ethtool -i "$2" | grep -qx "bus-info: edm$minor"
+	e0=$("$EDMCTL" -n "$1" -j fabric stats "$2" | jq -c --arg n "$2" '.[] | select(.name == $n) | .stats')
+	s=$(ethtool_json "$2" "$1")
+	e1=$("$EDMCTL" -n "$1" -j fabric stats "$2" | jq -c --arg n "$2" '.[] | select(.name == $n) | .stats')
+	eth_between "$e0" "$s" "$e1"
+}
+
 counters() {
 	local c len served=0 nn
 
@@ -269,6 +284,8 @@ counters() {
 		link_stat "${nn%:*}" "${nn#*:}" \
 			'.rx_blocks > 0 and .seq_gaps == 0 and .sherr == 0' >/dev/null
 	done
+	fab_ethtool $CN cn
+	fab_ethtool $MN mn
 }
 
 # refused EDMOP-ARGS...: an op of cn's that must fail with ERANGE

@@ -694,6 +694,13 @@ iplink() {
 	ns_pair nda ndb
 	x in_a ping -c 2 -i 0.2 -W 5 $IP_B
 	x ip -n $NS_A -j -s link show nda | jq -e '.[0].stats64.tx.packets >= 2'
+	# a new MAC address while up, as on a veth; the peer learns it anew
+	x ip -n $NS_A link set nda address 02:00:00:00:0e:01
+	x ip -n $NS_A -j link show nda | jq -e '.[0].address == "02:00:00:00:0e:01"
+		and .[0].operstate == "UP"'
+	x ip -n $NS_B neigh flush dev ndb
+	x in_b ping -c 1 -W 5 $IP_A
+	x ip -n $NS_B -j neigh show dev ndb | jq -e 'any(.[]; .lladdr == "02:00:00:00:0e:01")'
 	x ipl -n $NS_B -d link show ndb | grep -q "peer nda size 8388608"
 	x ip -n $NS_B link del ndb
 	fails ip -n $NS_A link show nda

@@ -113,6 +113,12 @@ enum edm_netdimm_rx_mode {
 	EDM_NETDIMM_RX_MAX = __EDM_NETDIMM_RX_CNT - 1
 };
 
+/*
+ * NetDIMM messages; also the IFLA_INFO_DATA of the rtnetlink kind "ndimm"
+ * (`ip link add NAME type ndimm`), which takes SIZE, PEER, LOWER, POLL_US,
+ * RX_MODE, WIRE_MBPS, WIRE_DELAY_NS, GEOM and NUMA_NODE, and reports those
+ * and ID (the name is IFLA_IFNAME).
+ */
 enum {
 	EDM_A_NETDIMM_UNSPEC,
 	EDM_A_NETDIMM_PAD,
