@@ -59,7 +59,8 @@ static int edm_netdimm_newlink(struct net *src_net, struct net_device *netdev,
 			return err;
 	}
 	if (!edm_name_valid(netdev->name, strlen(netdev->name), EDM_NAME_LEN - 1)) {
-		NL_SET_ERR_MSG(extack, "an ndimm's name is [A-Za-z0-9_.-], starting with a letter or digit");
+		NL_SET_ERR_MSG(extack,
+			       "an ndimm's name is [A-Za-z0-9_.-], starting with a letter or digit");
 		return -EINVAL;
 	}
 	err = edm_netdimm_cfg_parse(a, netdev->name, &cfg, extack) ?:
