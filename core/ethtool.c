@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `ethtool -S` helpers shared by the netdev kinds (include/edm/ethtool.h).
- * Pure functions over the caller's table and counters; no locking.
+ * ethtool helpers shared by the netdev kinds (include/edm/ethtool.h).
+ * Pure functions over the caller's table, counters and sizes; no locking.
  */
 #include <linux/string.h>
 
@@ -28,4 +28,18 @@ void edm_eth_values(const struct edm_eth_stat *t, int n, const u64 *v, u64 *data
 
 	for (i = 0; i < n; i++)
 		data[i] = v[t[i].attr];
+}
+
+void edm_eth_rings_fixed(struct ethtool_ringparam *rp, u32 rx, u32 tx)
+{
+	rp->rx_max_pending = rx;
+	rp->rx_pending = rx;
+	rp->tx_max_pending = tx;
+	rp->tx_pending = tx;
+}
+
+void edm_eth_get_one_channel(struct net_device *dev, struct ethtool_channels *ch)
+{
+	ch->max_combined = 1;
+	ch->combined_count = 1;
 }

@@ -4,6 +4,7 @@
  * the rack and the pool) and `ethtool -S`, every counter `edmctl rack
  * stats` has for the CN, under the same names with underscores. Takes the
  * pool node's and the DRAM cache's locks as the netlink reply does.
+ * `ethtool -g` and `-l`: its TxQ and RxQ, of fixed size, one each way.
  */
 #include "edm/ethtool.h"
 
@@ -62,10 +63,19 @@ static void edm_cn_get_ethtool_stats(struct net_device *dev, struct ethtool_stat
 	edm_eth_values(edm_cn_stat_names, ARRAY_SIZE(edm_cn_stat_names), sum.v, data);
 }
 
+static void edm_cn_get_ringparam(struct net_device *dev, struct ethtool_ringparam *rp,
+				 struct kernel_ethtool_ringparam *krp,
+				 struct netlink_ext_ack *extack)
+{
+	edm_eth_rings_fixed(rp, EDM_RACK_RING, EDM_RACK_RING);
+}
+
 const struct ethtool_ops edm_rack_cn_ethtool_ops = {
 	.get_drvinfo = edm_cn_get_drvinfo,
 	.get_link = ethtool_op_get_link,
 	.get_sset_count = edm_cn_get_sset_count,
 	.get_strings = edm_cn_get_strings,
 	.get_ethtool_stats = edm_cn_get_ethtool_stats,
+	.get_ringparam = edm_cn_get_ringparam,
+	.get_channels = edm_eth_get_one_channel,
 };

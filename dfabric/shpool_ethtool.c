@@ -2,8 +2,10 @@
 /*
  * ethtool for the shared pool's netdev: driver info (bus-info names the
  * ivshmem device joined) and `ethtool -S`, every counter `edmctl shpool
- * show -s` has, under the same names with underscores. Reads the per-CPU
- * counters and the view's; no locking.
+ * show -s` has, under the same names with underscores; `ethtool -g`: the
+ * pool's ring size (each ring from one member to another has it) and
+ * `-l`: one queue each way. Reads the per-CPU counters and the view's; no
+ * locking.
  */
 #include "edm/ethtool.h"
 
@@ -70,10 +72,21 @@ static void edm_shpool_get_ethtool_stats(struct net_device *nd, struct ethtool_s
 	edm_eth_values(edm_shpool_stat_names, ARRAY_SIZE(edm_shpool_stat_names), sum.v, data);
 }
 
+static void edm_shpool_get_ringparam(struct net_device *nd, struct ethtool_ringparam *rp,
+				     struct kernel_ethtool_ringparam *krp,
+				     struct netlink_ext_ack *extack)
+{
+	u32 n = edm_shpool_nd(nd)->v.geo.ring_size;
+
+	edm_eth_rings_fixed(rp, n, n);
+}
+
 const struct ethtool_ops edm_shpool_ethtool_ops = {
 	.get_drvinfo = edm_shpool_get_drvinfo,
 	.get_link = ethtool_op_get_link,
 	.get_sset_count = edm_shpool_get_sset_count,
 	.get_strings = edm_shpool_get_strings,
 	.get_ethtool_stats = edm_shpool_get_ethtool_stats,
+	.get_ringparam = edm_shpool_get_ringparam,
+	.get_channels = edm_eth_get_one_channel,
 };

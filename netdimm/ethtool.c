@@ -2,7 +2,8 @@
 /*
  * ethtool for ndimm: driver info and `ethtool -S`, the same counters that
  * `edmctl netdimm stats` shows, named per queue (one TX and one RX queue)
- * and per zone. Reads per-CPU counters; no locking.
+ * and per zone; `ethtool -g` and `-l`: its two rings of fixed size, one
+ * queue each way. Reads per-CPU counters; no locking.
  */
 #include "edm/ethtool.h"
 
@@ -70,10 +71,20 @@ static void edm_netdimm_get_ethtool_stats(struct net_device *dev, struct ethtool
 	edm_eth_values(edm_netdimm_stat_names, ARRAY_SIZE(edm_netdimm_stat_names), sum.v, data);
 }
 
+/* The rings have EDM_NETDIMM_RING descriptors, fixed when the zone is made. */
+static void edm_netdimm_get_ringparam(struct net_device *dev, struct ethtool_ringparam *rp,
+				      struct kernel_ethtool_ringparam *krp,
+				      struct netlink_ext_ack *extack)
+{
+	edm_eth_rings_fixed(rp, EDM_NETDIMM_RING, EDM_NETDIMM_RING);
+}
+
 const struct ethtool_ops edm_netdimm_ethtool_ops = {
 	.get_drvinfo = edm_netdimm_get_drvinfo,
 	.get_link = ethtool_op_get_link,
 	.get_sset_count = edm_netdimm_get_sset_count,
 	.get_strings = edm_netdimm_get_strings,
 	.get_ethtool_stats = edm_netdimm_get_ethtool_stats,
+	.get_ringparam = edm_netdimm_get_ringparam,
+	.get_channels = edm_eth_get_one_channel,
 };

@@ -178,6 +178,22 @@ eth_between() {
 		>/dev/null || { echo "edmctl $1, ethtool $2, edmctl $3" >&2; return 1; }
 }
 
+# eth_rings DEV NETNS N: `ethtool -g` gives N descriptors in each ring, now
+# and at most; `ethtool -G` is refused (fixed-size rings); `ethtool -l`,
+# one combined channel, now and at most. NETNS may be "".
+eth_rings() {
+	local g l
+
+	g=$(${2:+ip netns exec "$2"} ethtool -g "$1")
+	[ "$(grep -cxE "(RX|TX):[[:space:]]+$3" <<<"$g")" = 4 ] || { echo "$g" >&2; return 1; }
+	if ${2:+ip netns exec "$2"} ethtool -G "$1" rx $(($3 / 2)) 2>/dev/null; then
+		echo "ethtool -G $1 was taken" >&2
+		return 1
+	fi
+	l=$(${2:+ip netns exec "$2"} ethtool -l "$1")
+	[ "$(grep -cxE "Combined:[[:space:]]+1" <<<"$l")" = 2 ] || { echo "$l" >&2; return 1; }
+}
+
 TRACING=/sys/kernel/tracing
 
 # trace_on EVENT...: the trace emptied, then each event on (EVENT: a system,

@@ -272,6 +272,7 @@ create_show_delete() {
 	ethtool -i nda | grep -qx "bus-info: NET$z0"
 	# ethtool -S names every counter edmctl shows
 	eth_agrees nda ""
+	eth_rings nda "" 256
 	[ "$(edm_objects dev)" = 2 ]
 	x "$EDMCTL" netdimm del ndb		# takes its peer along
 	x "$EDMCTL" -j netdimm show | jq -e 'length == 0'

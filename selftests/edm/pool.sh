@@ -198,6 +198,7 @@ cn_ethtool() {
 
 	ip netns exec "$2" ethtool -i "$1" | grep -qx 'driver: edm-rack'
 	ip netns exec "$2" ethtool -i "$1" | grep -qx 'bus-info: rack r0'
+	eth_rings "$1" "$2" 256
 	e0=$("$EDMCTL" -j rack stats | jq -c "$stats")
 	s=$(ethtool_json "$1" "$2")
 	e1=$("$EDMCTL" -j rack stats | jq -c "$stats")

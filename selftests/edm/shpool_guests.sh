@@ -72,13 +72,15 @@ reach() {
 }
 
 # ethtool on the pool's netdev: -i names the driver and the ivshmem device
-# joined; -S has every counter edmctl shows, under its name with
-# underscores, each between edmctl's reads before and after (lib.sh).
+# joined; -g the pool's ring size; -S has every counter edmctl shows, under
+# its name with underscores, each between edmctl's reads before and after
+# (lib.sh).
 eth_agrees() {
 	local e0 e1 s
 
 	ethtool -i shp0 | grep -qx 'driver: edm-shpool'
 	ethtool -i shp0 | grep -qx "bus-info: $EDM_VM_SHMEM"
+	eth_rings shp0 "" "$("$EDMCTL" -j shpool show $SP | jq -er '.[0].ring')"
 	e0=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats')
 	s=$(ethtool_json shp0)
 	e1=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats')
