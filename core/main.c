@@ -36,6 +36,10 @@ static const struct edm_subsys edm_subsystems[] = {
 	/* after the registry: `ip link add ... type ndimm` makes registry devices */
 	{ "ndimm-link", edm_netdimm_link_init, edm_netdimm_link_exit },
 #endif
+#if IS_ENABLED(CONFIG_EDM_DFABRIC)
+	/* after the registry: `ip link add ... type rackcn` makes CNs of its racks */
+	{ "rackcn-link", edm_rack_cn_link_init, edm_rack_cn_link_exit },
+#endif
 	{ "netlink", edm_genl_init, edm_genl_exit },
 };
 

@@ -4,11 +4,13 @@
  * holds its pool; each CN gets a node id and Sections in the pool, a TxQ and
  * an RxQ in pool memory, two NAPI contexts and a netdev.
  *
- * Creation and destruction run under the registry lock of the rack's netns
- * and take RTNL inside it for the netdev. A CN is published in rack->cn[]
- * once its netdev is registered and unpublished before it is unregistered;
- * a grace period later no engine can post on its RxQ any more, and its
- * rings, pool node and memory go.
+ * Creation and destruction run under RTNL and then the registry lock of
+ * the rack's netns (netlink, `ip link`: dfabric/rack_link.c, a netns's
+ * exit). A CN is published in rack->cn[] once its netdev is registered and
+ * unpublished before it is unregistered; its netdev's ndo_uninit, after
+ * the grace period unregistering waits, frees its rings, pool node and
+ * memory: no engine can post on its RxQ any more then. The rack outlives
+ * its CNs' netdevs: it can go only under RTNL, which unregistering holds.
  */
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
@@ -20,7 +22,7 @@
 #define EDM_RACK_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
 			   NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
 
-static void edm_rack_cn_setup(struct net_device *dev)
+void edm_rack_cn_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &edm_rack_cn_netdev_ops;
@@ -139,22 +141,33 @@ err_parts:
 	return err;
 }
 
+/*
+ * edm_rack_cn_create() - a CN of @rack named @name. @netdev: the netdev
+ * `ip link add` allocated (with our setup and its name), or NULL to
+ * allocate one in the rack's netns; on failure, `ip link add` frees its
+ * own. RTNL and the registry lock held.
+ */
 struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 				       const struct edm_rack_dc_cfg *dc,
+				       struct net_device *netdev,
 				       struct netlink_ext_ack *extack)
 {
-	struct net_device *netdev;
+	bool ours = !netdev;
 	struct edm_rack_cn *cn;
 	int err;
 
+	ASSERT_RTNL();
 	if (edm_rack_cn_find(rack, name)) {
 		NL_SET_ERR_MSG(extack, "the rack has a compute node of that name");
 		return ERR_PTR(-EEXIST);
 	}
-	netdev = alloc_netdev(sizeof(*cn), name, NET_NAME_USER, edm_rack_cn_setup);
-	if (!netdev)
-		return ERR_PTR(-ENOMEM);
-	dev_net_set(netdev, rack->edev->net);
+	if (ours) {
+		netdev = alloc_netdev(sizeof(*cn), name, NET_NAME_USER, edm_rack_cn_setup);
+		if (!netdev)
+			return ERR_PTR(-ENOMEM);
+		dev_net_set(netdev, rack->edev->net);
+	}
+	netdev->rtnl_link_ops = &edm_rack_cn_link_ops;
 	cn = netdev_priv(netdev);
 	cn->rack = rack;
 	cn->netdev = netdev;
@@ -169,6 +182,9 @@ struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
 		goto err_parts;
 	}
+	/* from here on, unregistering frees everything (edm_rack_cn_uninit) */
+	cn->live = true;
+	netdev->needs_free_netdev = true;
 	netif_carrier_off(netdev);
 	rcu_assign_pointer(rack->cn[cn->pn.id], cn);
 	rack->ncn++;
@@ -181,34 +197,52 @@ err_parts:
 err_napi:
 	netif_napi_del(&cn->rx);
 	netif_napi_del(&cn->engine);
-	free_netdev(netdev);
+	if (ours)
+		free_netdev(netdev);
 	return ERR_PTR(err);
 }
 
-/* Teardown, under RTNL, in this order: unpublish, so no xmit or engine
- * finds the CN any more; unregister the netdev (its stop disables both
- * NAPIs and drains the rings, and no xmit is left in flight when it
- * returns); a grace period for engines that found it before; drain what
- * they posted meanwhile; then the queues, the pool node (Buffers the stack
- * still has pass to the LPPU) and the memory. The netdev itself is freed
- * when RTNL is released and its last reference is gone.
+/*
+ * Teardown, under RTNL and the registry lock, in this order: unpublish, so
+ * no xmit or engine finds the CN any more; unregister the netdev, at once
+ * or on @kill (`ip link del`'s and a dying netns's batch). Unregistering
+ * stops it (both NAPIs off, the rings drained, no xmit left in flight),
+ * waits a grace period for engines that found it before, and calls
+ * edm_rack_cn_uninit().
  */
-void edm_rack_cn_destroy(struct edm_rack_cn *cn)
+void edm_rack_cn_destroy_queued(struct edm_rack_cn *cn, struct list_head *kill)
 {
 	struct edm_rack *rack = cn->rack;
-	struct net_device *netdev = cn->netdev;
 
 	ASSERT_RTNL();
 	RCU_INIT_POINTER(rack->cn[cn->pn.id], NULL);
-	unregister_netdevice(netdev);
-	synchronize_net();
+	rack->ncn--;
+	unregister_netdevice_queue(cn->netdev, kill);
+}
+
+void edm_rack_cn_destroy(struct edm_rack_cn *cn)
+{
+	edm_rack_cn_destroy_queued(cn, NULL);
+}
+
+/*
+ * The netdev's ndo_uninit: drain what engines posted before the grace
+ * period, then the queues, the pool node (Buffers the stack still has
+ * pass to the LPPU) and the memory. The netdev itself is freed when RTNL
+ * is released and its last reference is gone.
+ */
+void edm_rack_cn_uninit(struct net_device *netdev)
+{
+	struct edm_rack_cn *cn = netdev_priv(netdev);
+
+	if (!cn->live)	/* registration failed: the creator undoes it */
+		return;
+	cn->live = false;
 	edm_rack_cn_drain(cn);
 	edm_rack_cn_free_parts(cn);
 	netif_napi_del(&cn->rx);
 	netif_napi_del(&cn->engine);
-	rack->ncn--;
 	netdev_dbg(netdev, "compute node destroyed\n");
-	free_netdev(netdev);
 	edm_obj_put(EDM_OBJ_CN);
 }
 

@@ -70,6 +70,7 @@ struct edm_rack_cn {
 	struct edm_pool_node pn;	/* its allocator in the pool */
 	struct edm_rack_ring txq, rxq;
 	bool up;			/* rxq.lock: the RxQ takes descriptors */
+	bool live;			/* RTNL: registered, parts to free at uninit */
 	struct napi_struct engine;	/* the port's ASIC: TxQ to destination RxQs */
 	struct napi_struct rx;		/* the CN's receive interrupt */
 	struct edm_rack_cn_stats __percpu *ctrs;
@@ -110,8 +111,25 @@ static inline void edm_cn_stat_add(struct edm_rack_cn *cn, int i, u64 v)
 struct edm_rack_cn *edm_rack_cn_find(struct edm_rack *rack, const char *name);
 struct edm_rack_cn *edm_rack_cn_create(struct edm_rack *rack, const char *name,
 				       const struct edm_rack_dc_cfg *dc,
+				       struct net_device *netdev,
 				       struct netlink_ext_ack *extack);
 void edm_rack_cn_destroy(struct edm_rack_cn *cn);
+void edm_rack_cn_destroy_queued(struct edm_rack_cn *cn, struct list_head *kill);
+void edm_rack_cn_uninit(struct net_device *netdev);
+void edm_rack_cn_setup(struct net_device *dev);
+
+/* dfabric/rack_nl.c: shared with rack_link.c */
+extern const struct nla_policy edm_cn_link_policy[];
+int edm_cn_dc_parse(struct nlattr **a, struct edm_rack_dc_cfg *dc,
+		    struct netlink_ext_ack *extack);
+struct edm_rack *edm_cn_rack_named(struct edm_net *en, struct nlattr *name,
+				   struct netlink_ext_ack *extack);
+int edm_cn_put_cfg(struct sk_buff *msg, struct edm_rack_cn *cn);
+struct sk_buff *edm_cn_event_msg(struct edm_rack_cn *cn, u8 cmd);
+void edm_cn_notify(struct edm_rack_cn *cn, u8 cmd);
+
+/* dfabric/rack_link.c: `ip link add NAME type rackcn rack RACK` */
+extern struct rtnl_link_ops edm_rack_cn_link_ops;
 void edm_rack_cn_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *sum);
 void edm_rack_cn_all_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *s);
 

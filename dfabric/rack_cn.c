@@ -395,6 +395,7 @@ static void edm_rack_cn_get_stats64(struct net_device *dev, struct rtnl_link_sta
 }
 
 const struct net_device_ops edm_rack_cn_netdev_ops = {
+	.ndo_uninit = edm_rack_cn_uninit,
 	.ndo_open = edm_rack_cn_open,
 	.ndo_stop = edm_rack_cn_stop,
 	.ndo_start_xmit = edm_rack_xmit,

@@ -3,9 +3,10 @@
  * Netlink commands on DFabric racks and their compute nodes: RACK_NEW,
  * RACK_GET (do and dump), RACK_DEL (its CNs go with it); CN_NEW (a netdev),
  * CN_GET (do and dump, with counters), CN_SET (its DRAM cache) and CN_DEL.
- * Each runs under its netns's registry lock, taken by the family's pre_doit
- * (EDM_NL_LOCK); a creation whose reply cannot be built is undone, a SET
- * that changed nothing sends no event.
+ * Each runs under RTNL and its netns's registry lock, taken by the family's
+ * pre_doit (EDM_NL_LOCK); a creation whose reply cannot be built is undone,
+ * a SET that changed nothing sends no event. CN_NEW's checks and events
+ * are shared with `ip link add ... type rackcn` (rack_link.c).
  */
 #include <linux/netdevice.h>
 #include <net/sock.h>
@@ -49,6 +50,17 @@ static const struct nla_policy edm_rack_sel_policy[EDM_A_RACK_MAX + 1] = {
 	[EDM_A_CN_DCACHE_WAYS] = NLA_POLICY_RANGE(NLA_U32, 1, EDM_DCACHE_MAX_WAYS), \
 	[EDM_A_CN_DCACHE_GRAN] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_cn_gran_range), \
 	[EDM_A_CN_DCACHE_MIN_LEN] = { .type = NLA_U32 }
+
+/* `ip link add ... type rackcn`'s IFLA_INFO_DATA: CN_NEW's, less the name. */
+const struct nla_policy edm_cn_link_policy[EDM_A_CN_MAX + 1] = {
+	[EDM_A_CN_RACK] = EDM_NL_NAME_POLICY,
+	[EDM_A_CN_NAME] = { .type = NLA_REJECT,
+			    .reject_message = "the compute node's name is ip link's own" },
+	EDM_REPLY_ONLY(EDM_A_CN_NODE),
+	EDM_REPLY_ONLY(EDM_A_CN_IFINDEX),
+	EDM_CN_DCACHE_POLICIES,
+	EDM_REPLY_ONLY(EDM_A_CN_STATS),
+};
 
 static const struct nla_policy edm_cn_new_policy[EDM_A_CN_MAX + 1] = {
 	[EDM_A_CN_RACK] = EDM_NL_NAME_POLICY,
@@ -187,13 +199,21 @@ static int edm_cn_put_dcache(struct sk_buff *msg, struct edm_rack_cn *cn)
 	return 0;
 }
 
-static int edm_cn_fill(struct sk_buff *msg, struct edm_rack_cn *cn)
+/* Its rack, node id and DRAM cache: also `ip -d link show`'s (RTNL held). */
+int edm_cn_put_cfg(struct sk_buff *msg, struct edm_rack_cn *cn)
 {
 	if (nla_put_string(msg, EDM_A_CN_RACK, cn->rack->edev->name) ||
-	    nla_put_string(msg, EDM_A_CN_NAME, cn->name) ||
 	    nla_put_u32(msg, EDM_A_CN_NODE, cn->pn.id) ||
+	    edm_cn_put_dcache(msg, cn))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int edm_cn_fill(struct sk_buff *msg, struct edm_rack_cn *cn)
+{
+	if (nla_put_string(msg, EDM_A_CN_NAME, cn->name) ||
 	    nla_put_u32(msg, EDM_A_CN_IFINDEX, READ_ONCE(cn->netdev->ifindex)) ||
-	    edm_cn_put_dcache(msg, cn) ||
+	    edm_cn_put_cfg(msg, cn) ||
 	    edm_cn_put_stats(msg, cn))
 		return -EMSGSIZE;
 	return 0;
@@ -208,7 +228,12 @@ static struct sk_buff *edm_cn_msg(struct edm_rack_cn *cn, struct genl_info *info
 	return msg ? edm_nl_msg_end(msg, hdr, edm_cn_fill(msg, cn)) : NULL;
 }
 
-static void edm_cn_notify(struct edm_rack_cn *cn, u8 cmd)
+struct sk_buff *edm_cn_event_msg(struct edm_rack_cn *cn, u8 cmd)
+{
+	return edm_cn_msg(cn, NULL, cmd);
+}
+
+void edm_cn_notify(struct edm_rack_cn *cn, u8 cmd)
 {
 	struct sk_buff *msg = edm_cn_msg(cn, NULL, cmd);
 
@@ -216,25 +241,29 @@ static void edm_cn_notify(struct edm_rack_cn *cn, u8 cmd)
 		edm_nl_notify(cn->rack->edev->net, msg);
 }
 
-/* The rack RACK names; registry lock held. */
-static struct edm_rack *edm_cn_rack(struct edm_net *en, struct genl_info *info)
+/* The rack @name names (an EDM_A_CN_RACK); registry lock held. */
+struct edm_rack *edm_cn_rack_named(struct edm_net *en, struct nlattr *name,
+				   struct netlink_ext_ack *extack)
 {
-	struct nlattr *name = info->attrs[EDM_A_CN_RACK];
 	struct edm_dev *dev;
-	int err;
 
 	lockdep_assert_held(&en->lock);
-	err = edm_nl_require(info, EDM_A_CN_RACK, "missing rack name");
-	if (err)
-		return ERR_PTR(err);
-	dev = edm_dev_find(en, NULL, name, info->extack);
+	dev = edm_dev_find(en, NULL, name, extack);
 	if (IS_ERR(dev))
 		return ERR_CAST(dev);
 	if (dev->type != EDM_DEV_TYPE_RACK) {
-		NL_SET_ERR_MSG_ATTR(info->extack, name, "not a rack");
+		NL_SET_ERR_MSG_ATTR(extack, name, "not a rack");
 		return ERR_PTR(-ENODEV);
 	}
 	return edm_rack_of(dev);
+}
+
+static struct edm_rack *edm_cn_rack(struct edm_net *en, struct genl_info *info)
+{
+	int err = edm_nl_require(info, EDM_A_CN_RACK, "missing rack name");
+
+	return err ? ERR_PTR(err) : edm_cn_rack_named(en, info->attrs[EDM_A_CN_RACK],
+						      info->extack);
 }
 
 /* Both names are required before the rack is looked up: without one, EINVAL names it. */
@@ -261,10 +290,8 @@ static struct edm_rack_cn *edm_cn_find(struct edm_net *en, struct genl_info *inf
 }
 
 /* The DRAM cache request over @dc; sets 0 turns it off. */
-static void edm_cn_get_dc(struct genl_info *info, struct edm_rack_dc_cfg *dc)
+static void edm_cn_get_dc(struct nlattr **a, struct edm_rack_dc_cfg *dc)
 {
-	struct nlattr **a = info->attrs;
-
 	if (a[EDM_A_CN_DCACHE_REGION])
 		dc->region = nla_get_u32(a[EDM_A_CN_DCACHE_REGION]);
 	if (a[EDM_A_CN_DCACHE_SETS])
@@ -277,16 +304,15 @@ static void edm_cn_get_dc(struct genl_info *info, struct edm_rack_dc_cfg *dc)
 		dc->min_len = nla_get_u32(a[EDM_A_CN_DCACHE_MIN_LEN]);
 }
 
-static int edm_cn_chk_dc(struct genl_info *info, const struct edm_rack_dc_cfg *dc)
+static int edm_cn_chk_dc(struct nlattr **a, const struct edm_rack_dc_cfg *dc,
+			 struct netlink_ext_ack *extack)
 {
 	if (dc->sets && !is_power_of_2(dc->sets)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_CN_DCACHE_SETS],
-				    "sets must be a power of two");
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_CN_DCACHE_SETS], "sets must be a power of two");
 		return -EINVAL;
 	}
 	if (!is_power_of_2(dc->gran)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDM_A_CN_DCACHE_GRAN],
-				    "gran must be a power of two");
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_CN_DCACHE_GRAN], "gran must be a power of two");
 		return -EINVAL;
 	}
 	return 0;
@@ -296,27 +322,34 @@ static const struct edm_rack_dc_cfg edm_cn_dc_default = {
 	.ways = 4, .gran = 4096, .min_len = 256,
 };
 
+/* A new CN's DRAM cache from @a, over the defaults; checked. */
+int edm_cn_dc_parse(struct nlattr **a, struct edm_rack_dc_cfg *dc,
+		    struct netlink_ext_ack *extack)
+{
+	*dc = edm_cn_dc_default;
+	edm_cn_get_dc(a, dc);
+	return edm_cn_chk_dc(a, dc, extack);
+}
+
 static int edm_nl_cn_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct edm_net *en = edm_nl_en(info);
-	struct edm_rack_dc_cfg dc = edm_cn_dc_default;
+	struct edm_rack_dc_cfg dc;
 	struct edm_rack_cn *cn;
 	struct sk_buff *reply;
 	struct edm_rack *rack;
 	int err;
 
 	err = edm_nl_require(info, EDM_A_CN_NAME, "missing compute node name") ?:
-	      edm_nl_chk_name(info, EDM_A_CN_NAME);
-	if (err)
-		return err;
-	edm_cn_get_dc(info, &dc);
-	err = edm_cn_chk_dc(info, &dc);
+	      edm_nl_chk_name(info, EDM_A_CN_NAME) ?:
+	      edm_cn_dc_parse(info->attrs, &dc, info->extack);
 	if (err)
 		return err;
 	rack = edm_cn_rack(en, info);
 	if (IS_ERR(rack))
 		return PTR_ERR(rack);
-	cn = edm_rack_cn_create(rack, nla_data(info->attrs[EDM_A_CN_NAME]), &dc, info->extack);
+	cn = edm_rack_cn_create(rack, nla_data(info->attrs[EDM_A_CN_NAME]), &dc, NULL,
+				info->extack);
 	if (IS_ERR(cn))
 		return PTR_ERR(cn);
 	reply = edm_cn_msg(cn, info, EDM_CMD_CN_NEW);
@@ -366,8 +399,8 @@ static int edm_nl_cn_set_doit(struct sk_buff *skb, struct genl_info *info)
 	};
 	spin_unlock_bh(&n->dc_lock);
 	dc = was;
-	edm_cn_get_dc(info, &dc);
-	err = edm_cn_chk_dc(info, &dc);
+	edm_cn_get_dc(info->attrs, &dc);
+	err = edm_cn_chk_dc(info->attrs, &dc, info->extack);
 	if (err || !memcmp(&dc, &was, sizeof(dc)))
 		return err;
 	err = edm_pool_node_dcache_set(n, dc.region, dc.sets, dc.ways, dc.gran, dc.min_len,

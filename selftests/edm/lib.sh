@@ -194,6 +194,12 @@ eth_rings() {
 	[ "$(grep -cxE "Combined:[[:space:]]+1" <<<"$l")" = 2 ] || { echo "$l" >&2; return 1; }
 }
 
+# ipl ARGS...: ip(8) with our plug-ins for the ndimm and rackcn kinds
+# (tools/iplink).
+ipl() {
+	IP_LIB_DIR=$EDM_TOP/tools/iplink ip "$@"
+}
+
 TRACING=/sys/kernel/tracing
 
 # trace_on EVENT...: the trace emptied, then each event on (EVENT: a system,

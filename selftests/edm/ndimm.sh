@@ -655,11 +655,6 @@ netns_first() {
 	! compgen -G '/dev/ndimm*' >/dev/null
 }
 
-# ipl ARGS...: ip(8) with our plug-in for the ndimm kind (tools/iplink).
-ipl() {
-	IP_LIB_DIR=$EDM_TOP/tools/iplink ip "$@"
-}
-
 # `ip link add` makes the same object as edmctl (one path in the kernel):
 # without the plug-in, a 32 MiB pair whose peer is ndimm<N>; with it, the
 # parameters given, shown by edmctl and by `ip -d link`. Both kinds of

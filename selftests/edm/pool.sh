@@ -422,6 +422,65 @@ case_errors() {
 	[ "$(edm_objects cn)" = 0 ]
 }
 
+# `ip link add ... type rackcn` makes the same CN as edmctl (one path in
+# the kernel): without the plug-in, in the namespace's only rack and with
+# no DRAM cache; with it, in the rack and with the cache given, shown by
+# edmctl and `ip -d link`. A CN goes with `ip link del` and with the
+# namespace it is in, whoever made it; bad input gets the kernel's message
+# through ip and leaves nothing behind.
+case_iplink() {
+	trap cleanup EXIT
+	x "$EDMCTL" pool create p0 size 16M >/dev/null
+	expect_error_in "this namespace has no rack" ip link add cna type rackcn
+	x "$EDMCTL" rack create r0 pool p0 >/dev/null
+	x ip link add cna type rackcn
+	x "$EDMCTL" -j rack cn-show | jq -e '
+		length == 1 and .[0].name == "cna" and .[0].rack == "r0"
+		and .[0]["dcache-sets"] == 0'
+	x ip -j -d link show cna | jq -e '.[0].linkinfo.info_kind == "rackcn"'
+	x ipl link add cnb type rackcn rack r0 dcache-sets 16 dcache-ways 2
+	x "$EDMCTL" -j rack cn-show | jq -e '
+		length == 2 and (map(select(.name == "cnb"))[0] |
+			.["dcache-sets"] == 16 and .["dcache-ways"] == 2)'
+	x ipl -j -d link show cnb | jq -e '.[0].linkinfo.info_data |
+		.rack == "r0" and .node >= 0 and .dcache_sets == 16 and .dcache_ways == 2'
+	[ "$(edm_objects cn)" = 2 ]
+	x ip -b - <<-EOF
+		netns add $NS_A
+		netns add $NS_B
+		link set cna netns $NS_A
+		link set cnb netns $NS_B
+	EOF
+	ns_up $NS_A cna $IP_A
+	ns_up $NS_B cnb $IP_B
+	x in_a ping -c 2 -i 0.2 -W 5 $IP_B
+	eth_rings cnb $NS_B 256
+	x ip -n $NS_A link del cna
+	[ "$(edm_objects cn)" = 1 ]
+	x ip netns del $NS_B
+	poll 30 test "$(edm_objects cn)" = 0
+	x "$EDMCTL" -j rack cn-show | jq -e 'length == 0'
+
+	# an edmctl CN has the kind too
+	x "$EDMCTL" rack add-cn r0 cnc dcache-sets 8 >/dev/null
+	x ipl -d link show cnc | grep -q "rackcn rack r0 node [0-9]* dcache-region 0 dcache-sets 8"
+	x ip link del cnc
+	[ "$(edm_objects cn)" = 0 ]
+
+	x "$EDMCTL" pool create p1 size 8M >/dev/null
+	x "$EDMCTL" rack create r1 pool p1 >/dev/null
+	expect_error_in "this namespace has several racks" ip link add cnx type rackcn
+	expect_error_in "not a rack" ipl link add cnx type rackcn rack p0
+	expect_error_in "no such device" ipl link add cnx type rackcn rack nope
+	expect_error_in "sets must be a power of two" \
+		ipl link add cnx type rackcn rack r1 dcache-sets 3
+	expect_error_in "a compute node's name is" ip link add cn+x type rackcn rack r1
+	[ ! -e /sys/class/net/cnx ]
+	[ "$(edm_objects cn)" = 0 ]
+	x "$EDMCTL" rack del r1
+	x "$EDMCTL" pool del p1
+}
+
 # The module goes under traffic, sockets still holding shared skbs: their
 # pages outlive it, and nothing in the kernel complains (the VM runner
 # scans dmesg). The module is loaded again for what follows.
@@ -438,7 +497,7 @@ case_unload() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors unload)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors iplink unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
@@ -447,6 +506,7 @@ for c in "${cases[@]}"; do
 	delete) run_case case_delete "rack: deleted under traffic, the pool frees everything" ;;
 	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;
 	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;
+	iplink) run_case case_iplink "rack: ip link add/del of compute nodes, with and without the ip plug-in" ;;
 	unload) run_case case_unload "edm.ko unloads under rack traffic" ;;
 	*) echo "unknown case $c"; exit 2 ;;
 	esac

@@ -10,54 +10,14 @@
  * it from its library directory (IP_LIB_DIR, or /usr/lib/<triplet>/ip on
  * Debian) and calls it through struct link_util.
  *
- * iproute2 has no public header for plug-ins: struct link_util and the
- * helpers below are declared here as iproute2 6.1 (Debian 12) defines and
- * exports them. Without the plug-in, `ip link add nd0 type ndimm` still
- * works and takes the defaults.
+ * Without the plug-in, `ip link add nd0 type ndimm` still works and takes
+ * the defaults.
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <linux/edm.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 
-/* ---- what ip(8) exports, as iproute2 6.1 declares it ---- */
-
-struct link_util {
-	struct link_util *next;
-	const char *id;
-	int maxattr;
-	int (*parse_opt)(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n);
-	void (*print_opt)(struct link_util *lu, FILE *f, struct rtattr *tb[]);
-	void (*print_xstats)(struct link_util *lu, FILE *f, struct rtattr *xstats);
-	void (*print_help)(struct link_util *lu, int argc, char **argv, FILE *f);
-	int (*parse_ifla_xstats)(struct link_util *lu, int argc, char **argv);
-	int (*print_ifla_xstats)(struct nlmsghdr *n, void *arg);
-};
-
-enum output_type { PRINT_FP = 1, PRINT_JSON = 2, PRINT_ANY = 4 };
-enum { COLOR_NONE = 6 };	/* the last of iproute2's enum color_attr */
-
-int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data, int alen);
-int addattr32(struct nlmsghdr *n, int maxlen, int type, uint32_t data);
-int addattr64(struct nlmsghdr *n, int maxlen, int type, uint64_t data);
-unsigned int ll_name_to_index(const char *name);
-int print_color_string(enum output_type t, int color, const char *key, const char *fmt,
-		       const char *value);
-int print_color_uint(enum output_type t, int color, const char *key, const char *fmt,
-		     unsigned int value);
-int print_color_u64(enum output_type t, int color, const char *key, const char *fmt,
-		    uint64_t value);
-
-/* ---- ours ---- */
-
-#define NDIMM_MSG_MAX	1024	/* ip's request buffer */
+#include "iplink.h"
 
 static const char *const rx_modes[] = {
 	[EDM_NETDIMM_RX_ZEROCOPY] = "zerocopy",
@@ -73,25 +33,6 @@ static void ndimm_usage(FILE *f)
 		"\n"
 		"Without peer or lower, the device gets a peer named ndimm<N>.\n"
 		"The zone size is a multiple of 2M, 4M at least; 32M when not given.\n");
-}
-
-static int ndimm_bad(const char *what, const char *arg)
-{
-	fprintf(stderr, "Error: ndimm: invalid %s \"%s\"\n", what, arg);
-	return -1;
-}
-
-static int ndimm_u32(const char *arg, uint32_t *v)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	x = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || x > UINT32_MAX || *arg == '-')
-		return -1;
-	*v = x;
-	return 0;
 }
 
 static int ndimm_size(const char *arg, uint64_t *v)
@@ -141,24 +82,24 @@ static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct n
 		}
 		if (!strcmp(key, "peer")) {
 			if (strlen(arg) >= 16)
-				return ndimm_bad("peer name", arg);
-			addattr_l(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_PEER, arg, strlen(arg) + 1);
+				return iplink_bad("ndimm", "peer name", arg);
+			addattr_l(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_PEER, arg, strlen(arg) + 1);
 		} else if (!strcmp(key, "lower")) {
 			u = ll_name_to_index(arg);
 			if (!u)
-				return ndimm_bad("lower device", arg);
-			addattr32(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_LOWER, u);
+				return iplink_bad("ndimm", "lower device", arg);
+			addattr32(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_LOWER, u);
 		} else if (!strcmp(key, "size")) {
 			if (ndimm_size(arg, &sz))
-				return ndimm_bad("size", arg);
-			addattr64(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_SIZE, sz);
+				return iplink_bad("ndimm", "size", arg);
+			addattr64(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_SIZE, sz);
 		} else if (!strcmp(key, "rx-mode")) {
 			for (u = 1; u <= EDM_NETDIMM_RX_MAX; u++)
 				if (rx_modes[u] && !strcmp(arg, rx_modes[u]))
 					break;
 			if (u > EDM_NETDIMM_RX_MAX)
-				return ndimm_bad("rx-mode", arg);
-			addattr32(n, NDIMM_MSG_MAX, EDM_A_NETDIMM_RX_MODE, u);
+				return iplink_bad("ndimm", "rx-mode", arg);
+			addattr32(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_RX_MODE, u);
 		} else {
 			for (i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
 				if (!strcmp(key, u32s[i].name))
@@ -168,21 +109,13 @@ static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct n
 				ndimm_usage(stderr);
 				return -1;
 			}
-			if (ndimm_u32(arg, &u))
-				return ndimm_bad(key, arg);
-			addattr32(n, NDIMM_MSG_MAX, u32s[i].attr, u);
+			if (iplink_u32(arg, &u))
+				return iplink_bad("ndimm", key, arg);
+			addattr32(n, IPLINK_MSG_MAX, u32s[i].attr, u);
 		}
 		argc--, argv++;
 	}
 	return 0;
-}
-
-static uint32_t ndimm_get_u32(const struct rtattr *a)
-{
-	uint32_t v;
-
-	memcpy(&v, RTA_DATA(a), sizeof(v));
-	return v;
 }
 
 static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
@@ -200,13 +133,13 @@ static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 		return;
 	if (tb[EDM_A_NETDIMM_ID])
 		print_color_uint(PRINT_ANY, COLOR_NONE, "edm_id", "edm-id %u ",
-				 ndimm_get_u32(tb[EDM_A_NETDIMM_ID]));
+				 iplink_get_u32(tb[EDM_A_NETDIMM_ID]));
 	if (tb[EDM_A_NETDIMM_PEER])
 		print_color_string(PRINT_ANY, COLOR_NONE, "peer", "peer %s ",
 				   RTA_DATA(tb[EDM_A_NETDIMM_PEER]));
 	if (tb[EDM_A_NETDIMM_LOWER])
 		print_color_uint(PRINT_ANY, COLOR_NONE, "lower", "lower-ifindex %u ",
-				 ndimm_get_u32(tb[EDM_A_NETDIMM_LOWER]));
+				 iplink_get_u32(tb[EDM_A_NETDIMM_LOWER]));
 	if (tb[EDM_A_NETDIMM_SIZE]) {
 		uint64_t sz;
 
@@ -214,7 +147,7 @@ static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 		print_color_u64(PRINT_ANY, COLOR_NONE, "size", "size %" PRIu64 " ", sz);
 	}
 	if (tb[EDM_A_NETDIMM_RX_MODE]) {
-		uint32_t m = ndimm_get_u32(tb[EDM_A_NETDIMM_RX_MODE]);
+		uint32_t m = iplink_get_u32(tb[EDM_A_NETDIMM_RX_MODE]);
 
 		print_color_string(PRINT_ANY, COLOR_NONE, "rx_mode", "rx-mode %s ",
 				   m <= EDM_NETDIMM_RX_MAX && rx_modes[m] ? rx_modes[m] : "?");
@@ -222,7 +155,7 @@ static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	for (i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
 		if (tb[u32s[i].attr])
 			print_color_uint(PRINT_ANY, COLOR_NONE, u32s[i].json, u32s[i].fmt,
-					 ndimm_get_u32(tb[u32s[i].attr]));
+					 iplink_get_u32(tb[u32s[i].attr]));
 }
 
 static void ndimm_print_help(struct link_util *lu, int argc, char **argv, FILE *f)
