@@ -31,6 +31,8 @@ void edm_rack_cn_setup(struct net_device *dev)
 	dev->hw_features |= EDM_RACK_FEATURES;
 	dev->vlan_features |= EDM_RACK_FEATURES;
 	dev->max_mtu = EDM_RACK_MTU_MAX;
+	/* the engines look destinations up by the address each time: as a switch learns */
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	eth_hw_addr_random(dev);
 }
 

@@ -11,6 +11,10 @@
  * reference is exclusive). Nothing else copies packet data; COPIES counts
  * every one of them.
  *
+ * Tracepoints (dfabric/trace.h): edm_rack_cn_tx for each Buffer put on
+ * the TxQ (or a frame with nowhere to go), edm_rack_cn_rx for each taken
+ * from the RxQ or lost on the way to it.
+ *
  * Locking: see rack.h. xmit runs under the netdev's TX lock (one TxQ
  * producer); the engine and the receive NAPI are each their ring's only
  * consumer; engines post on an RxQ under its lock, which also guards
@@ -21,6 +25,7 @@
 
 #include "nicpool.h"
 #include "rack.h"
+#include "trace.h"
 
 static struct edm_rack_desc *edm_rack_slot(struct edm_rack_ring *r, u32 i)
 {
@@ -78,7 +83,7 @@ struct edm_rack_cn *edm_rack_by_mac(struct edm_rack *rack, const u8 *addr,
 }
 
 /* The one copy: @skb into a new Buffer, and a TxQ descriptor toward node @dst. */
-static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst)
+static int __edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst)
 {
 	struct edm_rack_ring *r = &cn->txq;
 	u32 span = edm_shared_skb_span(skb->len);
@@ -109,6 +114,14 @@ static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst)
 	d->dst = dst;
 	edm_rack_ring_publish(r);
 	return 0;
+}
+
+static int edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst)
+{
+	int err = __edm_rack_tx_one(cn, skb, dst);
+
+	trace_edm_rack_cn_tx(netdev_name(cn->netdev), dst, skb->len, err);
+	return err;
 }
 
 /* The rack's NIC pool, if it has one with members; RCU. */
@@ -149,7 +162,10 @@ static int edm_rack_tx_unicast(struct edm_rack_cn *cn, struct sk_buff *skb, cons
 	if (to)
 		return edm_rack_tx_one(cn, skb, to->pn.id);
 	np = edm_rack_np(cn->rack);
-	return np ? edm_rack_tx_one(cn, skb, np->pn.id) : -ENODEV;
+	if (np)
+		return edm_rack_tx_one(cn, skb, np->pn.id);
+	trace_edm_rack_cn_tx(netdev_name(cn->netdev), EDM_TRACE_NO_NODE, skb->len, -ENODEV);
+	return -ENODEV;
 }
 
 static void edm_rack_maybe_stop(struct edm_rack_cn *cn)
@@ -219,6 +235,7 @@ int edm_rack_post(struct edm_pool_node *from, struct edm_rack_cn *to,
 	spin_unlock(&r->lock);
 	if (!posted) {
 		edm_cn_stat_add(to, EDM_A_CNSTAT_RX_DROPS, 1);
+		trace_edm_rack_cn_rx(netdev_name(to->netdev), d->src, d->len, -ENOBUFS);
 		edm_rack_drop_buf(to, d);
 		return -ENOBUFS;
 	}
@@ -303,14 +320,17 @@ static void edm_rack_rx_one(struct edm_rack_cn *cn, const struct edm_rack_desc *
 	skb = edm_build_shared_skb(&cn->pn, &cn->rx, d->ref, d->len);
 	if (!skb) {
 		edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_DROPS, 1);
+		trace_edm_rack_cn_rx(netdev_name(cn->netdev), d->src, d->len, -ENOMEM);
 		edm_rack_drop_buf(cn, d);
 		return;
 	}
 	if (edm_rack_skb_offloads(skb, &d->vh)) {
 		edm_kfree_shared_skb(skb);
 		edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_DROPS, 1);
+		trace_edm_rack_cn_rx(netdev_name(cn->netdev), d->src, d->len, -EINVAL);
 		return;
 	}
+	trace_edm_rack_cn_rx(netdev_name(cn->netdev), d->src, d->len, 0);
 	skb->protocol = eth_type_trans(skb, cn->netdev);
 	edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_PACKETS, 1);
 	edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_BYTES, d->len);

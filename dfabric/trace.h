@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the DFabric pool (system "edm_pool"): Table 2's calls as
+ * Tracepoints of the DFabric pool (system "edm_pool"): a rack compute
+ * node's frames, each Buffer it puts on its TxQ for a node and each it
+ * takes from its RxQ or loses before (edm_rack_cn_tx/rx); Table 2's calls as
  * the racks and the NIC pool make them, alloc_shared_buffer (with its
  * result), pass_shared_buffer (from one compute node's view to another's)
  * and free_shared_buffer; and the NIC pool's choice of a member for each
@@ -20,6 +22,38 @@
 #include <linux/tracepoint.h>
 
 #include "edm/compat.h"
+
+#define EDM_TRACE_NO_NODE	255	/* a frame with no destination */
+
+/* @node: the destination (tx) or the sender (rx), EDM_TRACE_NO_NODE if none */
+DECLARE_EVENT_CLASS(edm_rack_cn_frame,
+	TP_PROTO(const char *dev, u32 node, u32 len, int err),
+	TP_ARGS(dev, node, len, err),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, node)
+		__field(u32, len)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(dev, dev);
+		__entry->node = node;
+		__entry->len = len;
+		__entry->err = err;
+	),
+	TP_printk("dev=%s node=%u len=%u err=%d", __get_str(dev), __entry->node, __entry->len,
+		  __entry->err)
+);
+
+DEFINE_EVENT(edm_rack_cn_frame, edm_rack_cn_tx,
+	TP_PROTO(const char *dev, u32 node, u32 len, int err),
+	TP_ARGS(dev, node, len, err)
+);
+
+DEFINE_EVENT(edm_rack_cn_frame, edm_rack_cn_rx,
+	TP_PROTO(const char *dev, u32 node, u32 len, int err),
+	TP_ARGS(dev, node, len, err)
+);
 
 TRACE_EVENT(edm_pool_alloc,
 	TP_PROTO(u32 node, u32 size, u64 ref, int err),

@@ -161,20 +161,38 @@ pool_stat() {
 	"$EDMCTL" -j pool stats p0 | jq -er ".[0].stats.$1"
 }
 
+# cn_stat CN KEY: one of a compute node's counters
+cn_stat() {
+	"$EDMCTL" -j rack stats | jq -er ".[] | select(.name == \"$1\") | .stats[\"$2\"]"
+}
+
 # A ping between the compute nodes with the edm_pool tracepoints on: every
 # Buffer the counters say was allocated and passed was traced, and at least
 # the ping's packets were traced whole: allocated by one compute node and
-# passed from it under the same reference.
+# passed from it under the same reference. Each packet a CN counts as sent
+# or received is a tx or rx event of its own, the 98-byte echo requests
+# from cna's node to cnb's and the replies back.
 traced_ping() {
-	local a0 p0 a1 p1 t matched
+	local a0 p0 a1 p1 t c matched na nb tx0 rx0 tx1 rx1
 
+	na=$("$EDMCTL" -j rack cn-show | jq -er '.[] | select(.name == "cna") | .node')
+	nb=$("$EDMCTL" -j rack cn-show | jq -er '.[] | select(.name == "cnb") | .node')
 	trace_on edm_pool
 	a0=$(pool_stat allocs) p0=$(pool_stat passes)
+	tx0=$(cn_stat cna tx-packets) rx0=$(cn_stat cnb rx-packets)
 	x in_a ping -c 3 -i 0.2 -W 5 $IP_B >&2
 	poll 10 pool_carried_all
 	# counted before the events go off: each counted op was traced
 	a1=$(pool_stat allocs) p1=$(pool_stat passes)
+	tx1=$(cn_stat cna tx-packets) rx1=$(cn_stat cnb rx-packets)
 	trace_off edm_pool
+	c=$(grep -E 'edm_rack_cn_(tx|rx):' $TRACING/trace)
+	[ "$(grep -c 'edm_rack_cn_tx: dev=cna node=[0-9]* len=[0-9]* err=0$' <<<"$c")" -ge $((tx1 - tx0)) ]
+	[ "$(grep -c 'edm_rack_cn_rx: dev=cnb node=[0-9]* len=[0-9]* err=0$' <<<"$c")" -ge $((rx1 - rx0)) ]
+	[ "$(grep -c "edm_rack_cn_tx: dev=cna node=$nb len=98 err=0\$" <<<"$c")" -ge 3 ]
+	[ "$(grep -c "edm_rack_cn_rx: dev=cnb node=$na len=98 err=0\$" <<<"$c")" -ge 3 ]
+	[ "$(grep -c "edm_rack_cn_rx: dev=cna node=$nb len=98 err=0\$" <<<"$c")" -ge 3 ]
+	! grep -q 'err=-' <<<"$c"
 	t=$(grep -E 'edm_pool_(alloc|pass|free):' $TRACING/trace)
 	[ "$(grep -c 'edm_pool_alloc: .* err=0$' <<<"$t")" -ge $((a1 - a0)) ]
 	[ "$(grep -c 'edm_pool_pass: .* err=0$' <<<"$t")" -ge $((p1 - p0)) ]
@@ -455,6 +473,11 @@ case_iplink() {
 	ns_up $NS_B cnb $IP_B
 	x in_a ping -c 2 -i 0.2 -W 5 $IP_B
 	eth_rings cnb $NS_B 256
+	# a new MAC address while up; cna's engine finds cnb by it at once
+	x ip -n $NS_B link set cnb address 02:00:00:00:0c:0b
+	x ip -n $NS_A neigh flush dev cna
+	x in_a ping -c 1 -W 5 $IP_B
+	x ip -n $NS_A -j neigh show dev cna | jq -e 'any(.[]; .lladdr == "02:00:00:00:0c:0b")'
 	x ip -n $NS_A link del cna
 	[ "$(edm_objects cn)" = 1 ]
 	x ip netns del $NS_B
