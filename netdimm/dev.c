@@ -219,6 +219,7 @@ static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netl
 		if (err) {
 			NL_SET_ERR_MSG(extack,
 				       "lower device must be Ethernet with room for our header");
+			nd->edev = NULL;	/* not made: edm_dev_create() frees it */
 			unregister_netdevice(netdev);
 			return err;
 		}
