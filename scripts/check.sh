@@ -6,7 +6,8 @@
 # It runs in every installed supported kernel (scripts/krel.sh --all-vm: the
 # newest Debian 6.1 and 6.12), or in $KREL alone when that is set:
 #   deps -> per kernel: edm.ko with W=1 + sparse, and with no subsystem
-#   (EDM_*=n), a dkms build -> checkpatch -> edmctl and its host tests
+#   (EDM_*=n), a dkms build -> checkpatch -> edmctl (with edmop and ip's
+#   plug-ins) and its host tests
 #   -> make unit -> make fuzz (5 s each) -> spec vs uapi header
 #   -> per kernel: the VM suite in Debian's kernel, the minimal module
 #   -> the multi-guest runs, guests alternating between the kernels
@@ -78,7 +79,8 @@ build_module_minimal() {
 
 build_edmctl() {
 	make -C tools/edmctl clean && make -C tools/edmctl &&
-		make -C tools/edmop clean && make -C tools/edmop
+		make -C tools/edmop clean && make -C tools/edmop &&
+		make -C tools/iplink clean && make -C tools/iplink
 }
 
 # suite NAME CMD...: run a TAP-printing suite, show and keep its TAP. A

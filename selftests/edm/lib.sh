@@ -197,6 +197,8 @@ eth_rings() {
 # ipl ARGS...: ip(8) with our plug-ins for the ndimm and rackcn kinds
 # (tools/iplink).
 ipl() {
+	[ -e "$EDM_TOP/tools/iplink/link_ndimm.so" ] && [ -e "$EDM_TOP/tools/iplink/link_rackcn.so" ] ||
+		{ echo "ip's plug-ins are not built: make -C tools/iplink" >&2; return 1; }
 	IP_LIB_DIR=$EDM_TOP/tools/iplink ip "$@"
 }
 
