@@ -497,7 +497,7 @@ case_iplink() {
 	expect_error_in "no such device" ipl link add cnx type rackcn rack nope
 	expect_error_in "sets must be a power of two" \
 		ipl link add cnx type rackcn rack r1 dcache-sets 3
-	expect_error_in "a compute node's name is" ip link add cn+x type rackcn rack r1
+	expect_error_in "a compute node's name is" ipl link add cn+x type rackcn rack r1
 	[ ! -e /sys/class/net/cnx ]
 	[ "$(edm_objects cn)" = 0 ]
 	x "$EDMCTL" rack del r1
