@@ -35,7 +35,8 @@ static struct edm_rack *edm_cn_link_only_rack(struct edm_net *en,
 		if (dev->type != EDM_DEV_TYPE_RACK)
 			continue;
 		if (found) {
-			NL_SET_ERR_MSG(extack, "this namespace has several racks: say which (rack NAME)");
+			NL_SET_ERR_MSG(extack,
+				       "this namespace has several racks: say which (rack NAME)");
 			return ERR_PTR(-EINVAL);
 		}
 		found = dev;

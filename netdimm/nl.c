@@ -42,48 +42,35 @@ static struct netlink_range_validation edm_netdimm_delay_range = {
 	.max = EDM_NETDIMM_WIRE_DELAY_MAX,
 };
 
+/* What a new device takes, from NETDIMM_NEW or from `ip link add`. */
+#define EDM_NETDIMM_CFG_POLICIES \
+	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT, \
+			       .reject_message = "device IDs are assigned by the kernel" }, \
+	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range), \
+	[EDM_A_NETDIMM_PEER] = EDM_NL_NAME_POLICY, \
+	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1), \
+	[EDM_A_NETDIMM_POLL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_poll_range), \
+	[EDM_A_NETDIMM_RX_MODE] = NLA_POLICY_RANGE(NLA_U32, EDM_NETDIMM_RX_ZEROCOPY, \
+						   EDM_NETDIMM_RX_MAX), \
+	[EDM_A_NETDIMM_WIRE_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_mbps_range), \
+	[EDM_A_NETDIMM_WIRE_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, \
+							      &edm_netdimm_delay_range), \
+	[EDM_A_NETDIMM_GEOM] = NLA_POLICY_NESTED(edm_geom_policy), \
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_IFINDEX), \
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_ZONE), \
+	EDM_REPLY_ONLY(EDM_A_NETDIMM_STATS), \
+	[EDM_A_NETDIMM_NUMA_NODE] = NLA_POLICY_MAX(NLA_U32, EDM_NETDIMM_NODE_MAX)
+
 static const struct nla_policy edm_netdimm_new_policy[EDM_A_NETDIMM_MAX + 1] = {
-	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT,
-			       .reject_message = "device IDs are assigned by the kernel" },
+	EDM_NETDIMM_CFG_POLICIES,
 	[EDM_A_NETDIMM_NAME] = EDM_NL_NAME_POLICY,
-	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range),
-	[EDM_A_NETDIMM_PEER] = EDM_NL_NAME_POLICY,
-	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NETDIMM_POLL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_poll_range),
-	[EDM_A_NETDIMM_RX_MODE] = NLA_POLICY_RANGE(NLA_U32, EDM_NETDIMM_RX_ZEROCOPY,
-						   EDM_NETDIMM_RX_MAX),
-	[EDM_A_NETDIMM_WIRE_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							  &edm_netdimm_mbps_range),
-	[EDM_A_NETDIMM_WIRE_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							      &edm_netdimm_delay_range),
-	[EDM_A_NETDIMM_GEOM] = NLA_POLICY_NESTED(edm_geom_policy),
-	EDM_REPLY_ONLY(EDM_A_NETDIMM_IFINDEX),
-	EDM_REPLY_ONLY(EDM_A_NETDIMM_ZONE),
-	EDM_REPLY_ONLY(EDM_A_NETDIMM_STATS),
-	[EDM_A_NETDIMM_NUMA_NODE] = NLA_POLICY_MAX(NLA_U32, EDM_NETDIMM_NODE_MAX),
 };
 
 /* `ip link add ... type ndimm`'s IFLA_INFO_DATA: NETDIMM_NEW's, less the name. */
 const struct nla_policy edm_netdimm_link_policy[EDM_A_NETDIMM_MAX + 1] = {
-	[EDM_A_NETDIMM_ID] = { .type = NLA_REJECT,
-			       .reject_message = "device IDs are assigned by the kernel" },
+	EDM_NETDIMM_CFG_POLICIES,
 	[EDM_A_NETDIMM_NAME] = { .type = NLA_REJECT,
 				 .reject_message = "the device's name is ip link's own" },
-	[EDM_A_NETDIMM_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &edm_netdimm_size_range),
-	[EDM_A_NETDIMM_PEER] = EDM_NL_NAME_POLICY,
-	[EDM_A_NETDIMM_LOWER] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EDM_A_NETDIMM_POLL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_netdimm_poll_range),
-	[EDM_A_NETDIMM_RX_MODE] = NLA_POLICY_RANGE(NLA_U32, EDM_NETDIMM_RX_ZEROCOPY,
-						   EDM_NETDIMM_RX_MAX),
-	[EDM_A_NETDIMM_WIRE_MBPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							  &edm_netdimm_mbps_range),
-	[EDM_A_NETDIMM_WIRE_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							      &edm_netdimm_delay_range),
-	[EDM_A_NETDIMM_GEOM] = NLA_POLICY_NESTED(edm_geom_policy),
-	EDM_REPLY_ONLY(EDM_A_NETDIMM_IFINDEX),
-	EDM_REPLY_ONLY(EDM_A_NETDIMM_ZONE),
-	EDM_REPLY_ONLY(EDM_A_NETDIMM_STATS),
-	[EDM_A_NETDIMM_NUMA_NODE] = NLA_POLICY_MAX(NLA_U32, EDM_NETDIMM_NODE_MAX),
 };
 
 /* NETDIMM_GET and NETDIMM_DEL select a device by ID or by name. */

@@ -118,6 +118,11 @@ rack_up() {
 	x "$EDMCTL" rack create r0 pool p0 >/dev/null
 	x "$EDMCTL" rack add-cn r0 cna "$@" >/dev/null
 	x "$EDMCTL" rack add-cn r0 cnb "$@" >/dev/null
+	cns_apart
+}
+
+# cns_apart: cna into $NS_A as $IP_A, cnb into $NS_B as $IP_B, up.
+cns_apart() {
 	x ip -b - <<-EOF
 		netns add $NS_A
 		netns add $NS_B
@@ -463,14 +468,7 @@ case_iplink() {
 	x ipl -j -d link show cnb | jq -e '.[0].linkinfo.info_data |
 		.rack == "r0" and .node >= 0 and .dcache_sets == 16 and .dcache_ways == 2'
 	[ "$(edm_objects cn)" = 2 ]
-	x ip -b - <<-EOF
-		netns add $NS_A
-		netns add $NS_B
-		link set cna netns $NS_A
-		link set cnb netns $NS_B
-	EOF
-	ns_up $NS_A cna $IP_A
-	ns_up $NS_B cnb $IP_B
+	cns_apart
 	x in_a ping -c 2 -i 0.2 -W 5 $IP_B
 	eth_rings cnb $NS_B 256
 	# a new MAC address while up; cna's engine finds cnb by it at once
