@@ -25,7 +25,8 @@ struct edm_net *edm_net(const struct net *net)
 	return net_generic(net, edm_net_id);
 }
 
-static struct edm_dev *edm_dev_find_name(struct edm_net *en, const char *name)
+/* The device named @name, or NULL; registry lock held. */
+struct edm_dev *edm_dev_by_name(struct edm_net *en, const char *name)
 {
 	struct edm_dev *dev;
 	unsigned long id;
@@ -35,12 +36,6 @@ static struct edm_dev *edm_dev_find_name(struct edm_net *en, const char *name)
 		if (!strcmp(dev->name, name))
 			return dev;
 	return NULL;
-}
-
-/* The device named @name, or NULL; registry lock held. */
-struct edm_dev *edm_dev_by_name(struct edm_net *en, const char *name)
-{
-	return edm_dev_find_name(en, name);
 }
 
 struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
@@ -57,7 +52,7 @@ struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
 		NL_SET_ERR_MSG(extack, "missing device: give its ID or its name");
 		return ERR_PTR(-EINVAL);
 	}
-	dev = id ? xa_load(&en->devs, nla_get_u32(id)) : edm_dev_find_name(en, nla_data(name));
+	dev = id ? xa_load(&en->devs, nla_get_u32(id)) : edm_dev_by_name(en, nla_data(name));
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(extack, id ?: name, "no such device");
 		return ERR_PTR(-ENODEV);
@@ -73,7 +68,7 @@ static int edm_dev_chk_create(struct edm_net *en, const char *name,
 		NL_SET_ERR_MSG(extack, "too many devices in this network namespace");
 		return -ENOSPC;
 	}
-	if (edm_dev_find_name(en, name)) {
+	if (edm_dev_by_name(en, name)) {
 		NL_SET_ERR_MSG(extack, "device name already in use");
 		return -EEXIST;
 	}

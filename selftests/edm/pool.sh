@@ -180,8 +180,9 @@ cn_stat() {
 traced_ping() {
 	local a0 p0 a1 p1 t c matched na nb tx0 rx0 tx1 rx1
 
-	na=$("$EDMCTL" -j rack cn-show | jq -er '.[] | select(.name == "cna") | .node')
-	nb=$("$EDMCTL" -j rack cn-show | jq -er '.[] | select(.name == "cnb") | .node')
+	read -r na nb <<<"$("$EDMCTL" -j rack cn-show |
+		jq -er 'map({(.name): .node}) | add | [.cna, .cnb] | @tsv')"
+	[ -n "$nb" ]
 	trace_on edm_pool
 	a0=$(pool_stat allocs) p0=$(pool_stat passes)
 	tx0=$(cn_stat cna tx-packets) rx0=$(cn_stat cnb rx-packets)
