@@ -33,12 +33,26 @@ enum {
 	EDM_RUN_MAX		= EDM_PCS_MSG_MAX / 8 + 3,	/* blocks of a longest message */
 	EDM_FAB_NAPI_BUDGET	= 64,		/* bursts per poll */
 	EDM_FAB_ETH_MIN_MTU	= 1280,
-	EDM_FAB_REORDER_MAX	= 32,		/* bursts a port holds past a gap */
-	EDM_FAB_LATE_MAX	= 2 * EDM_FAB_REORDER_MAX,	/* further behind: a restart */
+	EDM_LLR_WINDOW		= 128,		/* bursts sent and not yet acknowledged */
+	EDM_LLR_RTO_FLAT	= 5,		/* timeouts in a row before they double */
+	EDM_LLR_RTO_TRIES	= 12,		/* timeouts in a row before giving up */
+	EDM_FAB_REORDER_MAX	= EDM_LLR_WINDOW,	/* bursts a port holds past a gap */
 };
 
-/* How long a port holds bursts that came before a missing one. */
-#define EDM_FAB_REORDER_NS	(5 * NSEC_PER_MSEC)
+/*
+ * Link-level retry on a bound netdev. A gap waits EDM_LLR_NACK_NS for a late
+ * burst before the receiver counts it (seq_gaps) and asks for it again (a
+ * veth hands frames sent from two CPUs to two backlogs, which may run late
+ * under load), then again each EDM_LLR_RTO_NS; a sender with
+ * no acknowledgment for EDM_LLR_RTO_NS sends again what it holds; after
+ * EDM_LLR_RTO_FLAT such timeouts in a row each next one is twice as long,
+ * and at EDM_LLR_RTO_TRIES (2.64 s in all) it drops what it holds and
+ * starts a new epoch. The node polls when the first of these is due, at
+ * least EDM_LLR_TICK_NS later.
+ */
+#define EDM_LLR_NACK_NS		(5 * NSEC_PER_MSEC)
+#define EDM_LLR_RTO_NS		(20 * NSEC_PER_MSEC)
+#define EDM_LLR_TICK_NS		(200 * NSEC_PER_USEC)
 
 #define EDM_FAB_SCRAMBLE_SEED	0x3ffffffffffffffULL
 
@@ -67,14 +81,26 @@ struct edm_fab_port {
 	u32 corrupt;			/* blocks whose headers to spoil */
 	u32 tx_seq, rx_seq;
 	bool rx_seq_valid;
+	u8 tx_epoch, rx_epoch;
 	/*
-	 * Bursts that came before rx_seq's, in sequence order: a netdev may
-	 * deliver a link's frames out of order (a veth through the backlogs of
-	 * the CPUs that sent them), so a gap waits EDM_FAB_REORDER_NS, or until
-	 * EDM_FAB_REORDER_MAX bursts are held, before it counts as a loss.
+	 * Link-level retry (bound links only): the bursts sent and not yet
+	 * acknowledged, in sequence order, and when the oldest was last sent
+	 * or acknowledged progress was made.
+	 */
+	bool llr;
+	bool ack_due;			/* bursts taken since our last ack */
+	struct sk_buff_head replay;
+	u64 rto_from_ns;
+	u32 rto_count;			/* timeouts in a row with no ack */
+	/*
+	 * Bursts that came after a missing one, in sequence order: a netdev may
+	 * deliver a link's frames out of order, or lose one. The gap is asked
+	 * for again (NACK) once it waited EDM_LLR_NACK_NS, and then each
+	 * EDM_LLR_RTO_NS.
 	 */
 	struct sk_buff_head held;
 	u64 held_since_ns;		/* when the gap at rx_seq began to wait */
+	u64 nack_at_ns;			/* when it was last asked for; 0: not yet */
 	u64 free_at_ns;			/* pacing: when the wire is free */
 	u32 burst_max;			/* blocks per burst on this link */
 	/* receive side: a decoder for hosts and for the switch's frames */
@@ -118,8 +144,7 @@ struct edm_fab_node {
 	struct edm_pcs_block *scratch;	/* EDM_BURST_BLOCKS, one burst in or out */
 	struct net_device *napi_dev;	/* dummy netdev for the NAPI */
 	struct napi_struct napi;
-	struct hrtimer reorder;		/* polls again when held bursts are due */
-	u32 nheld;			/* bursts held by all ports */
+	struct hrtimer tick;		/* polls again while a port retries */
 	u32 nports;
 	struct edm_fab_port *port;	/* [nports] */
 	struct edm_fab_node_cfg cfg;
@@ -146,8 +171,8 @@ int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
 void edm_fab_port_uninit(struct edm_fab_port *p);
 void edm_fab_node_unlink_all(struct edm_fab_node *n);
 void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb);
-void edm_fab_node_rx_held(struct edm_fab_node *n);
-void edm_fab_port_flush(struct edm_fab_port *p);
+void edm_fab_node_timers(struct edm_fab_node *n);
+u64 edm_fab_port_flush(struct edm_fab_port *p);
 bool edm_fab_port_up(const struct edm_fab_port *p);
 
 /* fabric/netdev.c */

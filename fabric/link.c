@@ -66,13 +66,16 @@ void edm_fab_link_cfg_default(struct edm_fab_link_cfg *cfg)
 /* Under the node lock (or before the port is used): drop the held bursts. */
 static void edm_port_held_purge(struct edm_fab_port *p)
 {
-	p->node->nheld -= skb_queue_len(&p->held);
 	__skb_queue_purge(&p->held);
+	p->nack_at_ns = 0;
 }
 
 static void edm_port_phy_reset(struct edm_fab_port *p)
 {
 	edm_port_held_purge(p);
+	__skb_queue_purge(&p->replay);
+	p->ack_due = false;
+	p->tx_epoch++;		/* the peer sees our sequence start again */
 	edm_pcs_scr_init(&p->scr_tx, EDM_FAB_SCRAMBLE_SEED);
 	edm_pcs_scr_init(&p->scr_rx, EDM_FAB_SCRAMBLE_SEED);
 	edm_pcs_sherr_init(&p->sherr, p->cfg.sherr_threshold, EDM_PCS_SHERR_WINDOW);
@@ -103,6 +106,8 @@ int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
 	edm_fab_link_cfg_default(&p->cfg);
 	INIT_WORK(&p->down_work, edm_port_down_work);
 	__skb_queue_head_init(&p->held);
+	__skb_queue_head_init(&p->replay);
+	p->tx_epoch = get_random_u8();
 	edm_port_phy_reset(p);
 	return edm_mux_init(&p->mux);
 }
@@ -110,6 +115,7 @@ int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
 void edm_fab_port_uninit(struct edm_fab_port *p)
 {
 	edm_port_held_purge(p);
+	__skb_queue_purge(&p->replay);
 	edm_mux_uninit(&p->mux);
 	kvfree(p->dec_frame);
 	kvfree(p->dec_msg);
@@ -157,6 +163,8 @@ static void edm_port_set_down(struct edm_fab_port *p)
 	p->stats.down_events++;
 	edm_mux_purge(&p->mux);
 	edm_port_held_purge(p);
+	__skb_queue_purge(&p->replay);
+	p->ack_due = false;
 	edm_fab_netdev_carrier(n, false);
 	if (n->kind == EDM_FAB_SWITCH)
 		edm_fab_switch_port_down(n, p->index);
@@ -206,6 +214,8 @@ static void edm_port_rx_in_order(struct edm_fab_port *p, struct sk_buff *skb)
 	lockdep_assert_held(&n->lock);
 	p->rx_seq = seq + 1;
 	p->rx_seq_valid = true;
+	p->rx_epoch = h->epoch;
+	p->ack_due = p->llr;
 	got = edm_pcs_wire_unpack(skb->data + sizeof(*h), skb->len - sizeof(*h), n->scratch, nb);
 	if (got != nb) {
 		p->stats.rx_bad++;
@@ -218,10 +228,110 @@ static void edm_port_rx_in_order(struct edm_fab_port *p, struct sk_buff *skb)
 	consume_skb(skb);
 }
 
+/* Under the node lock: the head of the next burst @p sends, with its ack. */
+static void edm_burst_hdr_fill(struct edm_fab_port *p, struct edm_burst_hdr *h, u32 nb)
+{
+	h->seq = htonl(p->tx_seq);
+	h->ack = 0;
+	h->nblocks = htons(nb);
+	h->flags = 0;
+	h->epoch = p->tx_epoch;
+	if (p->llr && p->rx_seq_valid) {
+		h->flags = EDM_BURST_ACK;
+		h->ack = htonl(p->rx_seq);
+		p->ack_due = false;
+	}
+}
+
+/* Under the node lock: a burst of no blocks, our ack alone or a NACK. */
+static void edm_llr_send_ack(struct edm_fab_port *p, bool nack)
+{
+	struct edm_burst_hdr *h;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(LL_MAX_HEADER + sizeof(*h), GFP_ATOMIC);
+	if (!skb) {
+		p->stats.tx_drops++;
+		return;
+	}
+	skb_reserve(skb, LL_MAX_HEADER);
+	h = skb_put(skb, sizeof(*h));
+	edm_burst_hdr_fill(p, h, 0);
+	if (nack) {
+		h->flags |= EDM_BURST_NACK;
+		p->stats.tx_nacks++;
+	} else {
+		p->stats.tx_acks++;
+	}
+	edm_wire_cb(skb)->port = p;
+	__skb_queue_tail(&p->node->txq, skb);
+}
+
 /*
- * Under the node lock: decode the held bursts that are next in sequence. A
- * gap that waited EDM_FAB_REORDER_NS, or with EDM_FAB_REORDER_MAX bursts
- * behind it, is a loss: counted, and skipped.
+ * Under the node lock: send again every burst not acknowledged, oldest
+ * first (go-back-N). Each goes as a copy: the first send's skb may still be
+ * on its way, with its Ethernet header in the buffer they share.
+ */
+static void edm_llr_resend(struct edm_fab_port *p, u64 now)
+{
+	struct sk_buff *skb, *c;
+
+	skb_queue_walk(&p->replay, skb) {
+		c = skb_copy(skb, GFP_ATOMIC);
+		if (!c) {
+			p->stats.tx_drops++;
+			break;
+		}
+		__skb_queue_tail(&p->node->txq, c);
+		p->stats.tx_resent++;
+	}
+	p->rto_from_ns = now;
+}
+
+/* Under the node lock: the peer took every burst before @ack. */
+static void edm_llr_acked(struct edm_fab_port *p, u32 ack, u64 now)
+{
+	struct sk_buff *skb;
+
+	if ((s32)(ack - p->tx_seq) > 0)
+		return;		/* past what we sent: not for this sequence */
+	while ((skb = skb_peek(&p->replay)) && (s32)(ack - edm_burst_seq(skb)) > 0) {
+		__skb_unlink(skb, &p->replay);
+		consume_skb(skb);
+		p->rto_from_ns = now;
+		p->rto_count = 0;
+	}
+}
+
+/*
+ * The port's retry timeout: EDM_LLR_RTO_NS for the first EDM_LLR_RTO_FLAT in
+ * a row with no ack (a loss that hit the resent bursts or their ack too),
+ * then doubled by each.
+ */
+static u64 edm_llr_rto_ns(const struct edm_fab_port *p)
+{
+	u32 n = p->rto_count;
+
+	return EDM_LLR_RTO_NS << (n > EDM_LLR_RTO_FLAT ? n - EDM_LLR_RTO_FLAT : 0);
+}
+
+/* Under the node lock: when the port's next retry is due, U64_MAX if none. */
+static u64 edm_llr_due_ns(const struct edm_fab_port *p)
+{
+	u64 due = U64_MAX;
+
+	if (!skb_queue_empty(&p->held))
+		due = p->nack_at_ns ? p->nack_at_ns + EDM_LLR_RTO_NS :
+				      p->held_since_ns + EDM_LLR_NACK_NS;
+	if (!skb_queue_empty(&p->replay))
+		due = min(due, p->rto_from_ns + edm_llr_rto_ns(p));
+	return due;
+}
+
+/*
+ * Under the node lock: decode the held bursts that are next in sequence.
+ * On a bound link, a gap that is still there asks the sender for it again;
+ * on an emulated wire (which loses nothing) it is skipped.
  */
 static void edm_port_rx_held(struct edm_fab_port *p, u64 now)
 {
@@ -230,22 +340,30 @@ static void edm_port_rx_held(struct edm_fab_port *p, u64 now)
 	lockdep_assert_held(&p->node->lock);
 	while ((skb = skb_peek(&p->held))) {
 		if (edm_burst_seq(skb) != p->rx_seq) {
-			if (skb_queue_len(&p->held) <= EDM_FAB_REORDER_MAX &&
-			    now - p->held_since_ns < EDM_FAB_REORDER_NS)
-				return;
+			if (p->llr)
+				break;
 			p->stats.seq_gaps++;
 		}
 		__skb_unlink(skb, &p->held);
-		p->node->nheld--;
 		p->held_since_ns = now;
+		p->nack_at_ns = 0;
 		if (p->state == EDM_FLINK_UP)
 			edm_port_rx_in_order(p, skb);
 		else
 			kfree_skb(skb);
 	}
+	if (skb_queue_empty(&p->held) || p->state != EDM_FLINK_UP)
+		return;
+	if (p->nack_at_ns ? now - p->nack_at_ns >= EDM_LLR_RTO_NS :
+			    now - p->held_since_ns >= EDM_LLR_NACK_NS) {
+		if (!p->nack_at_ns)
+			p->stats.seq_gaps++;
+		edm_llr_send_ack(p, true);
+		p->nack_at_ns = now;
+	}
 }
 
-/* Under the node lock: keep a burst that came before the one at rx_seq. */
+/* Under the node lock: keep a burst that came after a missing one. */
 static void edm_port_hold(struct edm_fab_port *p, struct sk_buff *skb, u64 now)
 {
 	struct edm_fab_node *n = p->node;
@@ -257,26 +375,25 @@ static void edm_port_hold(struct edm_fab_port *p, struct sk_buff *skb, u64 now)
 		if ((s32)(seq - edm_burst_seq(at)) > 0)
 			break;
 		if (seq == edm_burst_seq(at)) {
-			p->stats.rx_bad++;	/* a duplicate */
-			kfree_skb(skb);
+			p->stats.rx_dups++;
+			consume_skb(skb);
 			return;
 		}
 	}
-	if (skb_queue_empty(&p->held))
+	if (skb_queue_empty(&p->held)) {
 		p->held_since_ns = now;
+		p->nack_at_ns = 0;
+	}
 	__skb_queue_after(&p->held, at, skb);
-	n->nheld++;
-	if (!hrtimer_active(&n->reorder))
-		hrtimer_start(&n->reorder, ns_to_ktime(EDM_FAB_REORDER_NS), HRTIMER_MODE_REL_SOFT);
 }
 
 /*
- * Under the node lock, from the poll: take one burst. Bursts are decoded in
- * sequence order: one that comes early is held until those before it come,
- * or their gap counts as a loss (edm_port_rx_held()). One that comes after
- * its gap was given up is too late to decode and is dropped (rx_bad). A
- * burst 0, or one far behind, means the other end started again from 0 (its
- * link was made anew): what was held is lost, and the new sequence starts.
+ * Under the node lock, from the poll: take one burst. Its ack, if any, frees
+ * what the peer has, and a NACK sends the rest again. Bursts are decoded in
+ * sequence order: one that comes early is held until those before it come
+ * (edm_port_rx_held()), one already taken (sent again) is dropped. A new
+ * epoch means the other end started again from 0 (its link was made anew):
+ * what was held is lost, and the new sequence starts.
  */
 void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 {
@@ -291,22 +408,37 @@ void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 		goto drop;
 	h = (const struct edm_burst_hdr *)skb->data;
 	nb = ntohs(h->nblocks);
-	if (!nb || nb > EDM_BURST_BLOCKS || h->flags)
+	if (nb > EDM_BURST_BLOCKS || h->flags & ~(EDM_BURST_ACK | EDM_BURST_NACK) ||
+	    (!(h->flags & EDM_BURST_ACK) && (!nb || h->flags)))
 		goto bad;
-	if (!p->rx_seq_valid) {
-		edm_port_rx_in_order(p, skb);
+	now = edm_fab_now_ns();
+	if (p->llr && h->flags & EDM_BURST_ACK) {
+		edm_llr_acked(p, ntohl(h->ack), now);
+		if (h->flags & EDM_BURST_NACK && !skb_queue_empty(&p->replay) &&
+		    edm_burst_seq(skb_peek(&p->replay)) == ntohl(h->ack))
+			edm_llr_resend(p, now);
+	}
+	if (!nb) {
+		consume_skb(skb);
 		return;
 	}
-	d = (s32)(ntohl(h->seq) - p->rx_seq);
-	if ((d < 0 && !h->seq) || d < -EDM_FAB_LATE_MAX) {
-		p->stats.seq_gaps++;
+	if (!p->rx_seq_valid || h->epoch != p->rx_epoch) {
+		if (p->rx_seq_valid)
+			p->stats.seq_gaps++;
 		edm_port_held_purge(p);
 		edm_port_rx_in_order(p, skb);
 		return;
 	}
-	if (d < 0)
-		goto bad;
-	now = edm_fab_now_ns();
+	d = (s32)(ntohl(h->seq) - p->rx_seq);
+	if (d < 0) {
+		/* sent again: our ack was lost, or is late; say it again */
+		p->stats.rx_dups++;
+		p->ack_due = p->llr;
+		consume_skb(skb);
+		return;
+	}
+	if (d > EDM_FAB_REORDER_MAX)
+		goto bad;	/* past any window the sender has */
 	if (d == 0)
 		edm_port_rx_in_order(p, skb);
 	else
@@ -319,56 +451,104 @@ drop:
 	kfree_skb(skb);
 }
 
-/* Under the node lock, from the poll: the held bursts whose wait is over. */
-void edm_fab_node_rx_held(struct edm_fab_node *n)
+/*
+ * Under the node lock, from the poll: the retries that are due, of gaps
+ * (NACK) and of bursts sent with no ack in time.
+ */
+void edm_fab_node_timers(struct edm_fab_node *n)
 {
 	u64 now = edm_fab_now_ns();
+	struct edm_fab_port *p;
 	u32 i;
 
 	lockdep_assert_held(&n->lock);
-	if (!n->nheld)
-		return;
-	for (i = 0; i < n->nports; i++)
-		if (!skb_queue_empty(&n->port[i].held))
-			edm_port_rx_held(&n->port[i], now);
-	if (n->nheld && !hrtimer_active(&n->reorder))
-		hrtimer_start(&n->reorder, ns_to_ktime(EDM_FAB_REORDER_NS), HRTIMER_MODE_REL_SOFT);
+	for (i = 0; i < n->nports; i++) {
+		p = &n->port[i];
+		if (!p->llr || p->state != EDM_FLINK_UP)
+			continue;
+		if (!skb_queue_empty(&p->held))
+			edm_port_rx_held(p, now);
+		if (skb_queue_empty(&p->replay) || now - p->rto_from_ns < edm_llr_rto_ns(p))
+			continue;
+		p->stats.tx_rto++;
+		if (++p->rto_count < EDM_LLR_RTO_TRIES) {
+			edm_llr_resend(p, now);
+			continue;
+		}
+		/*
+		 * Nothing acknowledged for seconds: the peer is gone, or is not
+		 * ours. What it never took is dropped, and the next burst starts
+		 * a new epoch, which a peer that lost its way takes as a restart.
+		 */
+		p->stats.tx_drops += skb_queue_len(&p->replay);
+		__skb_queue_purge(&p->replay);
+		p->tx_epoch++;
+		p->rto_count = 0;
+	}
 }
 
-/* Under the node lock: turn what the mux holds into bursts on node->txq. */
-void edm_fab_port_flush(struct edm_fab_port *p)
+/*
+ * Under the node lock: turn what the mux holds into bursts on node->txq,
+ * and on a bound link keep each until the peer acknowledges it, at most
+ * EDM_LLR_WINDOW of them. Returns when the node must poll again for the
+ * port's retries (U64_MAX: never).
+ */
+u64 edm_fab_port_flush(struct edm_fab_port *p)
 {
 	struct edm_fab_node *n = p->node;
 	struct edm_burst_hdr *h;
-	struct sk_buff *skb;
+	struct sk_buff *skb, *c;
 	u32 nb, size;
 
 	lockdep_assert_held(&n->lock);
-	if (!edm_fab_port_up(p) || READ_ONCE(edm_fab_tx_hold))
-		return;
-	while (edm_mux_pending(&p->mux)) {
-		nb = edm_mux_pull(p, n->scratch, p->burst_max);
-		if (!nb)
-			break;
-		edm_pcs_scramble(&p->scr_tx, n->scratch, nb);
-		size = edm_pcs_wire_size(nb);
-		skb = alloc_skb(LL_MAX_HEADER + sizeof(*h) + size, GFP_ATOMIC);
+	if (!edm_fab_port_up(p))
+		return U64_MAX;
+	if (READ_ONCE(edm_fab_tx_hold))
+		return p->llr ? edm_llr_due_ns(p) : U64_MAX;
+	while (edm_mux_pending(&p->mux) &&
+	       (!p->llr || skb_queue_len(&p->replay) < EDM_LLR_WINDOW)) {
+		/* before the pull: blocks pulled are scrambled, and must go */
+		skb = alloc_skb(LL_MAX_HEADER + sizeof(*h) + edm_pcs_wire_size(p->burst_max),
+				GFP_ATOMIC);
 		if (!skb) {
 			p->stats.tx_drops++;
-			continue;
+			break;
 		}
+		nb = edm_mux_pull(p, n->scratch, p->burst_max);
+		if (!nb) {
+			kfree_skb(skb);
+			break;
+		}
+		edm_pcs_scramble(&p->scr_tx, n->scratch, nb);
+		size = edm_pcs_wire_size(nb);
 		skb_reserve(skb, LL_MAX_HEADER);
 		h = skb_put(skb, sizeof(*h));
-		h->seq = htonl(p->tx_seq++);
-		h->nblocks = htons(nb);
-		h->flags = 0;
+		edm_burst_hdr_fill(p, h, nb);
+		p->tx_seq++;
 		edm_pcs_wire_pack(n->scratch, nb, skb_put(skb, size), size);
 		p->stats.tx_blocks += nb;
 		p->stats.tx_bursts++;
 		trace_edm_fab_burst_tx(n->name, p->index, p->tx_seq - 1, nb);
 		edm_wire_cb(skb)->port = p;
+		if (p->llr) {
+			/* the clone waits for the ack; the skb goes, header pushed */
+			c = skb_clone(skb, GFP_ATOMIC);
+			if (!c) {
+				/* not kept, so lost: as if the wire lost it */
+				p->stats.tx_drops++;
+			} else {
+				if (skb_queue_empty(&p->replay))
+					p->rto_from_ns = edm_fab_now_ns();
+				__skb_queue_tail(&p->replay, c);
+			}
+		}
 		__skb_queue_tail(&n->txq, skb);
 	}
+	if (!p->llr)
+		return U64_MAX;
+	if (p->ack_due)
+		edm_llr_send_ack(p, false);
+	return edm_llr_due_ns(p);
 }
 
 /* Emulated wires */
@@ -490,6 +670,7 @@ static void edm_port_attach(struct edm_fab_port *p, struct edm_fab_link *l,
 	spin_lock_bh(&p->node->lock);
 	p->cfg = *cfg;
 	p->burst_max = burst_max;
+	p->llr = !!l->eth;
 	edm_port_phy_reset(p);
 	p->free_at_ns = 0;
 	p->state = EDM_FLINK_UP;

@@ -166,12 +166,14 @@ static int edm_flink_put_stats(struct sk_buff *msg, const struct edm_fab_link_st
 		EDM_A_LSTAT_TX_FRAME_BLOCKS, EDM_A_LSTAT_TX_BURSTS, EDM_A_LSTAT_RX_BURSTS,
 		EDM_A_LSTAT_PREEMPTIONS, EDM_A_LSTAT_MEM_WAIT_MAX, EDM_A_LSTAT_SHERR,
 		EDM_A_LSTAT_RX_BAD, EDM_A_LSTAT_SEQ_GAPS, EDM_A_LSTAT_TX_DROPS,
-		EDM_A_LSTAT_DOWN_EVENTS, EDM_A_LSTAT_RX_FOREIGN,
+		EDM_A_LSTAT_DOWN_EVENTS, EDM_A_LSTAT_RX_FOREIGN, EDM_A_LSTAT_TX_RESENT,
+		EDM_A_LSTAT_TX_RTO, EDM_A_LSTAT_TX_ACKS, EDM_A_LSTAT_TX_NACKS, EDM_A_LSTAT_RX_DUPS,
 	};
 	const u64 v[] = {
 		s->tx_blocks, s->rx_blocks, s->tx_mem_blocks, s->tx_frame_blocks, s->tx_bursts,
 		s->rx_bursts, s->preemptions, s->mem_wait_max, s->sherr, s->rx_bad,
-		s->seq_gaps, s->tx_drops, s->down_events, s->rx_foreign,
+		s->seq_gaps, s->tx_drops, s->down_events, s->rx_foreign, s->tx_resent, s->tx_rto,
+		s->tx_acks, s->tx_nacks, s->rx_dups,
 	};
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_FLINK_STATS);
 	int i;

@@ -52,12 +52,27 @@ void edm_fab_port_rx(struct edm_fab_port *p, struct sk_buff *skb)
 	napi_schedule(&n->napi);
 }
 
-static void edm_fab_flush_ports(struct edm_fab_node *n)
+/* Returns when the ports' first retry is due (link-level retry), or U64_MAX. */
+static u64 edm_fab_flush_ports(struct edm_fab_node *n)
 {
+	u64 due = U64_MAX;
 	u32 i;
 
 	for (i = 0; i < n->nports; i++)
-		edm_fab_port_flush(&n->port[i]);
+		due = min(due, edm_fab_port_flush(&n->port[i]));
+	return due;
+}
+
+/* Poll again when a retry is due, unless the timer already fires sooner. */
+static void edm_fab_tick_at(struct edm_fab_node *n, u64 due)
+{
+	ktime_t at;
+
+	if (due == U64_MAX)
+		return;
+	at = ns_to_ktime(max(due, edm_fab_now_ns() + EDM_LLR_TICK_NS));
+	if (!hrtimer_active(&n->tick) || ktime_before(at, hrtimer_get_expires(&n->tick)))
+		hrtimer_start(&n->tick, at, HRTIMER_MODE_ABS_SOFT);
 }
 
 static int edm_fab_poll(struct napi_struct *napi, int budget)
@@ -65,6 +80,7 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 	struct edm_fab_node *n = container_of(napi, struct edm_fab_node, napi);
 	struct sk_buff_head out, up;
 	struct sk_buff *skb;
+	u64 due;
 	int done = 0;
 
 	while (done < budget && (skb = skb_dequeue(&n->inbox))) {
@@ -75,12 +91,12 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 	}
 
 	spin_lock(&n->lock);
-	edm_fab_node_rx_held(n);
+	edm_fab_node_timers(n);
 	if (n->kind == EDM_FAB_HOST)
 		edm_fab_host_poll(n);
 	else
 		edm_fab_switch_poll(n);
-	edm_fab_flush_ports(n);
+	due = edm_fab_flush_ports(n);
 	__skb_queue_head_init(&out);
 	__skb_queue_head_init(&up);
 	skb_queue_splice_init(&n->txq, &out);
@@ -94,6 +110,7 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 
 	if (n->kind == EDM_FAB_HOST)
 		edm_fab_host_complete(n);
+	edm_fab_tick_at(n, due);
 
 	if (done < budget && napi_complete_done(napi, done)) {
 		/* what came in after the last look */
@@ -103,9 +120,9 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
-static enum hrtimer_restart edm_fab_reorder_timer(struct hrtimer *t)
+static enum hrtimer_restart edm_fab_tick(struct hrtimer *t)
 {
-	struct edm_fab_node *n = container_of(t, struct edm_fab_node, reorder);
+	struct edm_fab_node *n = container_of(t, struct edm_fab_node, tick);
 
 	napi_schedule(&n->napi);
 	return HRTIMER_NORESTART;
@@ -247,8 +264,8 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	skb_queue_head_init(&n->inbox);
 	__skb_queue_head_init(&n->txq);
 	__skb_queue_head_init(&n->rxq);
-	hrtimer_init(&n->reorder, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	n->reorder.function = edm_fab_reorder_timer;
+	hrtimer_init(&n->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	n->tick.function = edm_fab_tick;
 	n->nports = kind == EDM_FAB_HOST ? 1 : n->cfg.nports;
 
 	err = -ENOMEM;
@@ -329,7 +346,7 @@ static void edm_fab_node_destroy(struct edm_dev *dev)
 	edm_fab_node_unlink_all(n);
 	/* 3. The poll is the last user of the ports' queues. */
 	napi_disable(&n->napi);
-	hrtimer_cancel(&n->reorder);	/* after: the poll arms it */
+	hrtimer_cancel(&n->tick);	/* after: the poll arms it */
 	netif_napi_del(&n->napi);
 	skb_queue_purge(&n->inbox);
 	if (n->kind == EDM_FAB_HOST) {

@@ -54,12 +54,25 @@ struct edm_fab_port;
 #define EDM_FAB_CHUNK_MIN	8
 #define EDM_FAB_CHUNK_MAX	(EDM_PCS_MSG_MAX - 8)	/* a WREQ chunk and its address */
 
-/* The head of every burst, big endian on the wire. */
+/*
+ * The head of every burst, big endian on the wire. On a link bound to a
+ * netdev, each end keeps what it sent until the other end acknowledges it
+ * (ack: the next seq it expects) and sends it again from the first one
+ * missing when told (EDM_BURST_NACK) or when no acknowledgment came in time
+ * (link-level retry, fabric/link.c). A burst of no blocks carries only an
+ * acknowledgment, and takes no sequence number. epoch changes each time
+ * the sender's end starts its sequence again from 0.
+ */
 struct edm_burst_hdr {
 	__be32 seq;		/* per link direction, from 0 */
-	__be16 nblocks;		/* 1..EDM_BURST_BLOCKS */
-	__be16 flags;		/* 0 */
+	__be32 ack;		/* EDM_BURST_ACK: the next seq the sender expects */
+	__be16 nblocks;		/* 0 (an acknowledgment alone) or 1..EDM_BURST_BLOCKS */
+	u8 flags;		/* EDM_BURST_* */
+	u8 epoch;
 } __packed;
+
+#define EDM_BURST_ACK		0x01	/* ack is valid */
+#define EDM_BURST_NACK		0x02	/* and what follows it is missing: send it again */
 
 /* Link parameters, as EDM_A_FLINK_* set them. */
 struct edm_fab_link_cfg {
@@ -84,6 +97,12 @@ struct edm_fab_link_stats {
 	u64 tx_drops;
 	u64 down_events;
 	u64 rx_foreign;		/* bound: frames not from the peer or to another */
+	/* link-level retry, bound links only */
+	u64 tx_resent;		/* bursts sent again */
+	u64 tx_rto;		/* times no ack came in time */
+	u64 tx_acks;		/* acks sent alone */
+	u64 tx_nacks;		/* gaps asked for again */
+	u64 rx_dups;		/* bursts received again, dropped */
 };
 
 /* What a link end says about itself (netlink FLINK_GET). */

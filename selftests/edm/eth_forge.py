@@ -3,10 +3,12 @@
 # A rogue host's tools for fabric_netns.sh: capture an EDM-over-Ethernet
 # frame (ethertype 0x88B5) as it passes a netdev, and send it again from
 # another netdev with a chosen source, destination and burst sequence
-# number (struct edm_burst_hdr: __be32 seq right after the Ethernet header).
+# number (struct edm_burst_hdr right after the Ethernet header: __be32 seq,
+# __be32 ack, __be16 nblocks, u8 flags, u8 epoch).
 #
 # eth_forge.py capture IFNAME OUT [timeout=SECS]
-#     the first 0x88B5 frame received on IFNAME, in hex, to OUT
+#     the first 0x88B5 frame received on IFNAME that carries blocks (not an
+#     acknowledgment alone), in hex, to OUT
 # eth_forge.py send IFNAME FRAMEFILE SRC DST SEQ [count=N] [seconds=S]
 #     FRAMEFILE's frame with those addresses and sequence number, N times
 #     (seq, seq+1, ...) or for S seconds; prints how many were sent
@@ -14,6 +16,7 @@ import socket, struct, sys, time
 
 ETH_P_EDM = 0x88B5
 ETH_P_ALL = 0x0003
+BURST_HDR = 12
 
 
 def mac(s):
@@ -35,7 +38,8 @@ def capture(ifname, out, timeout="30"):
             frame, addr = s.recvfrom(1 << 16)
         except socket.timeout:
             sys.exit(f"no 0x88B5 frame on {ifname} in {timeout} s")
-        if addr[2] != socket.PACKET_OUTGOING and frame[12:14] == struct.pack(">H", ETH_P_EDM):
+        if (addr[2] != socket.PACKET_OUTGOING and len(frame) >= 14 + BURST_HDR and
+                frame[12:14] == struct.pack(">H", ETH_P_EDM) and frame[22:24] != b"\0\0"):
             break
     with open(out, "w") as f:
         f.write(frame.hex() + "\n")
@@ -43,7 +47,7 @@ def capture(ifname, out, timeout="30"):
 
 def send(ifname, framefile, src, dst, seq, count="1", seconds=None):
     frame = bytes.fromhex(open(framefile).read().strip())
-    if len(frame) < 14 + 8:
+    if len(frame) < 14 + BURST_HDR:
         sys.exit("the frame is too short for an EDM burst")
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((ifname, 0))

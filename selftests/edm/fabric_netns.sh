@@ -146,7 +146,9 @@ topology() {
 	[ ! -e /tmp/edmf_bridge ] || poll 10 bridge_forwarding
 
 	ctl $SW fabric add switch sw ports 4
-	ctl $CN fabric add host cn addr 1
+	# 1 s, not the default 100 ms: on the debug kernel under TCG, a round
+	# trip over three netns can take longer than 100 ms
+	ctl $CN fabric add host cn addr 1 timeout 1000
 	ctl $MN fabric add host mn addr 2 region 1m
 	ctl $CN fabric link add cn dev fv_c peer-mac "$(netdev_mac $SW fv_sc)"
 	ctl $SW fabric link add sw:1 dev fv_sc peer-mac "$(netdev_mac $CN fv_c)"
@@ -370,6 +372,8 @@ rogue_ops() {
 	want $CN cn "errors -eq 0" "timeouts -eq 0" "stray -eq 0"
 	grew $SW sw rx_foreign "$f0" -ge 6
 	"$EDMCTL" -n $RG -j fabric stats rg | jq -e '.[0].stats.timeouts >= 6'
+	# its link would send its refused bursts again for seconds
+	ctl $RG fabric link del rg
 }
 
 # capture_frame: one EDM frame of cn's, taken where it enters the bridge,
@@ -418,6 +422,7 @@ rogue_replay() {
 	grew $SW sw rx_foreign "$f0" -eq 0
 	rg_link broadcast
 	poll 20 rg_reads $a "$data"
+	ctl $RG fabric link del rg
 
 	ctl $SW fabric link del sw:1
 	ctl $SW fabric link add sw:1 dev fv_sc peer-mac "$(netdev_mac $CN fv_c)"

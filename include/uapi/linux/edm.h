@@ -347,10 +347,15 @@ enum {
 	EDM_A_LSTAT_MEM_WAIT_MAX,	/* most frame blocks a memory message waited */
 	EDM_A_LSTAT_SHERR,		/* bad sync headers received */
 	EDM_A_LSTAT_RX_BAD,		/* blocks the decoder rejected */
-	EDM_A_LSTAT_SEQ_GAPS,		/* bursts lost on a bound netdev */
+	EDM_A_LSTAT_SEQ_GAPS,		/* bound: bursts missed (lost or late), asked again */
 	EDM_A_LSTAT_TX_DROPS,
 	EDM_A_LSTAT_DOWN_EVENTS,
 	EDM_A_LSTAT_RX_FOREIGN,		/* frames dropped: not from the peer or to another */
+	EDM_A_LSTAT_TX_RESENT,		/* bursts sent again (link-level retry) */
+	EDM_A_LSTAT_TX_RTO,		/* times an ack did not come in time */
+	EDM_A_LSTAT_TX_ACKS,		/* acks sent without blocks */
+	EDM_A_LSTAT_TX_NACKS,		/* gaps asked for again */
+	EDM_A_LSTAT_RX_DUPS,		/* bursts received again, dropped */
 
 	__EDM_A_LSTAT_CNT,
 	EDM_A_LSTAT_MAX = __EDM_A_LSTAT_CNT - 1
