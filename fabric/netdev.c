@@ -56,7 +56,8 @@ static void edm_fab_ndev_setup(struct net_device *dev)
 	dev->needs_free_netdev = false;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = EDM_FRAME_MAX - ETH_HLEN - VLAN_HLEN;
-	dev->priv_flags |= IFF_NO_QUEUE;
+	/* the switch learns a source address from each frame: it may change */
+	dev->priv_flags |= IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
 	eth_hw_addr_random(dev);
 }
 

@@ -290,6 +290,31 @@ counters() {
 	fab_ethtool $MN mn
 }
 
+# The hosts' netdevs (named as the hosts, in their netns) carry IP over the
+# fabric: cn pings mn through the switch. mn's MAC address changes while it
+# is up (as a veth's may), and cn reaches it at the new one: the switch
+# learns it from mn's next frame. IPv6 is off and both go down at the end,
+# so that no frame of theirs moves the later cases' counters.
+host_netdev() {
+	local mac=02:ed:00:00:00:2a
+
+	x ip netns exec $CN sysctl -qw net.ipv6.conf.cn.disable_ipv6=1
+	x ip netns exec $MN sysctl -qw net.ipv6.conf.mn.disable_ipv6=1
+	x ip -n $CN addr add 10.78.0.1/24 dev cn
+	x ip -n $MN addr add 10.78.0.2/24 dev mn
+	x ip -n $CN link set cn up
+	x ip -n $MN link set mn up
+	poll 20 ip netns exec $CN ping -c 1 -W 1 10.78.0.2 >/dev/null
+	x ip -n $MN link set mn address $mac
+	[ "$(netdev_mac $MN mn)" = $mac ]
+	ip -n $MN -j link show mn | jq -e '.[0].operstate != "DOWN"' >/dev/null
+	x ip -n $CN neigh flush dev cn
+	poll 20 ip netns exec $CN ping -c 1 -W 1 10.78.0.2 >/dev/null
+	ip -n $CN -j neigh show 10.78.0.2 dev cn | jq -e --arg m $mac '.[0].lladdr == $m' >/dev/null
+	x ip -n $CN link set cn down
+	x ip -n $MN link set mn down
+}
+
 # refused EDMOP-ARGS...: an op of cn's that must fail with ERANGE
 refused() {
 	local err
@@ -563,6 +588,7 @@ DEV=$(cat /tmp/edmf_dev)
 run_case write_read "cn writes chosen bytes to mn and reads them back"
 run_case cas "cn's CAS on mn swaps only when it expects the word's value"
 run_case counters "host, switch and link counters count the ops across the veths"
+run_case host_netdev "the hosts' netdevs carry a ping; mn's MAC changes while up, cn follows"
 run_case out_of_range "ops past mn's region fail with ERANGE"
 run_case rogue_ops "a rogue host on the bridge can neither read nor write mn's region"
 run_case rogue_replay "a replayed frame with the expected sequence number is refused"
