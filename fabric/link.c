@@ -84,7 +84,11 @@ static void edm_port_phy_reset(struct edm_fab_port *p)
 				 p->dec_msg ? EDM_PCS_MSG_MAX : 0);
 	p->in_run = false;
 	p->run_len = 0;
-	p->tx_seq = 0;
+	/*
+	 * tx_seq goes on: the new epoch tells the peer, and an ack of the old
+	 * sequence still on its way (at most the old tx_seq) frees nothing of
+	 * the new one.
+	 */
 	p->rx_seq_valid = false;
 	p->corrupt = 0;
 }

@@ -61,10 +61,12 @@ struct edm_fab_port;
  * missing when told (EDM_BURST_NACK) or when no acknowledgment came in time
  * (link-level retry, fabric/link.c). A burst of no blocks carries only an
  * acknowledgment, and takes no sequence number. epoch changes each time
- * the sender's end starts its sequence again from 0.
+ * the sender's end is reset (its link made anew, set up after going down)
+ * or gives up on what it holds: the receiver takes the next burst as the
+ * first of a new sequence.
  */
 struct edm_burst_hdr {
-	__be32 seq;		/* per link direction, from 0 */
+	__be32 seq;		/* per port, counting on across resets */
 	__be32 ack;		/* EDM_BURST_ACK: the next seq the sender expects */
 	__be16 nblocks;		/* 0 (an acknowledgment alone) or 1..EDM_BURST_BLOCKS */
 	u8 flags;		/* EDM_BURST_* */
