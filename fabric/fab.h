@@ -36,7 +36,6 @@ enum {
 	EDM_LLR_WINDOW		= 128,		/* bursts sent and not yet acknowledged */
 	EDM_LLR_RTO_FLAT	= 5,		/* timeouts in a row before they double */
 	EDM_LLR_RTO_TRIES	= 12,		/* timeouts in a row before giving up */
-	EDM_FAB_REORDER_MAX	= EDM_LLR_WINDOW,	/* bursts a port holds past a gap */
 };
 
 /*

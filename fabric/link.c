@@ -70,11 +70,17 @@ static void edm_port_held_purge(struct edm_fab_port *p)
 	p->nack_at_ns = 0;
 }
 
-static void edm_port_phy_reset(struct edm_fab_port *p)
+/* The same, and what was sent and not acknowledged: the link's retry state. */
+static void edm_port_llr_purge(struct edm_fab_port *p)
 {
 	edm_port_held_purge(p);
 	__skb_queue_purge(&p->replay);
 	p->ack_due = false;
+}
+
+static void edm_port_phy_reset(struct edm_fab_port *p)
+{
+	edm_port_llr_purge(p);
 	p->tx_epoch++;		/* the peer sees our sequence start again */
 	edm_pcs_scr_init(&p->scr_tx, EDM_FAB_SCRAMBLE_SEED);
 	edm_pcs_scr_init(&p->scr_rx, EDM_FAB_SCRAMBLE_SEED);
@@ -118,8 +124,7 @@ int edm_fab_port_init(struct edm_fab_node *n, struct edm_fab_port *p, u32 index)
 
 void edm_fab_port_uninit(struct edm_fab_port *p)
 {
-	edm_port_held_purge(p);
-	__skb_queue_purge(&p->replay);
+	edm_port_llr_purge(p);
 	edm_mux_uninit(&p->mux);
 	kvfree(p->dec_frame);
 	kvfree(p->dec_msg);
@@ -166,9 +171,7 @@ static void edm_port_set_down(struct edm_fab_port *p)
 	p->state = EDM_FLINK_DOWN;
 	p->stats.down_events++;
 	edm_mux_purge(&p->mux);
-	edm_port_held_purge(p);
-	__skb_queue_purge(&p->replay);
-	p->ack_due = false;
+	edm_port_llr_purge(p);
 	edm_fab_netdev_carrier(n, false);
 	if (n->kind == EDM_FAB_SWITCH)
 		edm_fab_switch_port_down(n, p->index);
@@ -396,8 +399,8 @@ static void edm_port_hold(struct edm_fab_port *p, struct sk_buff *skb, u64 now)
  * what the peer has, and a NACK sends the rest again. Bursts are decoded in
  * sequence order: one that comes early is held until those before it come
  * (edm_port_rx_held()), one already taken (sent again) is dropped. A new
- * epoch means the other end started again from 0 (its link was made anew):
- * what was held is lost, and the new sequence starts.
+ * epoch means the other end started a new sequence (it was reset, or gave
+ * up): what was held is lost, and the new sequence starts with this burst.
  */
 void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 {
@@ -441,7 +444,7 @@ void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 		consume_skb(skb);
 		return;
 	}
-	if (d > EDM_FAB_REORDER_MAX)
+	if (d > EDM_LLR_WINDOW)
 		goto bad;	/* past any window the sender has */
 	if (d == 0)
 		edm_port_rx_in_order(p, skb);

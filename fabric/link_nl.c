@@ -310,7 +310,7 @@ static int edm_flink_chk_peer_mac(struct genl_info *info)
 	}
 	if (!mac && !bcast) {
 		NL_SET_ERR_MSG(info->extack,
-			       "a bound link needs its peer's MAC address, or the broadcast opt-in for a point-to-point wire");
+			       "a bound link needs its peer's MAC address, or broadcast for a point-to-point wire");
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, EDM_A_FLINK_PEER_MAC);
 		return -EINVAL;
 	}

@@ -15,9 +15,8 @@
 # lossy: netem drops 10% of the frames both ways between cl and the switch
 # and between the switch and m1. Link-level retry sends what was lost again:
 # every op of cl's completes, none times out; each end counts what it sent
-# again (tx_resent);
-# once the loss stops, every pair works, and the workload from the other
-# hosts over m1's links verifies.
+# again (tx_resent). Once the loss stops, every pair works, and the workload
+# from the other hosts over m1's links verifies.
 source "$(dirname "$0")/lib.sh"
 
 EDMOP=$EDM_TOP/tools/edmop/edmop
