@@ -20,8 +20,11 @@
  * COWBIRD_RMT_DISPATCH_NS ends with COWBIRD_ST_DISPATCH_TIMEOUT (1RMA 4.5).
  *
  * Keys are checked when an op is issued, against the memory node's current
- * key: after a rekey, every new op ends with EACCES, and the fabric carries
- * no op of a revoked key.
+ * key: after a rekey, every new op ends with EACCES. Each op also carries
+ * the key to the memory node, which checks it again (fabric/responder.c):
+ * an op already out when the region is rekeyed, or whose region went away,
+ * is refused there and ends with NACK, which is not congestion and moves no
+ * window.
  *
  * Context and locking. The fabric calls cowbird_rmt_done() in BH; it only
  * pushes the op on the instance's lock-free done list and drops the count
@@ -83,6 +86,9 @@ static u16 cowbird_rmt_status(int err, bool *lost)
 	case -ERANGE:
 	case -EINVAL:
 		return COWBIRD_ST_EFAULT;
+	case -EKEYREJECTED:
+	case -ENXIO:
+		return COWBIRD_ST_NACK;		/* the memory node refused it */
 	default:			/* -ENODEV: the via host is gone */
 		return COWBIRD_ST_TIMEOUT;
 	}
@@ -140,6 +146,7 @@ static int cowbird_rop_send(struct cowbird_inst *inst, struct cowbird_rop *rop, 
 		.addr = rop->cop.region_off,
 		.len = rop->cop.length,
 		.buf = (write ? er->req : er->resp) + rop->cop.buf_off,
+		.key = inst->region_key,
 		.done = cowbird_rmt_done,
 		.flags = write ? EDM_FAB_OP_ACKED : 0,	/* know it landed, or resend */
 	};
@@ -181,8 +188,10 @@ static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 
 		rop->state = COWBIRD_ROP_BACK;
 		rr->out--;
-		cowbird_cc_on_complete(inst->cc, 0, st, req->issue_delay_ns,
-				       req->issue_delay_ns + rop->fop.lat_ns, now);
+		/* a refusal is no sign of congestion: the window sees it as EACCES */
+		cowbird_cc_on_complete(inst->cc, 0, st == COWBIRD_ST_NACK ? COWBIRD_ST_EACCES : st,
+				       req->issue_delay_ns, req->issue_delay_ns + rop->fop.lat_ns,
+				       now);
 		if (lost) {
 			rmt->stats.lost++;
 			if (!rr->gbn || cowbird_before(rop->seq, rr->gbn_seq))

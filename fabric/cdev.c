@@ -13,6 +13,11 @@
  * with it. Each file bounds the ops and bytes it holds (submitted and not
  * yet reaped): past that, EAGAIN.
  *
+ * Keys. EDM_IOC_KEY sets the key the file's ops, and its window's, present
+ * to a memory node (0 until then: none); a keyed region refuses an op
+ * without its key, which completes with -EKEYREJECTED. An op takes the key
+ * its node had when it was submitted.
+ *
  * The mmap window. EDM_IOC_TARGET probes a memory node and binds the window
  * to its region. A mapping (MAP_SHARED, never executable) of file offset O
  * shows region bytes from O. Trust model: the kernel owns the pages and
@@ -70,6 +75,8 @@ struct edm_fab_file {
 	u64 pending_bytes;
 	bool released;			/* the file is closed: done() frees */
 
+	u64 *keys;			/* per memory node, READ_ONCE/WRITE_ONCE */
+
 	struct mutex map_lock;		/* protects the five below */
 	bool bound;
 	u16 dst;			/* the window's memory node */
@@ -117,6 +124,7 @@ static void edm_fab_file_free(struct kref *ref)
 	list_for_each_entry_safe(cop, tmp, &f->cq, cq)
 		edm_fab_cop_free(cop);
 	edm_fab_node_put(f->host);
+	kfree(f->keys);
 	kfree(f);
 }
 
@@ -134,6 +142,11 @@ static int edm_fab_cdev_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	f->keys = kcalloc(EDM_FAB_ADDR_MAX + 1, sizeof(*f->keys), GFP_KERNEL_ACCOUNT);
+	if (!f->keys) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	kref_init(&f->ref);
 	init_waitqueue_head(&f->wq);
 	spin_lock_init(&f->lock);
@@ -253,6 +266,7 @@ static struct edm_fab_cop *edm_fab_cop_alloc(struct edm_fab_file *f, const struc
 	cop->op.buf = cop->data;
 	cop->op.arg0 = uop->arg0;
 	cop->op.arg1 = uop->arg1;
+	cop->op.key = READ_ONCE(f->keys[uop->dst]);
 	/* a write is done when it landed, unless the caller wants it posted */
 	if (uop->opcode == EDM_OP_WRITE && !(uop->flags & EDM_OP_F_POSTED))
 		cop->op.flags = EDM_FAB_OP_ACKED;
@@ -495,6 +509,20 @@ static long edm_fab_ioc_target(struct edm_fab_file *f, struct edm_target __user 
 	return put_user(size, &ut->size) ? -EFAULT : 0;
 }
 
+static long edm_fab_ioc_key(struct edm_fab_file *f, struct edm_key __user *uk, size_t usize)
+{
+	struct edm_key k;
+	int err;
+
+	err = copy_struct_from_user(&k, sizeof(k), uk, usize);
+	if (err)
+		return err;
+	if (k.pad0 || k.pad1 || k.dst > EDM_FAB_ADDR_MAX)
+		return -EINVAL;
+	WRITE_ONCE(f->keys[k.dst], k.key);
+	return 0;
+}
+
 /* Bytes of page @idx inside the region: 1..PAGE_SIZE, the last one may be short. */
 static u32 edm_fab_page_len(const struct edm_fab_file *f, pgoff_t idx)
 {
@@ -511,6 +539,7 @@ static int edm_fab_page_io(struct edm_fab_file *f, u32 opcode, pgoff_t idx, stru
 		.addr = (u64)idx << PAGE_SHIFT,
 		.len = edm_fab_page_len(f, idx),
 		.buf = page_address(page),
+		.key = READ_ONCE(f->keys[f->dst]),
 		/* a dirty page is clean only once the memory node has it */
 		.flags = opcode == EDM_OP_WRITE ? EDM_FAB_OP_ACKED : 0,
 	};
@@ -718,6 +747,10 @@ static long edm_fab_cdev_ioctl(struct file *file, unsigned int cmd, unsigned lon
 		if (usize < sizeof(struct edm_target))
 			return -ENOTTY;
 		return edm_fab_ioc_target(f, uarg, usize);
+	case _IOC_NR(EDM_IOC_KEY):
+		if (usize < sizeof(struct edm_key))
+			return -ENOTTY;
+		return edm_fab_ioc_key(f, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

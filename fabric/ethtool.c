@@ -29,6 +29,9 @@ static const struct edm_eth_stat edm_fab_host_stat_names[] = {
 	{ "served_rmws", EDM_A_FSTAT_SERVED_RMWS },
 	{ "served_errors", EDM_A_FSTAT_SERVED_ERRORS },
 	{ "served_write_chunks", EDM_A_FSTAT_SERVED_WRITE_CHUNKS },
+	{ "nacks_key", EDM_A_FSTAT_NACKS_KEY },
+	{ "nacks_range", EDM_A_FSTAT_NACKS_RANGE },
+	{ "nacks_gone", EDM_A_FSTAT_NACKS_GONE },
 };
 
 static struct edm_fab_node *edm_fab_ndev_node(struct net_device *dev)

@@ -223,32 +223,41 @@ enum {
 	EDM_HOST_INFLIGHT_MAX	= 8192,		/* queued + in flight, per host */
 	EDM_KIND_RERR		= EDM_PCS_NR_KINDS,
 	EDM_KIND_WACK,
-	EDM_RERR_RANGE		= 1,
-	EDM_RERR_INVAL		= 2,
+	EDM_RERR_RANGE		= 1,		/* outside the region */
+	EDM_RERR_INVAL		= 2,		/* not a request this node serves */
+	EDM_RERR_KEY		= 3,		/* a key that is not (or no longer) the region's */
+	EDM_RERR_GONE		= 4,		/* the node serves no region */
 	EDM_OP_PROBE		= 0xff,		/* internal: region size */
 };
 
 /*
  * The memory messages' payloads, the one definition of their layout. Each
  * begins with a little-endian 64-bit word whose bits 47..0 are an address
- * in the memory node's region:
+ * in the memory node's region; every request then carries the key of the
+ * region it asks for (0 from an issuer that has none), which a keyed
+ * region checks (responder.c):
  *
- *   RREQ    8 bytes: the word, bits 63..48 the length (0: a probe, answered
- *           with the region's size)
- *   RMWREQ 24 bytes: the word, bits 55..48 the opcode; then arg0, arg1
- *   WREQ    8 + chunk bytes: the word, the FIRST, LAST and ACK bits below;
- *           then the chunk
+ *   RREQ   16 bytes: the word, bits 63..48 the length (0: a probe, answered
+ *           with the region's size); the key
+ *   RMWREQ 32 bytes: the word, bits 55..48 the opcode; arg0, arg1; the key
+ *   WREQ   16 + chunk bytes: the word, the FIRST, LAST and ACK bits below;
+ *           the key; then the chunk
  *   RRES    the bytes read; for an RMW or a probe an 8-byte value
  *   WACK    8 bytes: the word (the end of the write it answers), WHOLE
  *           when every chunk arrived back to back, RANGE when its last
- *           chunk fell outside the region (nothing past it was stored)
- *   RERR    1 byte: EDM_RERR_*
+ *           chunk fell outside the region (nothing past it was stored),
+ *           KEY when its last chunk was refused for its key, GONE when the
+ *           node serves no region
+ *   RERR    1 byte: EDM_RERR_*, the memory node's NACK
  */
 #define EDM_MSG_ADDR_MASK	GENMASK_ULL(47, 0)
-#define EDM_RREQ_BYTES		8
-#define EDM_RMWREQ_BYTES	24
-#define EDM_WREQ_HDR_BYTES	8
+#define EDM_MSG_KEY_BYTES	8
+#define EDM_RREQ_BYTES		(8 + EDM_MSG_KEY_BYTES)
+#define EDM_RMWREQ_BYTES	(24 + EDM_MSG_KEY_BYTES)
+#define EDM_WREQ_HDR_BYTES	(8 + EDM_MSG_KEY_BYTES)
 #define EDM_VALUE_BYTES		8	/* an RMW's old value, a probe's size, a WACK */
+
+static_assert(EDM_FAB_CHUNK_MAX + EDM_WREQ_HDR_BYTES <= EDM_PCS_MSG_MAX);
 
 #define EDM_WREQ_FIRST		BIT_ULL(63)
 #define EDM_WREQ_LAST		BIT_ULL(62)
@@ -257,6 +266,8 @@ enum {
 
 #define EDM_WACK_WHOLE		BIT_ULL(48)
 #define EDM_WACK_RANGE		BIT_ULL(49)
+#define EDM_WACK_KEY		BIT_ULL(50)
+#define EDM_WACK_GONE		BIT_ULL(51)
 
 static inline u64 edm_msg_addr(u64 word)
 {
@@ -305,7 +316,8 @@ struct edm_fab_host {
 	struct xarray wruns;		/* (src << 8 | id) -> acked write's next address */
 	u8 *region;
 	u64 region_size;
-	u64 region_key;			/* what a Cowbird instance must present */
+	u64 region_key;			/* what a request must present when keyed */
+	bool region_keyed;		/* the fabric's requests must carry region_key */
 	u32 region_key_gen;		/* rekeys so far */
 	u64 region_st[__EDM_A_RSTAT_CNT];	/* accesses through the key */
 	struct list_head regions;	/* on edm_fab_regions while the host lives */

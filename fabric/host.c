@@ -9,13 +9,14 @@
  *
  * Messages (payloads little endian):
  *   /N/ {dest, id, size}       a WREQ of size bytes wants to go to dest
- *   WREQ {addr:48 | flags:16, data}  one granted chunk of a write
- *   RREQ {addr:48 | len:16}    read len bytes (len 0: the region size)
- *   RMWREQ {addr:48 | op:8, arg0:8, arg1:8}
+ *   WREQ {addr:48 | flags:16, key, data}  one granted chunk of a write
+ *   RREQ {addr:48 | len:16, key}  read len bytes (len 0: the region size)
+ *   RMWREQ {addr:48 | op:8, arg0:8, arg1:8, key}
  *   RRES {data}                one granted chunk of the answer
- *   RERR {errno code:1}        the request was refused
- *   WACK {end:48 | WHOLE, RANGE bits}  an acknowledged write arrived whole, or not,
- *                              or fell outside the region
+ *   RERR {code:1}              the request was refused (NACK): EDM_RERR_*
+ *   WACK {end:48 | WHOLE, RANGE, KEY, GONE bits}  an acknowledged write
+ *                              arrived whole, or not, or was refused
+ * (fab.h has the layouts.)
  * Ids 0..127 are writes, 128..255 reads and RMWs: a /G/ a host receives is
  * for its own write or for a request it serves, and the id tells which.
  *
@@ -205,7 +206,9 @@ int edm_fab_host_create(struct edm_fab_node *n)
 		if (!h->region)
 			goto err;
 		h->region_size = n->cfg.region_size;
-		h->region_key = get_random_u64();
+		/* 0 is the key of an issuer that has none */
+		h->region_key = get_random_u64() ?: 1;
+		h->region_keyed = n->cfg.keyed;
 	}
 	h->node = n;
 	h->addr = n->cfg.addr;

@@ -56,6 +56,7 @@ static const struct nla_policy edm_fab_new_policy[EDM_A_FAB_MAX + 1] = {
 	[EDM_A_FAB_TIMEOUT_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_fab_timeout_range),
 	EDM_REPLY_ONLY(EDM_A_FAB_MINOR),
 	EDM_REPLY_ONLY(EDM_A_FAB_STATS),
+	[EDM_A_FAB_REGION_KEYED] = { .type = NLA_FLAG },
 };
 
 /* FABRIC_GET and FABRIC_DEL select a node by ID or by name. */
@@ -73,6 +74,7 @@ static const struct nla_policy edm_fab_sel_policy[EDM_A_FAB_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_FAB_TIMEOUT_MS),
 	EDM_REPLY_ONLY(EDM_A_FAB_MINOR),
 	EDM_REPLY_ONLY(EDM_A_FAB_STATS),
+	EDM_REPLY_ONLY(EDM_A_FAB_REGION_KEYED),
 };
 
 /* FABRIC_SET: a switch, by ID or name, and what a running switch can change. */
@@ -90,6 +92,7 @@ static const struct nla_policy edm_fab_set_policy[EDM_A_FAB_MAX + 1] = {
 	EDM_FAB_FIXED(EDM_A_FAB_TIMEOUT_MS),
 	EDM_REPLY_ONLY(EDM_A_FAB_MINOR),
 	EDM_REPLY_ONLY(EDM_A_FAB_STATS),
+	EDM_FAB_FIXED(EDM_A_FAB_REGION_KEYED),
 };
 
 bool edm_fab_is_node(const struct edm_dev *dev)
@@ -102,7 +105,7 @@ static bool edm_fab_stat_kept(bool is_host, int i)
 {
 	if (is_host)
 		return (i >= EDM_A_FSTAT_READS && i <= EDM_A_FSTAT_SERVED_ERRORS) ||
-		       i == EDM_A_FSTAT_SERVED_WRITE_CHUNKS;
+		       (i >= EDM_A_FSTAT_SERVED_WRITE_CHUNKS && i <= EDM_A_FSTAT_NACKS_GONE);
 	return i >= EDM_A_FSTAT_SCHED_NOTIFS && i <= EDM_A_FSTAT_DROPS;
 }
 
@@ -128,6 +131,7 @@ static int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info 
 	if (nla_put_u32(msg, EDM_A_FAB_ADDR, c->addr) ||
 	    nla_put_u64_64bit(msg, EDM_A_FAB_REGION_SIZE, c->region_size, EDM_A_FAB_PAD) ||
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, c->timeout_ms) ||
+	    (c->keyed && nla_put_flag(msg, EDM_A_FAB_REGION_KEYED)) ||
 	    (ni->minor >= 0 && nla_put_u32(msg, EDM_A_FAB_MINOR, ni->minor)))
 		return -EMSGSIZE;
 	return 0;
@@ -180,7 +184,7 @@ static const int edm_fab_switch_attrs[] = {
 };
 
 static const int edm_fab_host_attrs[] = {
-	EDM_A_FAB_ADDR, EDM_A_FAB_REGION_SIZE, EDM_A_FAB_TIMEOUT_MS,
+	EDM_A_FAB_ADDR, EDM_A_FAB_REGION_SIZE, EDM_A_FAB_TIMEOUT_MS, EDM_A_FAB_REGION_KEYED,
 };
 
 /* The first attribute of @list that @info carries, or NULL. */
@@ -210,7 +214,7 @@ static int edm_fab_chk_kind(struct genl_info *info, bool is_host)
 				    "a host takes no ports, sched-x, chunk, policy or rate-mbps");
 	else if (bad)
 		NL_SET_ERR_MSG_ATTR(extack, bad,
-				    "a switch takes no addr, region-size or timeout-ms");
+				    "a switch takes no addr, region-size, timeout-ms or keyed");
 	if (bad)
 		return -EINVAL;
 	if (is_host)
@@ -255,6 +259,12 @@ static int edm_fab_chk_new(struct genl_info *info, struct edm_fab_node_cfg *cfg)
 	cfg->rate_mbps = edm_fab_get_u32(info, EDM_A_FAB_RATE_MBPS);
 	cfg->addr = edm_fab_get_u32(info, EDM_A_FAB_ADDR);
 	cfg->timeout_ms = edm_fab_get_u32(info, EDM_A_FAB_TIMEOUT_MS);
+	cfg->keyed = nla_get_flag(a[EDM_A_FAB_REGION_KEYED]);
+	if (cfg->keyed && !cfg->region_size) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_REGION_KEYED],
+				    "only a host with a region can be keyed");
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -234,7 +234,7 @@ static int edm_fab_cfg_check(enum edm_fab_kind kind, struct edm_fab_node_cfg *cf
 	if (cfg->chunk < EDM_FAB_CHUNK_MIN || cfg->chunk > EDM_FAB_CHUNK_MAX ||
 	    edm_sched_cfg_check(&sc)) {
 		NL_SET_ERR_MSG(extack,
-			       "switch needs 2..512 ports, x 1..16, chunk 8..65527 and a rate dividing 8 Tb/s");
+			       "switch needs 2..512 ports, x 1..16, chunk 8..65519 and a rate dividing 8 Tb/s");
 		return -EINVAL;
 	}
 	return 0;

@@ -172,7 +172,7 @@ int edm_fab_host_rekey(struct edm_fab_node *n)
 	if (!n->dead && h->region) {
 		do {
 			key = get_random_u64();
-		} while (key == h->region_key);
+		} while (key == h->region_key || !key);
 		h->region_key = key;
 		h->region_key_gen++;
 		err = 0;

@@ -12,6 +12,11 @@
  * on the WACK, an incomplete one as -EPROTO, one past the region as -ERANGE,
  * none as -ETIMEDOUT. /dev/edm's writes ask for it unless posted.
  *
+ * NACKs. Every request carries op->key; a memory node refuses a request with
+ * a RERR (or the WACK of a refused write) whose reason becomes the op's
+ * status: -EKEYREJECTED for a key that is not (or no longer) the region's,
+ * -ERANGE outside the region, -ENXIO when the node serves no region.
+ *
  * Order. Per destination, ops of one kind pipeline, but a read or RMW waits
  * until no write to that node is still sending, and a write until no read or
  * RMW is outstanding: with in-order links that makes each op see every op
@@ -197,7 +202,7 @@ static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
 	struct edm_pcs_msg_hdr hdr = {
 		.dest = op->dst, .src = h->addr, .id = op->id,
 	};
-	__le64 pl[3];
+	__le64 pl[EDM_RMWREQ_BYTES / 8];
 
 	if (edm_op_is_rmw(op->opcode)) {
 		hdr.kind = EDM_PCS_RMWREQ;
@@ -211,6 +216,8 @@ static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
 		pl[0] = cpu_to_le64(edm_rreq_word(op->addr,
 						  op->opcode == EDM_OP_PROBE ? 0 : op->len));
 	}
+	/* the key is a request's last word */
+	pl[hdr.len / 8 - 1] = cpu_to_le64(op->key);
 	edm_mux_put_msg(p, &hdr, (const u8 *)pl);
 }
 
@@ -296,6 +303,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	if (op->flags & EDM_FAB_OP_ACKED)
 		word |= EDM_WREQ_ACK;
 	put_unaligned_le64(word, h->wbuf);
+	put_unaligned_le64(op->key, h->wbuf + 8);
 	memcpy(h->wbuf + EDM_WREQ_HDR_BYTES, (u8 *)op->buf + op->progress, n);
 	hdr = (struct edm_pcs_msg_hdr){
 		.dest = g->dest, .src = h->addr, .id = g->id, .kind = EDM_PCS_WREQ,
@@ -358,6 +366,21 @@ void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		edm_op_finish(h, op, 0);
 }
 
+/* The status of an op the memory node refused (NACKed) with @code, an EDM_RERR_*. */
+static int edm_nack_errno(u8 code)
+{
+	switch (code) {
+	case EDM_RERR_RANGE:
+		return -ERANGE;
+	case EDM_RERR_KEY:
+		return -EKEYREJECTED;
+	case EDM_RERR_GONE:
+		return -ENXIO;
+	default:
+		return -EINVAL;
+	}
+}
+
 void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
 {
 	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
@@ -367,7 +390,7 @@ void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
-	edm_op_finish(h, op, hdr->len == 1 && pl[0] == EDM_RERR_RANGE ? -ERANGE : -EINVAL);
+	edm_op_finish(h, op, edm_nack_errno(hdr->len == 1 ? pl[0] : 0));
 }
 
 /* An acknowledged write's answer: done when it names this write's end and says whole. */
@@ -389,6 +412,10 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	}
 	if (w & EDM_WACK_RANGE)
 		edm_op_finish(h, op, -ERANGE);
+	else if (w & EDM_WACK_KEY)
+		edm_op_finish(h, op, -EKEYREJECTED);
+	else if (w & EDM_WACK_GONE)
+		edm_op_finish(h, op, -ENXIO);
 	else
 		edm_op_finish(h, op, w & EDM_WACK_WHOLE ? 0 : -EPROTO);
 }

@@ -7,6 +7,13 @@
  * when its grant comes (edm_host_serve_chunk()); the chunks of an
  * acknowledged write are followed until its last one, which a WACK answers.
  *
+ * Keys. A keyed region serves only requests that carry its key (fab.h has
+ * where). A read or RMW is checked when it arrives and again when its grant
+ * comes, so a rekey refuses the requests already waiting; a write's every
+ * chunk is checked. A refused request is answered with a NACK (RERR, or a
+ * WACK's KEY, GONE or RANGE bit for an acknowledged write; a posted write's
+ * chunk is dropped) and counted by reason.
+ *
  * Locking: everything under node->lock, called from the node's poll; no lock
  * of its own.
  */
@@ -29,7 +36,42 @@ struct edm_served {
 	bool value;			/* answer with @val, not region bytes */
 	u64 val;
 	u64 arg0, arg1;			/* the RMW's operands */
+	u64 key;			/* what the request carried */
+	bool probe;			/* a size probe, answered without a key */
 };
+
+/* Counts a refused request: every one in SERVED_ERRORS, a NACK by its reason. */
+static void edm_host_nack_count(struct edm_fab_host *h, u8 code)
+{
+	h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+	if (code == EDM_RERR_KEY)
+		h->st[EDM_A_FSTAT_NACKS_KEY]++;
+	else if (code == EDM_RERR_GONE)
+		h->st[EDM_A_FSTAT_NACKS_GONE]++;
+	else if (code == EDM_RERR_RANGE)
+		h->st[EDM_A_FSTAT_NACKS_RANGE]++;
+}
+
+/* Whether the region takes a request that carries @key: 0, or the NACK's EDM_RERR_* code. */
+static u8 edm_host_key_check(const struct edm_fab_host *h, u64 key)
+{
+	if (!h->region)
+		return EDM_RERR_GONE;
+	if (h->region_keyed && key != h->region_key)
+		return EDM_RERR_KEY;
+	return 0;
+}
+
+/* Ends a served request with a NACK of @code, counted; its answer is then a RERR. */
+static void edm_served_nack(struct edm_fab_host *h, struct edm_served *s, u8 code)
+{
+	s->err = code;
+	s->len = 1;
+	s->sent = 0;
+	s->rmw = 0;
+	s->value = false;
+	edm_host_nack_count(h, code);
+}
 
 /* Runs a served RMW on its word, under node->lock: atomic against every access. */
 static void edm_host_rmw_run(struct edm_fab_host *h, struct edm_served *s)
@@ -74,6 +116,10 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
+	/* a probe is answered without a key; everything else is checked again */
+	code = s->err || s->probe ? 0 : edm_host_key_check(h, s->key);
+	if (code)
+		edm_served_nack(h, s, code);
 	if (s->err) {
 		code = s->err;
 		hdr.kind = EDM_KIND_RERR;
@@ -126,6 +172,7 @@ void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	struct edm_served *s;
 	u64 w, addr;
 	u32 len;
+	u8 code;
 
 	lockdep_assert_held(&h->node->lock);
 	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != EDM_RREQ_BYTES) {
@@ -138,14 +185,17 @@ void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 	w = get_unaligned_le64(pl);
 	addr = edm_msg_addr(w);
 	len = edm_rreq_len(w);
+	s->key = get_unaligned_le64(pl + 8);
+	code = len ? edm_host_key_check(h, s->key) : 0;
 	if (!len) {
 		s->value = true;
+		s->probe = true;
 		s->val = h->region_size;
 		s->len = EDM_VALUE_BYTES;
+	} else if (code) {
+		edm_served_nack(h, s, code);
 	} else if (!edm_region_ok(h, addr, len)) {
-		s->err = EDM_RERR_RANGE;
-		s->len = 1;
-		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+		edm_served_nack(h, s, EDM_RERR_RANGE);
 	} else {
 		s->addr = addr;
 		s->len = len;
@@ -160,6 +210,7 @@ void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, 
 	struct edm_served *s;
 	u64 w, addr;
 	u32 op;
+	u8 code;
 
 	lockdep_assert_held(&h->node->lock);
 	if (hdr->id < EDM_HOST_RD_ID0 || hdr->len != EDM_RMWREQ_BYTES) {
@@ -172,11 +223,15 @@ void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, 
 	w = get_unaligned_le64(pl);
 	addr = edm_msg_addr(w);
 	op = edm_rmwreq_op(w);
+	s->key = get_unaligned_le64(pl + 24);
 	s->len = EDM_VALUE_BYTES;
-	if (!edm_op_is_rmw(op) || !IS_ALIGNED(addr, 8) || !edm_region_ok(h, addr, 8)) {
-		s->err = edm_op_is_rmw(op) ? EDM_RERR_RANGE : EDM_RERR_INVAL;
-		s->len = 1;
-		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
+	code = edm_host_key_check(h, s->key);
+	if (!edm_op_is_rmw(op))
+		code = EDM_RERR_INVAL;
+	else if (!code && (!IS_ALIGNED(addr, 8) || !edm_region_ok(h, addr, 8)))
+		code = EDM_RERR_RANGE;
+	if (code) {
+		edm_served_nack(h, s, code);
 		edm_host_served_new(h, hdr, s);
 		return;
 	}
@@ -229,10 +284,18 @@ static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 	edm_host_wack(h, hdr, end, whole ? EDM_WACK_WHOLE : 0);
 }
 
+/* The WACK bit that says why an acknowledged write's last chunk was refused. */
+static u64 edm_wack_nack(u8 code)
+{
+	return code == EDM_RERR_KEY ? EDM_WACK_KEY :
+	       code == EDM_RERR_GONE ? EDM_WACK_GONE : EDM_WACK_RANGE;
+}
+
 void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
 {
 	u64 addr, word;
 	u32 n;
+	u8 code;
 
 	lockdep_assert_held(&h->node->lock);
 	if (hdr->len < EDM_WREQ_HDR_BYTES) {
@@ -246,12 +309,18 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
-	if (!edm_region_ok(h, addr, n)) {
-		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
-		/* chunks ascend: the last one is out too, and says so to an acked write */
+	code = edm_host_key_check(h, get_unaligned_le64(pl + 8));
+	if (!code && !edm_region_ok(h, addr, n))
+		code = EDM_RERR_RANGE;
+	if (code) {
+		edm_host_nack_count(h, code);
+		/*
+		 * Chunks ascend and a rekey is for good: the last one is refused
+		 * too, and says why to an acked write.
+		 */
 		if ((word & (EDM_WREQ_ACK | EDM_WREQ_LAST)) == (EDM_WREQ_ACK | EDM_WREQ_LAST)) {
 			xa_erase(&h->wruns, (unsigned long)hdr->src << 8 | hdr->id);
-			edm_host_wack(h, hdr, addr + n, EDM_WACK_RANGE);
+			edm_host_wack(h, hdr, addr + n, edm_wack_nack(code));
 		}
 		return;
 	}

@@ -31,7 +31,7 @@
 enum {
 	EDM_SW_OVERFLOW_MAX	= 4096,
 	EDM_SW_MACS		= 256,
-	EDM_SW_REQ_BLOCKS	= 5,		/* an RMWREQ of 24 bytes */
+	EDM_SW_REQ_BLOCKS	= EDM_RMWREQ_BYTES / 8 + 2,	/* an RMWREQ's: /MS/, data, /MT/ */
 	EDM_SW_ROUNDS		= 16,		/* scheduler steps per poll */
 };
 
@@ -201,7 +201,7 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 	};
 	unsigned long key = edm_sw_req_key(sw, hdr->src, hdr->dest, hdr->id);
 	struct edm_sw_req *r, *old;
-	u8 pl[EDM_RREQ_BYTES];
+	u8 word[8];			/* an RREQ's first word: its length */
 	u32 len;
 
 	if (p->run_len > EDM_SW_REQ_BLOCKS)
@@ -209,8 +209,8 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 	if (hdr->kind == EDM_PCS_RREQ) {
 		if (hdr->len != EDM_RREQ_BYTES)
 			goto drop;
-		edm_pcs_data_unpack(&p->run[1], pl);
-		len = edm_rreq_len(get_unaligned_le64(pl));
+		edm_pcs_data_unpack(&p->run[1], word);
+		len = edm_rreq_len(get_unaligned_le64(word));
 		nt.kind = EDM_SCHED_READ;
 		nt.bytes = len ? len : 8;
 	} else {
@@ -518,7 +518,7 @@ int edm_fab_switch_set(struct edm_fab_node *n, const u32 *policy, const u32 *chu
 		return -EOPNOTSUPP;
 	}
 	if (chunk && (*chunk < EDM_FAB_CHUNK_MIN || *chunk > EDM_FAB_CHUNK_MAX)) {
-		NL_SET_ERR_MSG(extack, "chunk must be 8..65527 bytes");
+		NL_SET_ERR_MSG(extack, "chunk must be 8..65519 bytes");
 		return -ERANGE;
 	}
 	sw = to_sw(n);

@@ -52,7 +52,7 @@ struct edm_fab_port;
 #define EDM_FAB_DELAY_MAX_NS	10000000
 #define EDM_FAB_DEFAULT_RATE	25000
 #define EDM_FAB_CHUNK_MIN	8
-#define EDM_FAB_CHUNK_MAX	(EDM_PCS_MSG_MAX - 8)	/* a WREQ chunk and its address */
+#define EDM_FAB_CHUNK_MAX	(EDM_PCS_MSG_MAX - 16)	/* a WREQ chunk, its address and key */
 
 /*
  * The head of every burst, big endian on the wire. On a link bound to a
@@ -133,6 +133,7 @@ struct edm_fab_op {
 	u32 len;		/* 1..EDM_OP_MAX_LEN; RMW ops 8 */
 	void *buf;		/* kernel memory: write source, read target */
 	u64 arg0, arg1;
+	u64 key;		/* the region's key, carried to the memory node */
 	void (*done)(struct edm_fab_op *op);
 	void *priv;
 	u32 flags;		/* EDM_FAB_OP_* */
@@ -165,6 +166,7 @@ struct edm_fab_node_cfg {
 	u32 addr;		/* its switch port */
 	u64 region_size;	/* bytes served, 0: none */
 	u32 timeout_ms;		/* 0: EDM_FAB_DEFAULT_TIMEOUT_MS */
+	bool keyed;		/* its region serves only requests with its key */
 };
 
 struct edm_fab_node_stats {

@@ -62,6 +62,12 @@ EDM_UAPI_AT(edm_target, pad0, 2);
 EDM_UAPI_AT(edm_target, pad1, 4);
 EDM_UAPI_AT(edm_target, size, 8);
 
+EDM_UAPI_SIZE(edm_key, 16);
+EDM_UAPI_AT(edm_key, dst, 0);
+EDM_UAPI_AT(edm_key, pad0, 2);
+EDM_UAPI_AT(edm_key, pad1, 4);
+EDM_UAPI_AT(edm_key, key, 8);
+
 /* /dev/cowbird (cowbird.h) */
 EDM_UAPI_SIZE(cowbird_meta, 32);
 EDM_UAPI_AT(cowbird_meta, rw_type, 0);

@@ -5,22 +5,25 @@
 #   edmf_cn: host cn (addr 1) on fv_c -+
 #   edmf_sw: switch sw, port 1 on fv_sc -+- bridge br0 in edmf_br
 #   edmf_rg: rogue host rg (addr 1) on fv_g -+
-#   edmf_mn: host mn (addr 2, 1 MiB region) on fv_m <-veth-> fv_sm: port 2
+#   edmf_mn: host mn (addr 2, 1 MiB keyed region) on fv_m <-veth-> fv_sm: port 2
 #
 # each node built with edmctl inside its own netns and bound to its veth
 # end, so every block crosses veths in EDM frames (ethertype 0x88B5): cn
 # and sw name each other's MAC address (peer-mac), mn's point-to-point
-# wire is a broadcast link. From cn, through edmop: writes of bytes this
+# wire is a broadcast link. mn's region is keyed: cn presents its key
+# (edmop -k, the key edmctl region key shows mn's admin). From cn, through edmop: writes of bytes this
 # test chose read back unchanged, a CAS swaps only when its expected value
 # is the word's, a request past the region fails with ERANGE; the counters
 # of the three nodes and of their links moved by what was done. The rogue
 # on the same bridge, claiming cn's address, can neither read nor write
-# mn's region, by its own fabric host or by replaying a frame of cn's with
+# mn's region, by its own fabric host (with and without the key, stolen)
+# or by replaying a frame of cn's with
 # the sequence number the switch expects, sees none of cn's traffic, and
 # floods the switch's port without costing cn an op; each frame it sent is
 # counted as foreign. The control: with the switch's port in broadcast mode
-# the same replay is taken in (a received burst, not a foreign frame) and
-# the rogue's own host reads the bytes cn wrote. Deleting the memory host turns a read
+# the same replay is taken in (a received burst, not a foreign frame), the
+# rogue's own host is refused by mn without the key (a key NACK, counted)
+# and with the stolen key reads the bytes cn wrote. Deleting the memory host turns a read
 # into a timeout error; and corrupted sync headers disable a link and
 # `edmctl monitor` reports it.
 source "$(dirname "$0")/lib.sh"
@@ -30,6 +33,7 @@ CN=edmf_cn SW=edmf_sw MN=edmf_mn BR=edmf_br RG=edmf_rg
 FORGE=$EDM_TOP/selftests/edm/eth_forge.py
 REGION=$((1 << 20))
 DEV=
+KEY=		# mn's region key, from topology
 
 for t in jq "$EDMOP"; do
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
@@ -66,21 +70,26 @@ ctl() {
 	x "$EDMCTL" -n "$ns" "$@"
 }
 
-# The edmop calls, in one place; all of them from cn. Errors go to stderr
-# as edmop prints them ("edmop: ...: Connection timed out").
+# The edmop calls, in one place; all of them from cn, with mn's key.
+# Errors go to stderr as edmop prints them ("edmop: ...: Connection timed out").
+# cn_op EDMOP-ARGS...: edmop in cn's netns, presenting the key
+cn_op() {
+	ip netns exec $CN "$EDMOP" -k "$KEY" "$@"
+}
+
 # op_write ADDR HEX: write the bytes HEX (two hex digits each) at ADDR of mn
 op_write() {
-	x ip netns exec $CN "$EDMOP" "$DEV" write 2 "$1" "hex:$2"
+	x cn_op "$DEV" write 2 "$1" "hex:$2"
 }
 
 # op_read ADDR LEN: print the LEN bytes at ADDR of mn, in hex
 op_read() {
-	x ip netns exec $CN "$EDMOP" -j "$DEV" read 2 "$1" "$2" | jq -er '.data'
+	x cn_op -j "$DEV" read 2 "$1" "$2" | jq -er '.data'
 }
 
 # op_cas ADDR OLD NEW: print the old value of the word at ADDR (0x hex)
 op_cas() {
-	x ip netns exec $CN "$EDMOP" -j "$DEV" cas 2 "$1" "$2" "$3" | jq -er '.old'
+	x cn_op -j "$DEV" cas 2 "$1" "$2" "$3" | jq -er '.old'
 }
 
 # le64 V: the 8 bytes of V, a little-endian word, in hex
@@ -149,7 +158,9 @@ topology() {
 	# 1 s, not the default 100 ms: on the debug kernel under TCG, a round
 	# trip over three netns can take longer than 100 ms
 	ctl $CN fabric add host cn addr 1 timeout 1000
-	ctl $MN fabric add host mn addr 2 region 1m
+	ctl $MN fabric add host mn addr 2 region 1m keyed
+	KEY=$("$EDMCTL" -n $MN region key 2)
+	[ -n "$KEY" ] && [ "$KEY" != 0 ]
 	ctl $CN fabric link add cn dev fv_c peer-mac "$(netdev_mac $SW fv_sc)"
 	ctl $SW fabric link add sw:1 dev fv_sc peer-mac "$(netdev_mac $CN fv_c)"
 	ctl $SW fabric link add sw:2 dev fv_sm peer-mac "$(netdev_mac $MN fv_m)"
@@ -174,7 +185,7 @@ topology() {
 	DEV=/dev/edm$("$EDMCTL" -n $CN -j fabric show cn | jq -er '.[0].minor')
 	poll 5 test -c "$DEV"
 	# cn learns mn's region size (and checks its writes against it from now)
-	x ip netns exec $CN "$EDMOP" -j "$DEV" size 2 | jq -e --argjson r $REGION '.size == $r'
+	x cn_op -j "$DEV" size 2 | jq -e --argjson r $REGION '.size == $r'
 	echo "$DEV" >/tmp/edmf_dev
 }
 
@@ -319,7 +330,7 @@ host_netdev() {
 refused() {
 	local err
 
-	if err=$(ip netns exec $CN "$EDMOP" "$DEV" "$1" 2 "${@:2}" 2>&1); then
+	if err=$(cn_op "$DEV" "$1" 2 "${@:2}" 2>&1); then
 		echo "$1 ${*:2} succeeded: $err"
 		return 1
 	fi
@@ -355,12 +366,15 @@ rg_link() {
 	ctl $RG fabric link add rg dev fv_g "$@"
 }
 
-# rg_fails EDMOP-ARGS...: an op of the rogue's, which must not succeed
+# rg_fails KEY EDMOP-ARGS...: an op of the rogue's, presenting KEY (none
+# when empty), which must not succeed
 rg_fails() {
-	local out dev
+	local out dev kopt=()
 
+	[ -n "$1" ] && kopt=(-k "$1")
+	shift
 	dev=/dev/edm$("$EDMCTL" -n $RG -j fabric show rg | jq -er '.[0].minor')
-	if out=$(timeout 30 ip netns exec $RG "$EDMOP" "$dev" "$@" 2>&1); then
+	if out=$(timeout 30 ip netns exec $RG "$EDMOP" "${kopt[@]}" "$dev" "$@" 2>&1); then
 		echo "the rogue's $* succeeded: $out"
 		return 1
 	fi
@@ -373,12 +387,12 @@ grew() {
 }
 
 # The rogue's own fabric host, claiming cn's address, aims reads, writes
-# and CAS at a word cn wrote: to the switch's MAC, then broadcast. None of
-# them is served, the word is what cn wrote, and the switch's port counted
-# every frame as foreign.
+# and CAS at a word cn wrote, without mn's key and with it (stolen): to the
+# switch's MAC, then broadcast. None of them is served, the word is what cn
+# wrote, and the switch's port counted every frame as foreign.
 rogue_ops() {
 	no_bridge_skip
-	local a=$((REGION / 4)) data f0 whom
+	local a=$((REGION / 4)) data f0 whom key
 
 	data=$(rand_hex 16)
 	op_write $a "$data"
@@ -387,16 +401,18 @@ rogue_ops() {
 	for whom in "peer-mac $(netdev_mac $SW fv_sc)" broadcast; do
 		# shellcheck disable=SC2086
 		rg_link $whom
-		rg_fails write 2 $a "hex:$(rand_hex 16)"
-		rg_fails read 2 $a 16
-		rg_fails cas 2 $a 0 1
+		for key in "" "$KEY"; do
+			rg_fails "$key" write 2 $a "hex:$(rand_hex 16)"
+			rg_fails "$key" read 2 $a 16
+			rg_fails "$key" cas 2 $a 0 1
+		done
 	done
 	[ "$(op_read $a 16)" = "$data" ]
 	want $MN mn "served_reads -eq 1" "served_writes -eq 0" "served_rmws -eq 0" \
 		"served_errors -eq 0"
 	want $CN cn "errors -eq 0" "timeouts -eq 0" "stray -eq 0"
-	grew $SW sw rx_foreign "$f0" -ge 6
-	"$EDMCTL" -n $RG -j fabric stats rg | jq -e '.[0].stats.timeouts >= 6'
+	grew $SW sw rx_foreign "$f0" -ge 12
+	"$EDMCTL" -n $RG -j fabric stats rg | jq -e '.[0].stats.timeouts >= 12'
 	# its link would send its refused bursts again for seconds
 	ctl $RG fabric link del rg
 }
@@ -419,11 +435,11 @@ capture_frame() {
 # rogue, from its own MAC, with the sequence number the switch's port
 # expects next: refused, counted, and nothing decoded. The control: with
 # the switch's port made anew with the broadcast opt-in, the same frame is
-# decoded, and the rogue's own host reads the bytes cn wrote; so what
-# stopped both before was the filter.
+# decoded, and the rogue's own host, refused without mn's key, reads the
+# bytes cn wrote with it; so what stopped both before was the filter.
 rogue_replay() {
 	no_bridge_skip
-	local cap=/tmp/edmf_frame seq b0 f0 rg_mac sw_mac
+	local cap=/tmp/edmf_frame seq b0 f0 rg_mac sw_mac k0
 	local a=$((REGION / 4 + 64)) data
 
 	data=$(rand_hex 16)
@@ -445,7 +461,11 @@ rogue_replay() {
 	[ "$(ip netns exec $RG "$PY" "$FORGE" send fv_g $cap "$rg_mac" "$sw_mac" 0)" = 1 ]
 	poll 10 grew $SW sw rx_bursts "$b0" -eq 1
 	grew $SW sw rx_foreign "$f0" -eq 0
+	# the rogue's own host: refused without the key, served with it
 	rg_link broadcast
+	k0=$(node_stat $MN mn nacks_key)
+	poll 20 rg_key_refused $a
+	[ "$(node_stat $MN mn nacks_key)" -gt "$k0" ]
 	poll 20 rg_reads $a "$data"
 	ctl $RG fabric link del rg
 
@@ -454,12 +474,21 @@ rogue_replay() {
 	poll 10 op_read 0 8 >/dev/null
 }
 
-# rg_reads ADDR HEX: the rogue's read of ADDR returns HEX
+# rg_key_refused ADDR: the rogue's read of ADDR without mn's key fails for the key
+rg_key_refused() {
+	local dev out
+
+	dev=/dev/edm$("$EDMCTL" -n $RG -j fabric show rg | jq -er '.[0].minor')
+	out=$(ip netns exec $RG "$EDMOP" "$dev" read 2 "$1" 16 2>&1) && return 1
+	[[ $out == *"Key was rejected"* ]]
+}
+
+# rg_reads ADDR HEX: the rogue's read of ADDR, with mn's key, returns HEX
 rg_reads() {
 	local dev
 
 	dev=/dev/edm$("$EDMCTL" -n $RG -j fabric show rg | jq -er '.[0].minor')
-	[ "$(ip netns exec $RG "$EDMOP" -j "$dev" read 2 "$1" $((${#2} / 2)) 2>/dev/null |
+	[ "$(ip netns exec $RG "$EDMOP" -k "$KEY" -j "$dev" read 2 "$1" $((${#2} / 2)) 2>/dev/null |
 	     jq -r '.data')" = "$2" ]
 }
 
@@ -540,7 +569,7 @@ corrupt() {
 	deadline=$((SECONDS + 60))
 	until mon_has $CN '.event == "down"'; do
 		[ $SECONDS -lt $deadline ] || { echo "no link-down event"; cat /tmp/edmf_mon_*; return 1; }
-		ip netns exec $CN "$EDMOP" "$DEV" read 2 0 64 >/dev/null 2>&1 || :
+		cn_op "$DEV" read 2 0 64 >/dev/null 2>&1 || :
 	done
 	cat /tmp/edmf_mon_$CN >&2
 	ev=$(jq -c 'select(.event == "down")' /tmp/edmf_mon_$CN)
@@ -557,7 +586,7 @@ corrupt() {
 	# back up: a read returns what is there
 	ctl $CN fabric link set cn
 	"$EDMCTL" -n $CN -j fabric link show cn | jq -e '.[0].state == "up"'
-	poll 10 ip netns exec $CN "$EDMOP" "$DEV" read 2 0 64 >/dev/null
+	poll 10 cn_op "$DEV" read 2 0 64 >/dev/null
 	kill_monitors
 }
 
@@ -570,7 +599,7 @@ memory_gone() {
 	"$EDMCTL" -n $MN -j fabric show | jq -e 'length == 0'
 	n0=$(node_stat $CN cn timeouts)
 	t0=${EPOCHREALTIME/./}
-	if err=$(timeout 20 ip netns exec $CN "$EDMOP" "$DEV" read 2 0 64 2>&1); then
+	if err=$(timeout 20 cn_op "$DEV" read 2 0 64 2>&1); then
 		echo "the read succeeded: $err"
 		return 1
 	fi

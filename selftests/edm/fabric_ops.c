@@ -5,13 +5,15 @@
  *
  * Each test builds, through netlink (genl.c), a switch fo_sw with a compute
  * host fo_cn (address 1, no region), a memory host fo_mn (address 2, a 1 MiB
- * region) and a host fo_nr (address 3, no region) linked to its ports 1, 2
- * and 3, and works through fo_cn's /dev/edm<N>: data integrity of random
+ * region), a host fo_nr (address 3, no region) and a keyed memory host
+ * fo_km (address 4, 64 KiB, on a 1 Gb/s link) linked to its ports 1 to 4,
+ * and works through fo_cn's /dev/edm<N>: data integrity of random
  * ops from 8 threads against shadow copies, exact CAS counting under
  * contention, region bounds, every bad ioctl argument, a seeded ioctl fuzz
  * pass that must leave a canary area alone, the mmap load/store shim,
- * completions, poll(), the per-file caps, and files that outlive their ops
- * or their host.
+ * completions, poll(), the per-file caps, files that outlive their ops
+ * or their host, and keys on the wire: each reason for a NACK, its status
+ * and its counter, and a rekey while ops are in flight.
  *
  * Needs edm.ko loaded and root. EDM_TEST_SCALE divides the iterations;
  * EDM_FUZZ_SEED picks the fuzz seed (default 1).
@@ -44,6 +46,9 @@
 #define CN_ADDR		1
 #define MN_ADDR		2
 #define NR_ADDR		3
+#define KM		"fo_km"		/* a keyed memory host */
+#define KM_ADDR		4
+#define KM_REGION	(64u << 10)
 #define NOBODY		9		/* a switch port with no host */
 #define REGION		(1u << 20)
 #define PAGE		4096u
@@ -241,7 +246,7 @@ static int fab_del(struct genl_sock *gs, const char *name)
 }
 
 static int fab_new(struct genl_sock *gs, const char *name, uint32_t type, int addr,
-		   uint64_t region)
+		   uint64_t region, bool keyed)
 {
 	struct attrbuf ab = {};
 	int err;
@@ -254,13 +259,16 @@ static int fab_new(struct genl_sock *gs, const char *name, uint32_t type, int ad
 	}
 	if (region)
 		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	if (keyed)
+		ab_put(&ab, EDM_A_FAB_REGION_KEYED, "", 0);
 	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
 	if (err)
 		fprintf(stderr, "FABRIC_NEW %s: %s (%s)\n", name, strerror(-err), gs->errmsg);
 	return err;
 }
 
-static int flink_new(struct genl_sock *gs, const char *node, uint32_t peer_port)
+/* A link from @node's port to the switch's @peer_port; its rate when @mbps. */
+static int flink_new(struct genl_sock *gs, const char *node, uint32_t peer_port, uint32_t mbps)
 {
 	struct attrbuf ab = {};
 	int err;
@@ -269,6 +277,8 @@ static int flink_new(struct genl_sock *gs, const char *node, uint32_t peer_port)
 	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
 	ab_put_str(&ab, EDM_A_FLINK_PEER, SW);
 	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, peer_port);
+	if (mbps)
+		ab_put_u32(&ab, EDM_A_FLINK_RATE_MBPS, mbps);
 	err = genl_request(gs, EDM_CMD_FLINK_NEW, 0, &ab, NULL, NULL);
 	if (err)
 		fprintf(stderr, "FLINK_NEW %s: %s (%s)\n", node, strerror(-err), gs->errmsg);
@@ -300,6 +310,7 @@ static void topo_remove(struct genl_sock *gs)
 	fab_del(gs, CN);
 	fab_del(gs, MN);
 	fab_del(gs, NR);
+	fab_del(gs, KM);
 	fab_del(gs, SW);
 }
 
@@ -307,19 +318,23 @@ static int topo_make(struct genl_sock *gs)
 {
 	int err;
 
-	err = fab_new(gs, SW, EDM_DEV_TYPE_FSWITCH, -1, 0);
+	err = fab_new(gs, SW, EDM_DEV_TYPE_FSWITCH, -1, 0, false);
 	if (!err)
-		err = fab_new(gs, CN, EDM_DEV_TYPE_FHOST, CN_ADDR, 0);
+		err = fab_new(gs, CN, EDM_DEV_TYPE_FHOST, CN_ADDR, 0, false);
 	if (!err)
-		err = fab_new(gs, MN, EDM_DEV_TYPE_FHOST, MN_ADDR, REGION);
+		err = fab_new(gs, MN, EDM_DEV_TYPE_FHOST, MN_ADDR, REGION, false);
 	if (!err)
-		err = flink_new(gs, CN, CN_ADDR);
+		err = flink_new(gs, CN, CN_ADDR, 0);
 	if (!err)
-		err = fab_new(gs, NR, EDM_DEV_TYPE_FHOST, NR_ADDR, 0);
+		err = fab_new(gs, NR, EDM_DEV_TYPE_FHOST, NR_ADDR, 0, false);
 	if (!err)
-		err = flink_new(gs, MN, MN_ADDR);
+		err = flink_new(gs, MN, MN_ADDR, 0);
 	if (!err)
-		err = flink_new(gs, NR, NR_ADDR);
+		err = flink_new(gs, NR, NR_ADDR, 0);
+	if (!err)
+		err = fab_new(gs, KM, EDM_DEV_TYPE_FHOST, KM_ADDR, KM_REGION, true);
+	if (!err)
+		err = flink_new(gs, KM, KM_ADDR, 1000);
 	if (!err)
 		err = fab_minor(gs, CN);
 	return err;
@@ -657,11 +672,11 @@ TEST_F(fab, out_of_region)
 	EXPECT_EQ(-ERANGE, submit(self->fd, &op, 1, NULL));
 	op = mkop(EDM_OP_READ, MN_ADDR, ~0ull - 3, 16, buf);
 	EXPECT_EQ(-ERANGE, submit(self->fd, &op, 1, NULL));
-	/* fo_nr serves no region; fo_cn is the requester itself */
+	/* fo_nr serves no region (a NACK of its own); fo_cn is the requester itself */
 	op = mkop(EDM_OP_READ, NR_ADDR, 0, 8, buf);
-	EXPECT_EQ(-ERANGE, do_op(self->fd, &op, NULL));
+	EXPECT_EQ(-ENXIO, do_op(self->fd, &op, NULL));
 	op = mkop(EDM_OP_SWAP, NR_ADDR, 0, 8, NULL);
-	EXPECT_EQ(-ERANGE, do_op(self->fd, &op, NULL));
+	EXPECT_EQ(-ENXIO, do_op(self->fd, &op, NULL));
 	op = mkop(EDM_OP_READ, CN_ADDR, 0, 8, buf);
 	EXPECT_EQ(-EINVAL, submit(self->fd, &op, 1, NULL));
 	/* the last bytes are fine */
@@ -1153,7 +1168,7 @@ static void fuzz_reap(struct fuzz *z, int fd)
 static bool is_ours(unsigned long cmd)
 {
 	return _IOC_DIR(cmd) == (_IOC_READ | _IOC_WRITE) && _IOC_TYPE(cmd) == EDM_IOC_MAGIC &&
-	       _IOC_NR(cmd) >= _IOC_NR(EDM_IOC_SUBMIT) && _IOC_NR(cmd) <= _IOC_NR(EDM_IOC_TARGET);
+	       _IOC_NR(cmd) >= _IOC_NR(EDM_IOC_SUBMIT) && _IOC_NR(cmd) <= _IOC_NR(EDM_IOC_KEY);
 }
 
 static void fuzz_other(struct fuzz *z, int fd)
@@ -1503,6 +1518,231 @@ TEST_F_TIMEOUT(fab, host_gone, 120)
 	EXPECT_EQ(1, m[0]);			/* loads still work from the cache */
 	EXPECT_EQ(0, munmap(m, PAGE));		/* its write-back fails, logged */
 	EXPECT_EQ(-ENODEV, target(self->fd, MN_ADDR, NULL));
+}
+
+/* ---- keys on the wire: fo_km serves only requests that carry its key ---- */
+
+struct u64_find {
+	uint16_t nest;		/* 0: a top-level attribute */
+	uint16_t type;
+	bool found;
+	uint64_t v;
+};
+
+static void u64_find_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct u64_find *u = arg;
+	const struct nlattr *a;
+
+	if (u->nest) {
+		a = genl_attr(attrs, len, u->nest);
+		if (!a)
+			return;
+		attrs = (const struct nlattr *)NLA_DATA(a);
+		len = a->nla_len - NLA_HDRLEN;
+	}
+	a = genl_attr(attrs, len, u->type);
+	if (a && a->nla_len == NLA_HDRLEN + sizeof(u->v)) {
+		memcpy(&u->v, NLA_DATA(a), sizeof(u->v));
+		u->found = true;
+	}
+}
+
+/* Host @name's counter @stat (an EDM_A_FSTAT_*); ~0 when it is not there. */
+static uint64_t node_stat(struct genl_sock *gs, const char *name, uint16_t stat)
+{
+	struct u64_find u = { .nest = EDM_A_FAB_STATS, .type = stat };
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	if (genl_request(gs, EDM_CMD_FABRIC_GET, 0, &ab, u64_find_cb, &u) || !u.found)
+		return ~0ull;
+	return u.v;
+}
+
+/* fo_km's key, from REGION_GET (@cmd) or the new one from REGION_REKEY; 0 if none. */
+static uint64_t km_key(struct genl_sock *gs, uint8_t cmd)
+{
+	struct u64_find u = { .type = EDM_A_REGION_KEY };
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_REGION_OWNER, KM);
+	if (genl_request(gs, cmd, 0, &ab, u64_find_cb, &u) || !u.found)
+		return 0;
+	return u.v;
+}
+
+static int set_key(int fd, uint16_t dst, uint64_t key)
+{
+	struct edm_key k = { .dst = dst, .key = key };
+
+	return ioctl(fd, EDM_IOC_KEY, &k) ? -errno : 0;
+}
+
+/* One op to fo_km: its status. */
+static int km_op(int fd, uint8_t opcode, uint64_t addr, void *buf, uint32_t len, uint8_t flags)
+{
+	struct edm_op op = mkop(opcode, KM_ADDR, addr, len, buf);
+
+	op.flags = flags;
+	if (opcode == EDM_OP_CAS || opcode == EDM_OP_FADD || opcode == EDM_OP_SWAP)
+		op.buf = 0;
+	return do_op(fd, &op, NULL);
+}
+
+TEST_F(fab, bad_key_ioctl)
+{
+	struct edm_key k = { .dst = KM_ADDR, .key = 1 };
+
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_KEY, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	k.pad0 = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_KEY, &k));
+	EXPECT_EQ(EINVAL, errno);
+	k.pad0 = 0, k.pad1 = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_KEY, &k));
+	EXPECT_EQ(EINVAL, errno);
+	k.pad1 = 0, k.dst = 512;
+	EXPECT_EQ(-1, ioctl(self->fd, EDM_IOC_KEY, &k));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, _IOWR(EDM_IOC_MAGIC, 4, uint64_t), &k));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+/*
+ * Every op kind without a key, with a wrong one, with the right one, and
+ * after a rekey with the old one: each refusal is -EKEYREJECTED, changes no
+ * byte and is counted in nacks_key (a posted write's chunk is dropped and
+ * counted, its op completes). Out of range with the right key is a range
+ * NACK; a host with no region answers with a gone NACK.
+ */
+TEST_F_TIMEOUT(fab, keyed_region, 120)
+{
+	uint64_t key, key2, nk0, nr0, ng0, old = 0;
+	uint8_t want[64], got[64], zero[64] = {};
+	unsigned int i, refused = 0;
+	struct edm_op op;
+
+	key = km_key(&self->gs, EDM_CMD_REGION_GET);
+	ASSERT_NE(0ull, key);
+	nk0 = node_stat(&self->gs, KM, EDM_A_FSTAT_NACKS_KEY);
+	nr0 = node_stat(&self->gs, KM, EDM_A_FSTAT_NACKS_RANGE);
+	ASSERT_NE(~0ull, nk0);
+	pattern(want, sizeof(want), 7);
+	/* no key, then a wrong one (every bit but one of the right key) */
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, set_key(self->fd, KM_ADDR, i ? key ^ 1 : 0));
+		EXPECT_EQ(-EKEYREJECTED, km_op(self->fd, EDM_OP_READ, 0, got, 64, 0));
+		EXPECT_EQ(-EKEYREJECTED, km_op(self->fd, EDM_OP_WRITE, 0, want, 64, 0));
+		EXPECT_EQ(-EKEYREJECTED, km_op(self->fd, EDM_OP_FADD, 64, NULL, 8, 0));
+		/* posted: completes when sent; the memory node drops it */
+		EXPECT_EQ(0, km_op(self->fd, EDM_OP_WRITE, 0, want, 64, EDM_OP_F_POSTED));
+		refused += 4;
+	}
+	/* the probe needs no key */
+	EXPECT_EQ(0, target(self->fd, KM_ADDR, &old));
+	EXPECT_EQ((uint64_t)KM_REGION, old);
+	/* the right key: nothing of the above landed */
+	ASSERT_EQ(0, set_key(self->fd, KM_ADDR, key));
+	EXPECT_EQ(0, km_op(self->fd, EDM_OP_READ, 0, got, 64, 0));
+	EXPECT_EQ(0, memcmp(got, zero, 64));
+	EXPECT_EQ(0, km_op(self->fd, EDM_OP_READ, 64, got, 8, 0));
+	EXPECT_EQ(0, memcmp(got, zero, 8));
+	EXPECT_EQ(0, km_op(self->fd, EDM_OP_WRITE, 0, want, 64, 0));
+	EXPECT_EQ(0, km_op(self->fd, EDM_OP_READ, 0, got, 64, 0));
+	EXPECT_EQ(0, memcmp(got, want, 64));
+	EXPECT_EQ(nk0 + refused, node_stat(&self->gs, KM, EDM_A_FSTAT_NACKS_KEY));
+	/* the right key, outside the region */
+	EXPECT_EQ(-ERANGE, km_op(self->fd, EDM_OP_READ, KM_REGION - 8, got, 16, 0));
+	EXPECT_EQ(nr0 + 1, node_stat(&self->gs, KM, EDM_A_FSTAT_NACKS_RANGE));
+	/* a rekey: the old key is refused at once, the new one works */
+	key2 = km_key(&self->gs, EDM_CMD_REGION_REKEY);
+	ASSERT_NE(0ull, key2);
+	ASSERT_NE(key, key2);
+	EXPECT_EQ(-EKEYREJECTED, km_op(self->fd, EDM_OP_READ, 0, got, 64, 0));
+	EXPECT_EQ(-EKEYREJECTED, km_op(self->fd, EDM_OP_SWAP, 64, NULL, 8, 0));
+	EXPECT_EQ(nk0 + refused + 2, node_stat(&self->gs, KM, EDM_A_FSTAT_NACKS_KEY));
+	ASSERT_EQ(0, set_key(self->fd, KM_ADDR, key2));
+	memset(got, 0, sizeof(got));
+	EXPECT_EQ(0, km_op(self->fd, EDM_OP_READ, 0, got, 64, 0));
+	EXPECT_EQ(0, memcmp(got, want, 64));
+	/* an unkeyed region ignores keys; a host with no region says gone */
+	ASSERT_EQ(0, set_key(self->fd, MN_ADDR, key2 ^ 5));
+	EXPECT_EQ(0, rw(self->fd, EDM_OP_READ, 0, got, 64));
+	ng0 = node_stat(&self->gs, NR, EDM_A_FSTAT_NACKS_GONE);
+	op = mkop(EDM_OP_READ, NR_ADDR, 0, 8, got);
+	EXPECT_EQ(-ENXIO, do_op(self->fd, &op, NULL));
+	EXPECT_EQ(ng0 + 1, node_stat(&self->gs, NR, EDM_A_FSTAT_NACKS_GONE));
+}
+
+/*
+ * A rekey while reads and acknowledged writes are in flight (issue 25): fo_km
+ * is on a 1 Gb/s link, so 15.6 MiB of reads take well over 100 ms of its wire
+ * time. Every op ends OK or -EKEYREJECTED, the OK reads carry the region's
+ * bytes, the refused ones follow the OK ones in issue order (a rekey is one
+ * moment), at least one op is refused, and no write refused changed a byte.
+ */
+#define KF_READS	500
+#define KF_LEN		(32u << 10)
+
+TEST_F_TIMEOUT(fab, rekey_in_flight, 300)
+{
+	static uint8_t bufs[KF_READS][KF_LEN];
+	static struct edm_cqe cqes[KF_READS + 1];
+	static struct edm_op ops[KF_READS + 1];
+	static uint8_t want[KF_LEN], back[KF_LEN], other[KF_LEN];
+	uint32_t i, ok = 0, refused = 0, done = 0, first_refused = KF_READS + 1;
+	uint64_t key, key2;
+	int got;
+
+	key = km_key(&self->gs, EDM_CMD_REGION_GET);
+	ASSERT_NE(0ull, key);
+	ASSERT_EQ(0, set_key(self->fd, KM_ADDR, key));
+	pattern(want, KF_LEN, 11);
+	ASSERT_EQ(0, km_op(self->fd, EDM_OP_WRITE, 0, want, KF_LEN, 0));
+	/* the reads, then a write of other bytes to the same place: it waits for them */
+	for (i = 0; i < KF_READS; i++)
+		ops[i] = mkop(EDM_OP_READ, KM_ADDR, 0, KF_LEN, bufs[i]);
+	pattern(other, KF_LEN, 12);
+	ops[KF_READS] = mkop(EDM_OP_WRITE, KM_ADDR, 0, KF_LEN, other);
+	for (i = 0; i <= KF_READS; i++)
+		ops[i].user_data = i;
+	for (i = 0; i <= KF_READS; i += done) {
+		ASSERT_EQ(0, submit(self->fd, ops + i, KF_READS + 1 - i > EDM_OP_BATCH_MAX ?
+				    EDM_OP_BATCH_MAX : KF_READS + 1 - i, &done));
+		ASSERT_LT(0u, done);
+	}
+	key2 = km_key(&self->gs, EDM_CMD_REGION_REKEY);
+	ASSERT_NE(0ull, key2);
+	got = reap_n(self->fd, cqes, KF_READS + 1);
+	ASSERT_EQ((int)KF_READS + 1, got);
+	for (i = 0; i < (uint32_t)got; i++) {
+		uint32_t n = cqes[i].user_data;
+
+		ASSERT_GE((uint32_t)KF_READS, n);
+		if (cqes[i].status == 0) {
+			ok++;
+			if (n < KF_READS)
+				EXPECT_EQ(0, memcmp(bufs[n], want, KF_LEN)) TH_LOG("read %u", n);
+		} else {
+			EXPECT_EQ(-EKEYREJECTED, cqes[i].status) TH_LOG("op %u", n);
+			refused++;
+			if (n < first_refused)
+				first_refused = n;
+		}
+	}
+	EXPECT_LT(0u, refused) TH_LOG("every op finished before the rekey: no op was in flight");
+	/* in issue order: every op after the first refused one is refused too */
+	for (i = 0; i < (uint32_t)got; i++)
+		if (cqes[i].user_data > first_refused)
+			EXPECT_NE(0, cqes[i].status) TH_LOG("op %llu served after op %u was refused",
+							    (unsigned long long)cqes[i].user_data,
+							    first_refused);
+	/* the write was refused: the bytes are the first ones */
+	ASSERT_EQ(0, set_key(self->fd, KM_ADDR, key2));
+	ASSERT_EQ(0, km_op(self->fd, EDM_OP_READ, 0, back, KF_LEN, 0));
+	EXPECT_EQ(0, memcmp(back, want, KF_LEN));
+	TH_LOG("%u ops served before the rekey, %u refused", ok, refused);
 }
 
 TEST_HARNESS_MAIN

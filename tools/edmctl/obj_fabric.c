@@ -76,6 +76,7 @@ static const char *const fab_attr_words[] = {
 	[EDM_A_FAB_TIMEOUT_MS]	= "timeout",
 	[EDM_A_FAB_MINOR]	= "minor",
 	[EDM_A_FAB_STATS]	= "stats",
+	[EDM_A_FAB_REGION_KEYED] = "keyed",
 };
 _Static_assert(ARRAY_SIZE(fab_attr_words) == __EDM_A_FAB_CNT,
 	       "fab_attr_words[] does not match the EDM_A_FAB_* attributes");
@@ -130,6 +131,9 @@ static const struct edm_stat node_stats[] = {
 	{ EDM_A_FSTAT_SERVED_RMWS,    "served_rmws",    "served", "rmws" },
 	{ EDM_A_FSTAT_SERVED_ERRORS,  "served_errors",  "served", "errors" },
 	{ EDM_A_FSTAT_SERVED_WRITE_CHUNKS, "served_write_chunks", "served", "write-chunks" },
+	{ EDM_A_FSTAT_NACKS_KEY,      "nacks_key",      "nacks",  "key" },
+	{ EDM_A_FSTAT_NACKS_RANGE,    "nacks_range",    "nacks",  "range" },
+	{ EDM_A_FSTAT_NACKS_GONE,     "nacks_gone",     "nacks",  "gone" },
 	{ EDM_A_FSTAT_SCHED_NOTIFS,   "sched_notifs",   "sched",  "notifs" },
 	{ EDM_A_FSTAT_SCHED_REJECTED, "sched_rejected", "sched",  "rejected" },
 	{ EDM_A_FSTAT_GRANTS,         "grants",         "sched",  "grants" },
@@ -214,7 +218,8 @@ static void fab_usage(FILE *fp)
 		"       edmctl fabric stats [ NAME ]\n"
 		"       edmctl fabric add switch NAME [ ports N ] [ x X ] [ chunk BYTES ]\n"
 		"                                     [ policy POLICY ] [ rate MBIT ]\n"
-		"       edmctl fabric add host NAME addr ADDR [ region SIZE ] [ timeout MSEC ]\n"
+		"       edmctl fabric add host NAME addr ADDR [ region SIZE [ keyed ] ]\n"
+		"                                 [ timeout MSEC ]\n"
 		"       edmctl fabric del NAME\n"
 		"       edmctl fabric set NAME [ policy POLICY ] [ chunk BYTES ]\n"
 		"       edmctl fabric link show [ END ]\n"
@@ -386,8 +391,14 @@ static void fab_print_node(struct nlattr **tb)
 			ARRAY_SIZE(policy_names));
 	print_u32_attr(tb[EDM_A_FAB_RATE_MBPS], "rate_mbps", " rate %u");
 	print_u32_attr(tb[EDM_A_FAB_ADDR], "addr", " addr %u");
-	if (get_u64(tb[EDM_A_FAB_REGION_SIZE], &v64))
+	if (get_u64(tb[EDM_A_FAB_REGION_SIZE], &v64)) {
 		print_size("region_size", "region", v64);
+		/* a region's: "keyed" in text when it is, true or false in JSON */
+		if (v64 && tb[EDM_A_FAB_REGION_KEYED])
+			print_bool(PRINT_ANY, "keyed", " keyed", true);
+		else if (v64)
+			print_bool(PRINT_JSON, "keyed", NULL, false);
+	}
 	print_u32_attr(tb[EDM_A_FAB_TIMEOUT_MS], "timeout_ms", " timeout %u");
 	/* The minor in JSON, the device file in text. */
 	if (edm_nl_get_u32(tb[EDM_A_FAB_MINOR], &v)) {
@@ -685,6 +696,7 @@ struct fab_new {
 	struct fab_vals vals;
 	bool has_region;
 	uint64_t region;
+	bool keyed;
 };
 
 /* A keyword of the other kind of node gets its own message. */
@@ -694,7 +706,8 @@ static int fab_wrong_kind(const struct fab_new *nf, const char *word)
 
 	if (host && kw_find(switch_kws, ARRAY_SIZE(switch_kws), word))
 		return edm_err("\"%s\" is a switch option, not for a host", word);
-	if (!host && (kw_find(host_kws, ARRAY_SIZE(host_kws), word) || !strcmp(word, "region")))
+	if (!host && (kw_find(host_kws, ARRAY_SIZE(host_kws), word) || !strcmp(word, "region") ||
+		      !strcmp(word, "keyed")))
 		return edm_err("\"%s\" is a host option, not for a switch", word);
 	return unknown_arg("fabric", word);
 }
@@ -714,6 +727,12 @@ static int fab_new_word(int argc, char **argv, struct fab_new *nf)
 				       "K, M or G suffix)", argv[1]);
 		nf->has_region = true;
 		return 2;
+	}
+	if (host && !strcmp(*argv, "keyed")) {
+		if (nf->keyed)
+			return dup_arg("keyed");
+		nf->keyed = true;
+		return 1;
 	}
 	kw = host ? kw_find(host_kws, ARRAY_SIZE(host_kws), *argv) :
 		    kw_find(switch_kws, ARRAY_SIZE(switch_kws), *argv);
@@ -754,6 +773,8 @@ static int fab_parse_new(int argc, char **argv, struct fab_new *nf)
 	}
 	if (nf->type == EDM_DEV_TYPE_FHOST && !nf->vals.has[EDM_A_FAB_ADDR])
 		return edm_err("a host needs \"addr ADDR\", the switch port it is on");
+	if (nf->keyed && !nf->region)
+		return edm_err("\"keyed\" needs a region (\"region SIZE\")");
 	return 0;
 }
 
@@ -774,7 +795,8 @@ static int fab_add(int argc, char **argv)
 	if (nla_put_string(msg, EDM_A_FAB_NAME, nf.name) < 0 ||
 	    nla_put_u32(msg, EDM_A_FAB_TYPE, nf.type) < 0 ||
 	    put_vals(msg, &nf.vals) ||
-	    (nf.has_region && nla_put_u64(msg, EDM_A_FAB_REGION_SIZE, nf.region) < 0))
+	    (nf.has_region && nla_put_u64(msg, EDM_A_FAB_REGION_SIZE, nf.region) < 0) ||
+	    (nf.keyed && nla_put_flag(msg, EDM_A_FAB_REGION_KEYED) < 0))
 		return msg_too_long(msg);
 	return fab_list_run(msg, &l);
 }

@@ -367,6 +367,25 @@ static void out_lat(const struct edm_cqe *cqe)
 	out_u64("model_ns", ", model %" PRIu64 " ns", cqe->model_ns);
 }
 
+/*
+ * Presents @key to the memory node of the command's first argument, DST, for
+ * every op of this run (EDM_IOC_KEY).
+ */
+static int set_key(int fd, const char *dst_arg, const char *key_arg)
+{
+	struct edm_key k = { 0 };
+	uint64_t key;
+
+	if (!dst_arg)
+		return err("--key needs a command with a DST");
+	if (parse_dst(dst_arg, &k.dst) || parse_num("KEY", key_arg, UINT64_MAX, &key))
+		return 1;
+	k.key = key;
+	if (ioctl(fd, EDM_IOC_KEY, &k))
+		return err("cannot set the key for %u: %s", k.dst, strerror(errno));
+	return 0;
+}
+
 /* ---- commands ---- */
 
 static int cmd_read(int fd, int argc, char **argv)
@@ -710,7 +729,7 @@ static const struct {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: edmop [ -j ] [ -P ] DEV COMMAND\n"
+		"Usage: edmop [ -j ] [ -P ] [ -k KEY ] DEV COMMAND\n"
 		"       edmop { -V | --version | -h | --help }\n"
 		"where  DEV := { /dev/edmN | edmN | N }\n"
 		"       COMMAND := { read DST ADDR LEN |\n"
@@ -723,6 +742,8 @@ static void usage(FILE *fp)
 		"  -j, --json      print JSON\n"
 		"  -P, --posted    writes complete when sent, not when the memory node\n"
 		"                  acknowledged them (EDM_OP_F_POSTED)\n"
+		"  -k, --key KEY   present KEY, the region's key (edmctl region show), to\n"
+		"                  DST (EDM_IOC_KEY); a keyed region refuses ops without it\n"
 		"  -V, --version   print edmop's version and exit\n"
 		"  -h, --help      print this help and exit\n");
 }
@@ -732,20 +753,25 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "posted", no_argument, NULL, 'P' },
+		{ "key", required_argument, NULL, 'k' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
+	const char *key = NULL;
 	unsigned int i;
 	int c, fd, rc;
 
-	while ((c = getopt_long(argc, argv, "+jPVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jPk:Vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'P':
 			write_flags = EDM_OP_F_POSTED;
+			break;
+		case 'k':
+			key = optarg;
 			break;
 		case 'V':
 			printf("edmop %s\n", EDMOP_VERSION);
@@ -775,6 +801,10 @@ int main(int argc, char **argv)
 	fd = dev_open(argv[0]);
 	if (fd < 0)
 		return 1;
+	if (key && set_key(fd, argc > 2 ? argv[2] : NULL, key)) {
+		close(fd);
+		return 1;
+	}
 	rc = cmds[i].fn(fd, argc - 2, argv + 2);
 	close(fd);
 	return rc;

@@ -124,7 +124,12 @@ struct cowbird_meta {
 /* Completion status, as 1RMA's op outcomes (1RMA, SIGCOMM '20, 4.5). */
 enum cowbird_status {
 	COWBIRD_ST_OK,
-	COWBIRD_ST_NACK,		/* remote congestion: the target shed the op */
+	/*
+	 * The target refused the op: its memory node no longer takes the key
+	 * (rekeyed while the op was out) or serves no region. 1RMA's NACK
+	 * also covers a target shedding load; none does yet.
+	 */
+	COWBIRD_ST_NACK,
 	COWBIRD_ST_DISPATCH_TIMEOUT,	/* local congestion: not dispatched in time */
 	COWBIRD_ST_TIMEOUT,		/* no answer in time (loss, failure) */
 	COWBIRD_ST_EACCES,		/* region id or key does not match (rekeyed) */

@@ -24,8 +24,8 @@
  * structs, and cowbird.h's, never move a field: each one's layout comment
  * is pinned by include/edm/uapi_layout.h, which fails the build of edm.ko
  * and of make unit (64- and 32-bit) when they disagree. How they grow:
- *  - struct edm_submit, edm_reap and edm_target may gain fields at their
- *    end. The command number carries the caller's struct size (_IOWR
+ *  - struct edm_submit, edm_reap, edm_target and edm_key may gain fields
+ *    at their end. The command number carries the caller's struct size (_IOWR
  *    sizes it), so a program built against a later header passes a longer
  *    struct: the module takes it when the bytes it does not know are zero,
  *    and answers -E2BIG when they are not; a struct shorter than the first
@@ -245,6 +245,12 @@ enum {
 	EDM_A_FAB_TIMEOUT_MS,		/* u32: host: op timeout */
 	EDM_A_FAB_MINOR,		/* u32: host: the N of /dev/edm<N>, reply only */
 	EDM_A_FAB_STATS,		/* nest: EDM_A_FSTAT_*, reply only */
+	/*
+	 * flag: host with a region: it serves only requests that carry the
+	 * region's key (EDM_A_REGION_KEY; /dev/edm's EDM_IOC_KEY); without
+	 * it, every request
+	 */
+	EDM_A_FAB_REGION_KEYED,
 
 	__EDM_A_FAB_CNT,
 	EDM_A_FAB_MAX = __EDM_A_FAB_CNT - 1
@@ -288,6 +294,10 @@ enum {
 	EDM_A_FSTAT_DROPS,		/* anything the switch could not forward */
 	/* host, as a memory node */
 	EDM_A_FSTAT_SERVED_WRITE_CHUNKS,	/* stored write chunks (a write is 1 or more) */
+	/* requests refused (NACKed; a posted write's chunk dropped), by reason */
+	EDM_A_FSTAT_NACKS_KEY,		/* a key that is not (or no longer) the region's */
+	EDM_A_FSTAT_NACKS_RANGE,	/* outside the region */
+	EDM_A_FSTAT_NACKS_GONE,		/* the node serves no region */
 
 	__EDM_A_FSTAT_CNT,
 	EDM_A_FSTAT_MAX = __EDM_A_FSTAT_CNT - 1
@@ -914,6 +924,10 @@ enum edm_op_code {
  * known to have landed whole: write it again), one never acknowledged with
  * -ETIMEDOUT. With EDM_OP_F_POSTED it completes when its last chunk left
  * the host, as the EDM paper's writes do: nothing then reports a loss.
+ * An op the memory node refuses (NACKs) completes with -EKEYREJECTED (its
+ * region is keyed and the op's key, EDM_IOC_KEY, is not, or no longer, the
+ * region's), -ERANGE (outside the region) or -ENXIO (the node serves no
+ * region); a posted write it refuses is dropped there and counted.
  * Layout (48 bytes): 0 user_data  8 addr  16 buf  24 arg0  32 arg1  40 len
  *   44 dst  46 opcode  47 flags
  */
@@ -968,8 +982,25 @@ struct edm_target {
 	__u64 size;			/* out */
 };
 
+/*
+ * Set the key this file's ops, and its mmap window, present to memory node
+ * dst: its region's EDM_A_REGION_KEY. Until then, and with key 0, the file
+ * presents none, which only a region that is not keyed serves (fabric
+ * host's EDM_A_FAB_REGION_KEYED). A keyed region refuses an op without its
+ * key: the op completes with -EKEYREJECTED, and so do those still in flight
+ * when the region is rekeyed.
+ * Layout (16 bytes): 0 dst  2 pad0  4 pad1  8 key
+ */
+struct edm_key {
+	__u16 dst;
+	__u16 pad0;			/* must be 0 */
+	__u32 pad1;			/* must be 0 */
+	__u64 key;
+};
+
 #define EDM_IOC_SUBMIT		_IOWR(EDM_IOC_MAGIC, 1, struct edm_submit)
 #define EDM_IOC_REAP		_IOWR(EDM_IOC_MAGIC, 2, struct edm_reap)
 #define EDM_IOC_TARGET		_IOWR(EDM_IOC_MAGIC, 3, struct edm_target)
+#define EDM_IOC_KEY		_IOWR(EDM_IOC_MAGIC, 4, struct edm_key)
 
 #endif /* _UAPI_LINUX_EDM_H */

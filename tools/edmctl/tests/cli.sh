@@ -271,6 +271,10 @@ for kw in addr region timeout; do
 	run 1 '' "^Error: \"$kw\" is a host option, not for a switch\\.\$" \
 		-- fabric add switch sw0 $kw 1
 done
+run 1 '' '^Error: "keyed" is a host option, not for a switch\.$' -- fabric add switch sw0 keyed
+run 1 '' '^Error: "keyed" needs a region \("region SIZE"\)\.$' -- fabric add host h0 addr 1 keyed
+run 1 '' '^Error: "keyed" needs a region' -- fabric add host h0 addr 1 region 0 keyed
+run 1 '' '^Error: duplicate "keyed"\.$' -- fabric add host h0 addr 1 region 4k keyed keyed
 for kw in ports x chunk rate; do
 	run 1 '' "^Error: invalid $kw \"4x\" \\(expected a number\\)\\.\$" \
 		-- fabric add switch sw0 $kw 4x
@@ -534,13 +538,14 @@ def attrs(space):
     names = re.findall(rf"\bEDM_A_{space}_(\w+)", hdr)
     return [n.lower() for n in names if n not in ("UNSPEC", "PAD", "MAX", "CNT")]
 fstat = attrs("FSTAT")
-host_keys = fstat[:fstat.index("served_errors") + 1] + ["served_write_chunks"]
+host_keys = fstat[:fstat.index("served_errors") + 1] + \
+    fstat[fstat.index("served_write_chunks"):fstat.index("nacks_gone") + 1]
 sw_keys = fstat[fstat.index("sched_notifs"):fstat.index("drops") + 1]
 assert sorted(host_keys + sw_keys) == sorted(fstat), fstat
 assert list(sw) == ["id", "name", "type", "ports", "sched_x", "chunk", "policy",
                     "rate_mbps", "stats"], list(sw)
 assert sw["type"] == "switch" and sorted(sw["stats"]) == sorted(sw_keys), sw
-assert list(host) == ["id", "name", "type", "addr", "region_size", "timeout_ms",
+assert list(host) == ["id", "name", "type", "addr", "region_size", "keyed", "timeout_ms",
                       "minor", "stats"], list(host)
 assert host["type"] == "host" and sorted(host["stats"]) == sorted(host_keys), host
 assert list(link) == ["node", "port", "peer", "peer_port", "rate_mbps", "delay_ns", "mux",

@@ -146,11 +146,12 @@ const char *unit_err_capture_end(void)
 }
 
 /*
- * A stats nest of the counters first..last and, if extra > 0, the counter
- * extra (one appended past another kind's run); counter attribute a = base + a.
+ * A stats nest of the counters first..last and, if more > 0, the counters
+ * more..more_last (appended past another kind's run); counter attribute
+ * a = base + a.
  */
-void unit_put_counters_and(struct nl_msg *msg, int nest_type, int first, int last, int extra,
-			   int base)
+void unit_put_counters_and(struct nl_msg *msg, int nest_type, int first, int last, int more,
+			   int more_last, int base)
 {
 	struct nlattr *nest = nla_nest_start(msg, nest_type | NLA_F_NESTED);
 	int a;
@@ -160,15 +161,15 @@ void unit_put_counters_and(struct nl_msg *msg, int nest_type, int first, int las
 		abort();
 	for (a = first; a <= last; a++)
 		unit_put_u64_or_die(msg, a, base + a);
-	if (extra > 0)
-		unit_put_u64_or_die(msg, extra, base + extra);
+	for (a = more; more > 0 && a <= more_last; a++)
+		unit_put_u64_or_die(msg, a, base + a);
 	nla_nest_end(msg, nest);
 }
 
 /* A stats nest of the counters first..last, counter attribute a = base + a. */
 void unit_put_counters(struct nl_msg *msg, int nest_type, int first, int last, int base)
 {
-	unit_put_counters_and(msg, nest_type, first, last, 0, base);
+	unit_put_counters_and(msg, nest_type, first, last, 0, 0, base);
 }
 
 /* A counters' table names each attribute of first..last once, with distinct keys. */

@@ -38,7 +38,7 @@ static struct nl_msg *fab_switch_msg(uint8_t cmd)
 	return msg;
 }
 
-/* Host h0: address 1, a 64 MiB region, /dev/edm0. */
+/* Host h0: address 1, a 64 MiB keyed region, /dev/edm0. */
 static struct nl_msg *fab_host_msg(uint8_t cmd)
 {
 	struct nl_msg *msg = unit_dev_msg(cmd);
@@ -50,11 +50,12 @@ static struct nl_msg *fab_host_msg(uint8_t cmd)
 	    nla_put(msg, EDM_A_FAB_PAD, 0, NULL) ||
 	    nla_put_u64(msg, EDM_A_FAB_REGION_SIZE, 64 * MiB) ||
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, 100) ||
-	    nla_put_u32(msg, EDM_A_FAB_MINOR, 0))
+	    nla_put_u32(msg, EDM_A_FAB_MINOR, 0) ||
+	    nla_put_flag(msg, EDM_A_FAB_REGION_KEYED))
 		abort();
-	/* as the kernel sends them: READS..SERVED_ERRORS, then the appended one */
+	/* as the kernel sends them: READS..SERVED_ERRORS, then the appended ones */
 	unit_put_counters_and(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_READS, EDM_A_FSTAT_SERVED_ERRORS,
-			      EDM_A_FSTAT_SERVED_WRITE_CHUNKS, 1000);
+			      EDM_A_FSTAT_SERVED_WRITE_CHUNKS, EDM_A_FSTAT_NACKS_GONE, 1000);
 	return msg;
 }
 
@@ -109,19 +110,21 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\"grants\":1020,\"grant_bytes\":1021,\"matchings\":1022,\"iterations\":1023," \
 	"\"iter_max\":1024,\"matching_max\":1025,\"depth\":1026,\"depth_max\":1027," \
 	"\"fwd_msgs\":1028,\"fwd_frames\":1029,\"drops\":1030}"
-#define HOST_LINE "2: name h0 type host addr 1 region 64M timeout 100 cdev /dev/edm0"
+#define HOST_LINE "2: name h0 type host addr 1 region 64M keyed timeout 100 cdev /dev/edm0"
 #define HOST_STATS_TEXT \
 	"\n    ops reads 1002 writes 1003 rmws 1004 read-bytes 1005 write-bytes 1006" \
 	" errors 1007 timeouts 1008" \
 	"\n    msgs queued 1009 inflight 1010 notifs 1011 grants-rx 1012 stray 1013" \
-	"\n    served reads 1014 writes 1015 rmws 1016 errors 1017 write-chunks 1031"
+	"\n    served reads 1014 writes 1015 rmws 1016 errors 1017 write-chunks 1031" \
+	"\n    nacks key 1032 range 1033 gone 1034"
 #define HOST_JSON "\"id\":2,\"name\":\"h0\",\"type\":\"host\",\"addr\":1," \
-	"\"region_size\":67108864,\"timeout_ms\":100,\"minor\":0"
+	"\"region_size\":67108864,\"keyed\":true,\"timeout_ms\":100,\"minor\":0"
 #define HOST_JSON_STATS "\"stats\":{\"reads\":1002,\"writes\":1003,\"rmws\":1004," \
 	"\"read_bytes\":1005,\"write_bytes\":1006,\"errors\":1007,\"timeouts\":1008," \
 	"\"queued\":1009,\"inflight\":1010,\"notifs\":1011,\"grants_rx\":1012," \
 	"\"stray\":1013,\"served_reads\":1014,\"served_writes\":1015," \
-	"\"served_rmws\":1016,\"served_errors\":1017,\"served_write_chunks\":1031}"
+	"\"served_rmws\":1016,\"served_errors\":1017,\"served_write_chunks\":1031," \
+	"\"nacks_key\":1032,\"nacks_range\":1033,\"nacks_gone\":1034}"
 #define LINK_LINE "sw0:1 peer h1:0 rate 25000 delay 10 mux fair sherr 64 state up"
 #define LINK_STATS_TEXT \
 	"\n    tx blocks 2002 mem-blocks 2004 frame-blocks 2005 bursts 2006 drops 2013" \
@@ -181,7 +184,7 @@ void test_fabric_nodes(void)
 		    "name n3 type unknown(2) policy unknown(7) region 4097\n");
 	unit_expect("fabric unknown json", fab_one(msg, false, FABRIC_VIEW_SHOW, true, true),
 		    "[{\"name\":\"n3\",\"type\":\"unknown(2)\",\"policy\":\"unknown(7)\","
-		    "\"region_size\":4097}]\n");
+		    "\"region_size\":4097,\"keyed\":false}]\n");
 	nlmsg_free(msg);
 }
 

@@ -41,7 +41,8 @@ void unit_put_u64_or_die(struct nl_msg *msg, int type, uint64_t v);
 void unit_err_capture_start(void);
 const char *unit_err_capture_end(void);
 void unit_put_counters(struct nl_msg *msg, int nest_type, int first, int last, int base);
-void unit_put_counters_and(struct nl_msg *msg, int nest_type, int first, int last, int extra,
+void unit_put_counters_and(struct nl_msg *msg, int nest_type, int first, int last, int more,
+			   int more_last,
 			   int base);
 void unit_check_stat_table(const char *what, unsigned int n, int (*attr)(unsigned int),
 			   const char *(*key)(unsigned int), int first, int last);
