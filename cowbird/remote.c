@@ -188,6 +188,11 @@ static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 
 		rop->state = COWBIRD_ROP_BACK;
 		rr->out--;
+		if (st == COWBIRD_ST_NACK)
+			trace_edm_cowbird_nack(inst->id, rop->ring,
+					       rop->cop.rw_type == COWBIRD_RW_WRITE,
+					       rop->cop.region_off, rop->cop.length,
+					       rop->fop.status == -EKEYREJECTED);
 		/* a refusal is no sign of congestion: the window sees it as EACCES */
 		cowbird_cc_on_complete(inst->cc, 0, st == COWBIRD_ST_NACK ? COWBIRD_ST_EACCES : st,
 				       req->issue_delay_ns, req->issue_delay_ns + rop->fop.lat_ns,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoints of Cowbird's engine (system "edm_cowbird"): the requests it
- * fetches from an instance's ring, and each op it completes, local or over
- * the fabric, with its 1RMA status (enum cowbird_status: 0 OK). An
+ * fetches from an instance's ring, each op it completes, local or over the
+ * fabric, with its 1RMA status (enum cowbird_status: 0 OK), and each NACK
+ * a memory node answered a fabric op with, and why. An
  * instance is named by its ID, as `edmctl cowbird show` lists it.
  * cowbird/engine.c creates them.
  */
@@ -52,6 +53,31 @@ TRACE_EVENT(edm_cowbird_op_done,
 	TP_printk("inst=%u %s region_off=0x%llx length=%u status=%u%s", __entry->inst,
 		  __entry->write ? "write" : "read", __entry->region_off, __entry->length,
 		  __entry->status, __entry->remote ? " remote" : "")
+);
+
+/* A fabric op refused by its memory node: reason "key" (rekeyed) or "gone" (no region). */
+TRACE_EVENT(edm_cowbird_nack,
+	TP_PROTO(u32 inst, u32 ring, bool write, u64 region_off, u32 length, bool key),
+	TP_ARGS(inst, ring, write, region_off, length, key),
+	TP_STRUCT__entry(
+		__field(u32, inst)
+		__field(u32, ring)
+		__field(bool, write)
+		__field(u64, region_off)
+		__field(u32, length)
+		__field(bool, key)
+	),
+	TP_fast_assign(
+		__entry->inst = inst;
+		__entry->ring = ring;
+		__entry->write = write;
+		__entry->region_off = region_off;
+		__entry->length = length;
+		__entry->key = key;
+	),
+	TP_printk("inst=%u ring=%u %s region_off=0x%llx length=%u reason=%s", __entry->inst,
+		  __entry->ring, __entry->write ? "write" : "read", __entry->region_off,
+		  __entry->length, __entry->key ? "key" : "gone")
 );
 
 #endif /* _EDM_TRACE_COWBIRD_H */

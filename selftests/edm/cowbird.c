@@ -115,7 +115,10 @@ static int fab_del(struct genl_sock *gs, const char *name)
 	return genl_request(gs, EDM_CMD_FABRIC_DEL, 0, &ab, NULL, NULL);
 }
 
-/* A fabric node: a switch when @addr < 0, else a host (with a region if @region). */
+/*
+ * A fabric node: a switch when @addr < 0, else a host (with a keyed region
+ * if @region: the fabric target's ops carry the key, which it checks).
+ */
 static int fab_new(struct genl_sock *gs, const char *name, int addr, uint64_t region)
 {
 	struct attrbuf ab = {};
@@ -127,8 +130,10 @@ static int fab_new(struct genl_sock *gs, const char *name, int addr, uint64_t re
 		ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
 		ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, FAB_TIMEOUT_MS);
 	}
-	if (region)
+	if (region) {
 		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+		ab_put(&ab, EDM_A_FAB_REGION_KEYED, "", 0);
+	}
 	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
 	if (err)
 		fprintf(stderr, "FABRIC_NEW %s: %s (%s)\n", name, strerror(-err), gs->errmsg);
@@ -1312,6 +1317,104 @@ TEST_F_TIMEOUT(fab, rekey, 120)
 	EXPECT_EQ(COWBIRD_ST_OK, resp.status);
 	EXPECT_EQ(0, memcmp(r, w, sizeof(w))) TH_LOG("the rekey changed the region's bytes");
 	cowbird_close(fresh);
+	EXPECT_TRUE(instances_gone());
+}
+
+/* The first remote instance's "remote sent" count in debugfs; -1 if none. */
+static long long remote_sent(void)
+{
+	FILE *f = fopen(DEBUGFS "/cowbird", "r");
+	long long n = -1;
+	char line[512], *p;
+
+	if (!f)
+		return -1;
+	while (n < 0 && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "remote sent ");
+		if (p)
+			n = strtoll(p + strlen("remote sent "), NULL, 10);
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * A rekey while reads are on their way: with the via host's link deleted,
+ * the reads the engine hands to the fabric (each checked against the key
+ * first) wait in the via host's queue; once at least one is there, the
+ * region is rekeyed and the link made again, so they reach the memory node
+ * with the old key. The node refuses them: each ends NACK, traced as
+ * edm_cowbird_nack with reason=key; reads the engine had not handed over
+ * end EACCES (its own check); none reads a byte.
+ */
+#define RK_OPS		8
+#define RK_LEN		2048
+
+TEST_F_TIMEOUT(fab, rekey_in_flight, 120)
+{
+	struct cowbird_attr a = fab_attr(self->key, 1);
+	static unsigned char w[RK_LEN], r[RK_OPS][RK_LEN];
+	static const unsigned char zero[RK_LEN];
+	struct cowbird_resp resp[RK_OPS];
+	int g, i, n, nacks = 0, refused = 0;
+	uint64_t deadline, key;
+	struct attrbuf ab = {};
+	struct cowbird *c;
+	char want[96];
+
+	if (access(TRACING "/events/edm_cowbird/edm_cowbird_nack", F_OK))
+		SKIP(return, "no edm_cowbird_nack event in " TRACING);
+	for (i = 0; i < RK_LEN; i++)
+		w[i] = (unsigned char)(i * 13 + 5);
+	ASSERT_EQ(0, cowbird_open(&a, &c));
+	g = cowbird_poll_create(c);
+	ASSERT_LE(0, g);
+	ASSERT_EQ(0, cowbird_poll_add(c, g, cowbird_async_write(c, MN_ADDR, w, 0x8000, RK_LEN)));
+	ASSERT_EQ(1, cowbird_poll_wait(c, g, resp, 1, WAIT_MS * 1000));
+	ASSERT_EQ(COWBIRD_ST_OK, resp[0].status);
+	ASSERT_EQ(1, remote_sent());
+
+	ASSERT_EQ(0, tracing_write("options/record-cmd", "0"));
+	ASSERT_EQ(0, tracing_write("trace", ""));
+	ASSERT_EQ(0, tracing_write("events/edm_cowbird/edm_cowbird_nack/enable", "1"));
+	ab_put_str(&ab, EDM_A_FLINK_NODE, CN);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_FLINK_DEL, 0, &ab, NULL, NULL));
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < RK_OPS; i++)
+		ASSERT_EQ(0, cowbird_poll_add(c, g, cowbird_async_read(c, MN_ADDR, 0x8000, r[i],
+								       RK_LEN)));
+	/* the engine hands the first read to the via host, whose link is gone */
+	deadline = now_ms() + WAIT_MS;
+	while (remote_sent() < 2 && now_ms() < deadline)
+		usleep(1000);
+	ASSERT_LE(2, remote_sent());
+	key = region_u64(&self->gs, EDM_CMD_REGION_REKEY, MN, EDM_A_REGION_KEY);
+	ASSERT_NE(0, key);
+	ASSERT_EQ(0, flink(&self->gs, EDM_CMD_FLINK_NEW, CN, CN_ADDR, 0));
+	for (n = 0; n < RK_OPS; ) {
+		int got = cowbird_poll_wait(c, g, resp + n, RK_OPS - n, WAIT_MS * 1000);
+
+		ASSERT_LT(0, got);
+		n += got;
+	}
+	ASSERT_EQ(0, tracing_write("events/edm_cowbird/edm_cowbird_nack/enable", "0"));
+	for (n = 0; n < RK_OPS; n++) {
+		if (resp[n].status == COWBIRD_ST_NACK)
+			nacks++;
+		else
+			EXPECT_EQ(COWBIRD_ST_EACCES, resp[n].status) TH_LOG("read %d", n);
+		refused += resp[n].status == COWBIRD_ST_EACCES;
+	}
+	for (i = 0; i < RK_OPS; i++)
+		EXPECT_EQ(0, memcmp(r[i], zero, RK_LEN)) TH_LOG("read %d has bytes", i);
+	TH_LOG("%d reads NACKed, %d refused at issue", nacks, refused);
+	EXPECT_LE(1, nacks);
+	EXPECT_EQ(nacks, trace_count("edm_cowbird_nack: inst="));
+	snprintf(want, sizeof(want), " ring=0 read region_off=0x8000 length=%d reason=key\n",
+		 RK_LEN);
+	EXPECT_EQ(nacks, trace_count(want));
+	cowbird_close(c);
 	EXPECT_TRUE(instances_gone());
 }
 

@@ -187,6 +187,7 @@ topology() {
 	# cn learns mn's region size (and checks its writes against it from now)
 	x cn_op -j "$DEV" size 2 | jq -e --argjson r $REGION '.size == $r'
 	echo "$DEV" >/tmp/edmf_dev
+	echo "$KEY" >/tmp/edmf_key
 }
 
 # snapshot: every node's counters now, for delta to compare with
@@ -599,7 +600,7 @@ memory_gone() {
 	"$EDMCTL" -n $MN -j fabric show | jq -e 'length == 0'
 	n0=$(node_stat $CN cn timeouts)
 	t0=${EPOCHREALTIME/./}
-	if err=$(timeout 20 cn_op "$DEV" read 2 0 64 2>&1); then
+	if err=$(timeout 20 ip netns exec $CN "$EDMOP" -k "$KEY" "$DEV" read 2 0 64 2>&1); then
 		echo "the read succeeded: $err"
 		return 1
 	fi
@@ -613,7 +614,7 @@ memory_gone() {
 run_case topology "three netns: hosts and switch built with edmctl, bound to veths"
 # the other cases need the fabric
 [ -s /tmp/edmf_dev ] || { tap_done; exit 1; }
-DEV=$(cat /tmp/edmf_dev)
+DEV=$(cat /tmp/edmf_dev) KEY=$(cat /tmp/edmf_key)
 run_case write_read "cn writes chosen bytes to mn and reads them back"
 run_case cas "cn's CAS on mn swaps only when it expects the word's value"
 run_case counters "host, switch and link counters count the ops across the veths"

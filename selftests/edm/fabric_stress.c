@@ -15,7 +15,7 @@
  * Harness mode (no arguments): each variant builds, through netlink, a switch
  * fs_sw (16 ports, the variant's policy and chunk), compute hosts fs_c<i>
  * (address 1+i, no region) and memory hosts fs_m<j> (address 9+j, a 4 MiB
- * region), each on its own port by an emulated link, all with a 20 s op
+ * keyed region, every file presenting its key), each on its own port by an emulated link, all with a 20 s op
  * timeout (x EDM_TEST_SCALE, at most 60 s) so that even under TCG no op may
  * time out: an ETIMEDOUT is a failure. It runs the workload below from 4 or
  * 8 threads per compute host, prints its counts as a TAP comment and
@@ -48,11 +48,12 @@
  *
  *   fabric_stress run [--seconds S | --ops N] [--threads T]
  *                     --dev /dev/edmX[,/dev/edmY...] --mem ADDR[,ADDR...]
- *                     [--region BYTES] [--base OFFSET] [--area BYTES] [--seed S]
+ *                     [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET] [--area BYTES] [--seed S]
  *                     [--counters-exact] [--max-len L] [--timeout MS] [--quiet]
  *
  * runs the same workload from T threads (default 4) per device against the
- * memory nodes at the fabric addresses ADDR, whose regions are BYTES long
+ * memory nodes at the fabric addresses ADDR (presenting KEY, the region key
+ * of the node in the same place of --mem, when given), whose regions are BYTES long
  * (default: as EDM_IOC_TARGET reports them; the smallest counts). Thread t
  * of the d-th device owns, in every region, the area of --area bytes
  * (default 128 KiB, less if they do not all fit before the region's end)
@@ -123,6 +124,7 @@ struct cfg {
 	char dev[MAXDEV][64];
 	int nmem;
 	uint16_t mem[MAXMEM];
+	uint64_t key[MAXMEM];		/* each node's region key; 0: none */
 	int threads;
 	uint64_t ops;			/* per thread; 0: until the deadline */
 	uint64_t seconds;
@@ -980,12 +982,29 @@ static int bulk(struct thr *th, bool write)
 	return drain(th);
 }
 
+/* Opens device @d, presenting each memory node's key (EDM_IOC_KEY); an fd or -1. */
+static int dev_open(const struct cfg *c, int d)
+{
+	int fd = open(c->dev[d], O_RDWR | O_CLOEXEC), j;
+
+	for (j = 0; fd >= 0 && j < c->nmem; j++) {
+		struct edm_key k = { .dst = c->mem[j], .key = c->key[j] };
+
+		if (k.key && ioctl(fd, EDM_IOC_KEY, &k)) {
+			report(R_NOTE, "%s: EDM_IOC_KEY: %s", c->dev[d], strerror(errno));
+			close(fd);
+			fd = -1;
+		}
+	}
+	return fd;
+}
+
 static void *thread_main(void *arg)
 {
 	struct thr *th = arg;
 	int node;
 
-	th->fd = open(th->cfg->dev[th->dev], O_RDWR | O_CLOEXEC);
+	th->fd = dev_open(th->cfg, th->dev);
 	if (th->fd < 0) {
 		report(R_FAILURE, "%s: %s", th->cfg->dev[th->dev], strerror(errno));
 		th->t.errors++;
@@ -1030,7 +1049,7 @@ static int sync_op(int fd, uint8_t opcode, uint16_t dst, uint64_t addr, void *bu
 
 static int probe(struct cfg *c, uint64_t *minsize)
 {
-	int fd = open(c->dev[0], O_RDWR | O_CLOEXEC), j;
+	int fd = dev_open(c, 0), j;
 
 	if (fd < 0) {
 		report(R_NOTE, "%s: %s", c->dev[0], strerror(errno));
@@ -1057,7 +1076,7 @@ static int probe(struct cfg *c, uint64_t *minsize)
 static int counters_zero(const struct cfg *c, struct totals *tot)
 {
 	uint8_t zero[COUNTERS_LEN] = {}, back[COUNTERS_LEN];
-	int fd = open(c->dev[0], O_RDWR | O_CLOEXEC), j, err = 0;
+	int fd = dev_open(c, 0), j, err = 0;
 	uint32_t wait = c->timeout_ms + 30000;
 
 	if (fd < 0)
@@ -1105,7 +1124,7 @@ static void counters_check(const struct cfg *c, struct thr *ths, int nth, bool e
 			   struct totals *tot)
 {
 	uint8_t v[COUNTERS_LEN];
-	int fd = open(c->dev[0], O_RDWR | O_CLOEXEC), j, i, k, err;
+	int fd = dev_open(c, 0), j, i, k, err;
 	size_t e;
 
 	if (fd < 0) {
@@ -1304,12 +1323,14 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: fabric_stress run [--seconds S | --ops N] [--threads T]\n"
 "                         --dev /dev/edmX[,/dev/edmY...] --mem ADDR[,ADDR...]\n"
-"                         [--region BYTES] [--base OFFSET] [--area BYTES] [--seed S]\n"
+"                         [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET] [--area BYTES] [--seed S]\n"
 "                         [--counters-exact] [--max-len L] [--timeout MS] [--quiet]\n"
 "       fabric_stress        (the kselftest harness: builds its own topologies)\n"
 "\n"
 "  --dev       the /dev/edm<N> of the compute hosts to issue from\n"
 "  --mem       the fabric addresses of the memory nodes\n"
+"  --keys      their region keys, one per --mem in its order (0: none), for\n"
+"              keyed regions (edmctl region key)\n"
 "  --threads   threads (each with its own file) per device, 1..%d (default 4)\n"
 "  --seconds   run this long (default 10), or\n"
 "  --ops       submit about this many ops in all (split over the threads)\n"
@@ -1358,6 +1379,7 @@ static int run_main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ "dev", required_argument, NULL, 'd' },
 		{ "mem", required_argument, NULL, 'm' },
+		{ "keys", required_argument, NULL, 'k' },
 		{ "region", required_argument, NULL, 'r' },
 		{ "area", required_argument, NULL, 'a' },
 		{ "base", required_argument, NULL, 'b' },
@@ -1374,14 +1396,14 @@ static int run_main(int argc, char **argv)
 	uint64_t v, total_ops = 0;
 	char *list, *tok, *save;
 	bool have_seconds = false;
-	int o, bad;
+	int o, bad, nkeys = -1;
 
 	c = (struct cfg){ .threads = 4, .seconds = 10, .base = SHARED_SIZE,
 			  .seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32),
 			  .max_len = EDM_OP_MAX_LEN, .timeout_ms = 60000 };
 	log_out = stderr;
 	logpfx = "fabric_stress: ";
-	while ((o = getopt_long(argc, argv, "s:o:t:d:m:r:a:b:S:cl:T:qh", lopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:o:t:d:m:k:r:a:b:S:cl:T:qh", lopts, NULL)) != -1) {
 		bad = 0;
 		switch (o) {
 		case 's':
@@ -1412,6 +1434,17 @@ static int run_main(int argc, char **argv)
 				bad = c.nmem == MAXMEM || !parse_u64(tok, &v, false) || v > 511;
 				if (!bad)
 					c.mem[c.nmem++] = v;
+			}
+			free(list);
+			break;
+		case 'k':
+			list = strdup(optarg);
+			nkeys = 0;
+			for (tok = strtok_r(list, ",", &save); tok && !bad;
+			     tok = strtok_r(NULL, ",", &save)) {
+				bad = nkeys == MAXMEM || !parse_u64(tok, &v, false);
+				if (!bad)
+					c.key[nkeys++] = v;
 			}
 			free(list);
 			break;
@@ -1457,9 +1490,11 @@ static int run_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || !c.ndev || !c.nmem || (have_seconds && total_ops)) {
+	if (optind != argc || !c.ndev || !c.nmem || (have_seconds && total_ops) ||
+	    (nkeys >= 0 && nkeys != c.nmem)) {
 		fprintf(stderr, "fabric_stress: %s\n", optind != argc ? "unexpected arguments" :
 			!c.ndev ? "--dev is required" : !c.nmem ? "--mem is required" :
+			nkeys >= 0 && nkeys != c.nmem ? "--keys needs one key per --mem" :
 			"--seconds and --ops exclude each other");
 		fprintf(stderr, "Try 'fabric_stress run --help'.\n");
 		return 2;
@@ -1543,7 +1578,8 @@ static void minor_cb(const struct nlattr *attrs, size_t len, void *arg)
 }
 
 /* A host linked to the switch's port @addr; its minor, or -errno. */
-static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint64_t region)
+static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint64_t region,
+		    bool keyed)
 {
 	struct attrbuf ab = {};
 	int32_t minor = -1;
@@ -1555,6 +1591,8 @@ static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint6
 	ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, host_timeout_ms());
 	if (region)
 		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	if (keyed)
+		ab_put(&ab, EDM_A_FAB_REGION_KEYED, "", 0);
 	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, minor_cb, &minor);
 	if (err) {
 		report(R_NOTE, "FABRIC_NEW %s: %s (%s)", name, strerror(-err), gs->errmsg);
@@ -1571,6 +1609,26 @@ static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint6
 		return err;
 	}
 	return minor >= 0 ? minor : -EPROTO;
+}
+
+static void key_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	const struct nlattr *a = genl_attr(attrs, len, EDM_A_REGION_KEY);
+
+	if (a && a->nla_len == NLA_HDRLEN + sizeof(uint64_t))
+		memcpy(arg, NLA_DATA(a), sizeof(uint64_t));
+}
+
+/* The region key of host @name (REGION_GET, as root); 0 if none. */
+static uint64_t region_key(struct genl_sock *gs, const char *name)
+{
+	struct attrbuf ab = {};
+	uint64_t key = 0;
+
+	ab_put_str(&ab, EDM_A_REGION_OWNER, name);
+	if (genl_request(gs, EDM_CMD_REGION_GET, 0, &ab, key_cb, &key))
+		report(R_NOTE, "REGION_GET %s: %s", name, gs->errmsg);
+	return key;
 }
 
 static void topo_remove(struct genl_sock *gs)
@@ -1638,13 +1696,15 @@ FIXTURE_SETUP(stress)
 	ASSERT_EQ(0, fab_switch(&self->gs, variant->policy, variant->chunk));
 	for (i = 0; i < variant->mems; i++) {
 		snprintf(name, sizeof(name), "fs_m%d", i);
-		minor = fab_host(&self->gs, name, MEM_ADDR(i), REGION);
+		minor = fab_host(&self->gs, name, MEM_ADDR(i), REGION, true);
 		ASSERT_LE(0, minor);
+		self->cfg.key[self->cfg.nmem] = region_key(&self->gs, name);
+		ASSERT_NE(0ull, self->cfg.key[self->cfg.nmem]);
 		self->cfg.mem[self->cfg.nmem++] = MEM_ADDR(i);
 	}
 	for (i = 0; i < variant->hosts; i++) {
 		snprintf(name, sizeof(name), "fs_c%d", i);
-		minor = fab_host(&self->gs, name, HOST_ADDR(i), 0);
+		minor = fab_host(&self->gs, name, HOST_ADDR(i), 0, false);
 		ASSERT_LE(0, minor);
 		snprintf(self->cfg.dev[self->cfg.ndev++], sizeof(self->cfg.dev[0]),
 			 "/dev/edm%d", minor);

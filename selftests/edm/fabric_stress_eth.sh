@@ -5,11 +5,12 @@
 #
 #   edms_c: compute hosts c1 (addr 1), c2 (addr 2); lossy host cl (addr 5)
 #   edms_s: switch sw, ports 1, 2, 3, 4, 5 bound to the veths' other ends
-#   edms_m: memory hosts m1 (addr 3), m2 (addr 4), 4 MiB regions each
+#   edms_m: memory hosts m1 (addr 3, keyed), m2 (addr 4), 4 MiB regions each
 #
 # stress: both compute hosts, four threads each, random batches to both
-# memory nodes checked against fabric_stress's shadow model: no mismatch,
-# no timeout, and no bad block or dropped burst on any link.
+# memory nodes checked against fabric_stress's shadow model (presenting
+# m1's key): no mismatch, no timeout, and no bad block or dropped burst on
+# any link.
 # reorder: netem sends some of the frames between cl and the switch ahead
 # of others; the ports put the bursts back in order: no op fails, no gap.
 # lossy: netem drops 10% of the frames both ways between cl and the switch
@@ -68,7 +69,7 @@ topology() {
 	ctl $C fabric add host c1 addr 1 timeout 20000
 	ctl $C fabric add host c2 addr 2 timeout 20000
 	ctl $C fabric add host cl addr 5 timeout $LOSSY_TIMEOUT_MS
-	ctl $M fabric add host m1 addr 3 region 4m
+	ctl $M fabric add host m1 addr 3 region 4m keyed
 	ctl $M fabric add host m2 addr 4 region 4m
 	veth $C c1 1
 	veth $C c2 2
@@ -77,6 +78,8 @@ topology() {
 	veth $C cl 5
 	"$EDMCTL" -n $S -j fabric link show sw | jq -e 'length == 5 and all(.state == "up")'
 	echo "$(dev $C c1),$(dev $C c2)" >/tmp/edms_devs
+	"$EDMCTL" -n $M region key 3 >/tmp/edms_key
+	[ -s /tmp/edms_key ]
 	dev $C cl >/tmp/edms_lossy
 	poll 5 test -c "$(cat /tmp/edms_lossy)"
 }
@@ -107,7 +110,8 @@ stress_run() {
 	local out
 
 	out=$(x ip netns exec $C "$STRESS" run --seconds "$1" --threads 4 \
-		--dev "$(cat /tmp/edms_devs)" --mem 3,4 --region $((4 << 20)) 2>&1) ||
+		--dev "$(cat /tmp/edms_devs)" --mem 3,4 --keys "$(cat /tmp/edms_key),0" \
+		--region $((4 << 20)) 2>&1) ||
 		{ echo "$out"; dump; return 1; }
 	note "$(tail -n 1 <<<"$out")"
 	grep -Eq '^fabric_stress: ops [1-9][0-9]* verified [1-9][0-9]* mismatches 0 timeouts 0 errors 0$' \
@@ -130,8 +134,8 @@ stress() {
 # bench DST OP: a bench of cl's on memory node DST; its JSON, even when some
 # of its ops failed (edmop then exits non-zero after printing it)
 bench() {
-	ip netns exec $C "$EDMOP" -j "$(cat /tmp/edms_lossy)" bench "$1" "$2" 64 "$(scaled 400)" \
-		depth 16 || true
+	ip netns exec $C "$EDMOP" -k "$(cat /tmp/edms_key)" -j "$(cat /tmp/edms_lossy)" \
+		bench "$1" "$2" 64 "$(scaled 400)" depth 16 || true
 }
 
 # link_sum NETNS NODE KEY: a counter of the node's link ends, summed

@@ -25,7 +25,8 @@
 #        completion carries, ops/s, modeled latency; JSON), then
 #        EDB_BW_ITERS reads with EDB_BW_DEPTH in flight for the ops/s,
 #        then EDB_HOPS (500; 0: none) reads one at a time with the edm_fab
-#        and net tracepoints on, for the per-hop table.
+#        and net tracepoints on, for the per-hop table. With EDB_KEYED=1,
+#        mn's region is keyed and every op presents its key (edmop -k).
 #
 # Files in $EDB_OUT, per run TAG = <system>.r<round>: TAG.<test>.log (the
 # tools' output; edmop's errors in TAG.<test>.err), TAG.stats.json and
@@ -50,6 +51,10 @@ read -ra systems <<<"${EDB_SYSTEMS:-rxe edm}"
 read -r srv_cpu cli_cpu <<<"${EDB_RXE_CPUS:-0 1}"
 edm_cpu=${EDB_EDM_CPU:-1}
 hops=${EDB_HOPS:-500}
+# EDB_KEYED=1: mn's region is keyed and edmop presents its key (the key check's cost)
+keyed=
+if [ "${EDB_KEYED:-0}" = 1 ]; then keyed=1; fi
+kopt=()
 out=${EDB_OUT:-${EDM_VM_OUT:-/tmp}/edm}
 ip0=10.89.0.1 ip1=10.89.0.2
 # perftest's out-of-band TCP port, a fresh one per test
@@ -198,10 +203,15 @@ edm_setup() {
 	[ -d /sys/module/edm ] || insmod "$ko" || return 1
 	{ "$edmctl" fabric add switch sw ports 4 &&
 	  "$edmctl" fabric add host cn addr 1 &&
-	  "$edmctl" fabric add host mn addr 2 region 1m &&
+	  "$edmctl" fabric add host mn addr 2 region 1m ${keyed:+keyed} &&
 	  "$edmctl" fabric link add cn dev veth0 peer-mac "$(cat /sys/class/net/veth1/address)" &&
 	  "$edmctl" fabric link add sw:1 dev veth1 peer-mac "$(cat /sys/class/net/veth0/address)" &&
 	  "$edmctl" fabric link add sw:2 peer mn; } >/dev/null || return 1
+	# a keyed mn: every op carries its key, which mn checks
+	kopt=()
+	if [ -n "$keyed" ]; then
+		kopt=(-k "$("$edmctl" region key 2)") || return 1
+	fi
 	minor=$("$edmctl" -j fabric show cn | jq -er '.[0].minor') || return 1
 	dev=/dev/edm$minor
 	for _ in $(seq 50); do
@@ -249,7 +259,8 @@ hops_trace() {
 
 # edmop_bench OP COUNT DEPTH NAME [EDMOP-OPTION]: edmop's JSON in $tag.NAME.log
 edmop_bench() {
-	taskset -c "$edm_cpu" timeout 300 "$edmop" -j ${5:+"$5"} "$dev" bench 2 "$1" "$size" "$2" \
+	taskset -c "$edm_cpu" timeout 300 "$edmop" -j "${kopt[@]}" ${5:+"$5"} "$dev" bench 2 "$1" \
+		"$size" "$2" \
 		depth "$3" >"$out/$tag.$4.log" 2>"$out/$tag.$4.err" && return 0
 	log "$tag: edmop bench $1 depth $3 failed"
 	return 1

@@ -20,7 +20,8 @@
 # ib_write_lat busy-poll, so on one vCPU they starve each other),
 # EDB_EDM_CPU edmop's (1) and EDB_BW_DEPTH the ops in flight for the ops/s
 # figure (128 for both: ib_read_bw's default); EDB_HOPS the reads traced
-# for the per-hop table (500, 0: none; tools/bench/edm_hops.py).
+# for the per-hop table (500, 0: none; tools/bench/edm_hops.py); EDB_KEYED=1
+# makes the memory node keyed, every op presenting its key.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -194,7 +195,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/edm"	# the guest appends to its files
 envs=()
-for v in EDB_SYSTEMS EDB_SIZE EDB_BW_DEPTH EDB_RXE_CPUS EDB_EDM_CPU EDB_HOPS; do
+for v in EDB_SYSTEMS EDB_SIZE EDB_BW_DEPTH EDB_RXE_CPUS EDB_EDM_CPU EDB_HOPS EDB_KEYED; do
 	[ -z "${!v:-}" ] || envs+=(--env "$v=${!v}")
 done
 status=0

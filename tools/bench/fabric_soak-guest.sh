@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The guest half of fabric_soak.sh: builds the fabric with edmctl (compute
-# hosts at addresses 1..C, memory hosts at C+1..C+M with 4 MiB regions, all
-# on emulated links to one switch), runs fabric_stress on all compute hosts
+# hosts at addresses 1..C, memory hosts at C+1..C+M with 4 MiB keyed
+# regions, all on emulated links to one switch), runs fabric_stress, with
+# the regions' keys, on all compute hosts
 # at once, and prints its counts and the fabric's. Exits non-zero on any
 # mismatch, timeout, error or switch drop.
 set -uo pipefail
@@ -15,7 +16,7 @@ region=$((4 << 20))
 
 insmod "$top/build/$(uname -r)/edm.ko" || exit 1
 "$edmctl" fabric add switch sw ports $((nc + nm + 1)) policy "${FSOAK_POLICY:-srpt}" >/dev/null
-devs= mems=
+devs= mems= keys=
 for i in $(seq 1 "$nc"); do
 	"$edmctl" fabric add host c$i addr "$i" timeout 30000 >/dev/null
 	"$edmctl" fabric link add "sw:$i" peer c$i >/dev/null
@@ -23,11 +24,13 @@ for i in $(seq 1 "$nc"); do
 done
 for i in $(seq 1 "$nm"); do
 	a=$((nc + i))
-	"$edmctl" fabric add host m$i addr "$a" region "$region" >/dev/null
+	"$edmctl" fabric add host m$i addr "$a" region "$region" keyed >/dev/null
 	"$edmctl" fabric link add "sw:$a" peer m$i >/dev/null
 	mems=$mems${mems:+,}$a
+	keys=$keys${keys:+,}$("$edmctl" region key "$a") || exit 1
 done
-args=(run --threads "$threads" --dev "$devs" --mem "$mems" --region "$region" --counters-exact)
+args=(run --threads "$threads" --dev "$devs" --mem "$mems" --keys "$keys" --region "$region"
+      --counters-exact)
 if [ -n "${FSOAK_OPS:-}" ]; then
 	args+=(--ops "$FSOAK_OPS")
 else

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Fabric soak (issue 17): selftests/edm/fabric_stress's checked workload on
-# an EDM fabric of C compute hosts and M memory hosts (4 x 3 by default) on
+# an EDM fabric of C compute hosts and M memory hosts (4 x 3 by default, keyed) on
 # one switch, in the VM, for a given time or number of ops. Every read and
 # RMW result is checked against the program's shadow model; the shared
 # counters' final values are checked exactly. Prints ops, verified ops,
