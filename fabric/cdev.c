@@ -15,8 +15,8 @@
  *
  * Keys. EDM_IOC_KEY sets the key the file's ops, and its window's, present
  * to a memory node (0 until then: none); a keyed region refuses an op
- * without its key, which completes with -EKEYREJECTED. An op takes the key
- * its node had when it was submitted.
+ * without its key, which completes with -EKEYREJECTED. An op carries the
+ * key its file had set for its node when it was submitted.
  *
  * The mmap window. EDM_IOC_TARGET probes a memory node and binds the window
  * to its region. A mapping (MAP_SHARED, never executable) of file offset O
