@@ -15,11 +15,12 @@
  * Harness mode (no arguments): each variant builds, through netlink, a switch
  * fs_sw (16 ports, the variant's policy and chunk), compute hosts fs_c<i>
  * (address 1+i, no region) and memory hosts fs_m<j> (address 9+j, a 4 MiB
- * keyed region, every file presenting its key), each on its own port by an emulated link, all with a 20 s op
- * timeout (x EDM_TEST_SCALE, at most 60 s) so that even under TCG no op may
- * time out: an ETIMEDOUT is a failure. It runs the workload below from 4 or
- * 8 threads per compute host, prints its counts as a TAP comment and
- * deletes the topology. Variants: 2 hosts x 2 memory nodes and 4 x 3, each
+ * keyed region, every file presenting its key), each on its own port by an
+ * emulated link, all with a 20 s op timeout (x EDM_TEST_SCALE, at most
+ * 60 s) so that even under TCG no op may time out: an ETIMEDOUT is a
+ * failure. It runs the workload below from 4 or 8 threads per compute
+ * host, prints its counts as a TAP comment and deletes the topology.
+ * Variants: 2 hosts x 2 memory nodes and 4 x 3, each
  * with the srpt and the fcfs scheduler, and 2 x 3 with 64-byte grants.
  *
  * The workload. Each thread has its own open file of its host's /dev/edm<N>
@@ -48,7 +49,8 @@
  *
  *   fabric_stress run [--seconds S | --ops N] [--threads T]
  *                     --dev /dev/edmX[,/dev/edmY...] --mem ADDR[,ADDR...]
- *                     [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET] [--area BYTES] [--seed S]
+ *                     [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET]
+ *                     [--area BYTES] [--seed S]
  *                     [--counters-exact] [--max-len L] [--timeout MS] [--quiet]
  *
  * runs the same workload from T threads (default 4) per device against the
@@ -1323,7 +1325,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: fabric_stress run [--seconds S | --ops N] [--threads T]\n"
 "                         --dev /dev/edmX[,/dev/edmY...] --mem ADDR[,ADDR...]\n"
-"                         [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET] [--area BYTES] [--seed S]\n"
+"                         [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET]\n"
+"                         [--area BYTES] [--seed S]\n"
 "                         [--counters-exact] [--max-len L] [--timeout MS] [--quiet]\n"
 "       fabric_stress        (the kselftest harness: builds its own topologies)\n"
 "\n"
