@@ -114,12 +114,18 @@ struct edm_fab_port {
 };
 
 /* A link: two ends, emulated (peer ports) or one end bound to a netdev. */
+/* One direction of an emulated wire: the bursts on their way, delivered by its timer. */
+struct edm_wire {
+	struct sk_buff_head q;
+	struct hrtimer timer;
+	struct edm_fab_link *link;
+	int dir;			/* sent by link->end[dir] */
+};
+
 struct edm_fab_link {
 	struct edm_fab_port *end[2];	/* end[1] NULL when bound */
 	struct edm_fab_eth_bind *eth;	/* bound: the netdev transport */
-	/* delayed delivery, one queue per direction */
-	struct sk_buff_head wire[2];
-	struct hrtimer timer[2];
+	struct edm_wire wire[2];	/* emulated: delayed delivery */
 	struct rcu_head rcu;
 };
 

@@ -572,23 +572,17 @@ static void edm_wire_deliver(struct edm_fab_link *l, int dir, struct sk_buff *sk
 
 static enum hrtimer_restart edm_wire_timer(struct hrtimer *t)
 {
-	struct edm_fab_link *l;
-	struct sk_buff_head due;
+	struct edm_wire *w = container_of(t, struct edm_wire, timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	struct sk_buff_head due;
 	struct sk_buff *skb;
-	int dir = 0;
 	u64 now;
 
-	l = container_of(t, struct edm_fab_link, timer[0]);
-	if (t != &l->timer[0]) {
-		dir = 1;
-		l = container_of(t, struct edm_fab_link, timer[1]);
-	}
 	__skb_queue_head_init(&due);
 	now = edm_fab_now_ns();
-	spin_lock(&l->wire[dir].lock);
-	while ((skb = skb_peek(&l->wire[dir])) && edm_wire_cb(skb)->at_ns <= now) {
-		__skb_unlink(skb, &l->wire[dir]);
+	spin_lock(&w->q.lock);
+	while ((skb = skb_peek(&w->q)) && edm_wire_cb(skb)->at_ns <= now) {
+		__skb_unlink(skb, &w->q);
 		__skb_queue_tail(&due, skb);
 	}
 	/* decided under the lock: a sender that finds the queue empty starts us */
@@ -596,9 +590,9 @@ static enum hrtimer_restart edm_wire_timer(struct hrtimer *t)
 		hrtimer_set_expires(t, ns_to_ktime(edm_wire_cb(skb)->at_ns));
 		ret = HRTIMER_RESTART;
 	}
-	spin_unlock(&l->wire[dir].lock);
+	spin_unlock(&w->q.lock);
 	while ((skb = __skb_dequeue(&due)))
-		edm_wire_deliver(l, dir, skb);
+		edm_wire_deliver(w->link, w->dir, skb);
 	return ret;
 }
 
@@ -612,7 +606,7 @@ static enum hrtimer_restart edm_wire_timer(struct hrtimer *t)
 static void edm_wire_xmit(struct edm_fab_link *l, struct edm_fab_port *p, struct sk_buff *skb)
 {
 	int dir = l->end[0] == p ? 0 : 1;
-	struct sk_buff_head *q = &l->wire[dir];
+	struct sk_buff_head *q = &l->wire[dir].q;
 	u64 now = edm_fab_now_ns(), at;
 	bool first;
 
@@ -632,7 +626,7 @@ static void edm_wire_xmit(struct edm_fab_link *l, struct edm_fab_port *p, struct
 	first = skb_queue_empty(q);
 	__skb_queue_tail(q, skb);
 	if (first)
-		hrtimer_start(&l->timer[dir], ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+		hrtimer_start(&l->wire[dir].timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 	spin_unlock_bh(&q->lock);
 }
 
@@ -664,9 +658,11 @@ static struct edm_fab_link *edm_link_alloc(void)
 	if (!l)
 		return NULL;
 	for (i = 0; i < 2; i++) {
-		skb_queue_head_init(&l->wire[i]);
-		hrtimer_init(&l->timer[i], CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-		l->timer[i].function = edm_wire_timer;
+		skb_queue_head_init(&l->wire[i].q);
+		hrtimer_init(&l->wire[i].timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+		l->wire[i].timer.function = edm_wire_timer;
+		l->wire[i].link = l;
+		l->wire[i].dir = i;
 	}
 	return l;
 }
@@ -825,8 +821,8 @@ static void edm_link_free(struct edm_fab_link *l)
 		edm_fab_eth_unbind(l->eth);	/* waits for receivers */
 	synchronize_net();		/* and for senders */
 	for (i = 0; i < 2; i++) {
-		hrtimer_cancel(&l->timer[i]);
-		skb_queue_purge(&l->wire[i]);
+		hrtimer_cancel(&l->wire[i].timer);
+		skb_queue_purge(&l->wire[i].q);
 	}
 	kfree(l);
 }
