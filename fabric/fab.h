@@ -15,7 +15,6 @@
 
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
-#include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
@@ -149,7 +148,7 @@ struct edm_fab_node {
 	struct edm_pcs_block *scratch;	/* EDM_BURST_BLOCKS, one burst in or out */
 	struct net_device *napi_dev;	/* dummy netdev for the NAPI */
 	struct napi_struct napi;
-	struct hrtimer tick;		/* polls again while a port retries */
+	struct hrtimer tick;		/* polls when a retry or an op's timeout is due */
 	u32 nports;
 	struct edm_fab_port *port;	/* [nports] */
 	struct edm_fab_node_cfg cfg;
@@ -213,7 +212,7 @@ void edm_fab_host_stop(struct edm_fab_node *n);
 void edm_fab_host_free(struct edm_fab_node *n);
 void edm_fab_host_complete(struct edm_fab_node *n);
 void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
-void edm_fab_host_poll(struct edm_fab_node *n);
+u64 edm_fab_host_poll(struct edm_fab_node *n);
 void edm_fab_host_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st);
 
 /*
@@ -327,7 +326,6 @@ struct edm_fab_host {
 	u32 region_key_gen;		/* rekeys so far */
 	u64 region_st[__EDM_A_RSTAT_CNT];	/* accesses through the key */
 	struct list_head regions;	/* on edm_fab_regions while the host lives */
-	struct timer_list timer;
 	bool stopped;
 	u8 *wbuf;			/* a WREQ payload being built */
 	u64 st[__EDM_A_FSTAT_CNT];
@@ -352,8 +350,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);
 void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
-void edm_host_expire(struct edm_fab_host *h, u64 now);
-void edm_host_arm(struct edm_fab_host *h);
+u64 edm_host_expire(struct edm_fab_host *h, u64 now);
 
 /* responder.c, under node->lock */
 void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);

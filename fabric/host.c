@@ -21,7 +21,8 @@
  * for its own write or for a request it serves, and the id tells which.
  *
  * Locking: everything under node->lock; done() callbacks run in the poll
- * after the lock is dropped. A timer (timeouts) and submitters kick the poll.
+ * after the lock is dropped. The node's tick (timeouts) and submitters kick
+ * the poll.
  */
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -30,13 +31,6 @@
 
 #include "fab.h"
 #include "trace.h"
-
-static void edm_host_timer(struct timer_list *t)
-{
-	struct edm_fab_host *h = from_timer(h, t, timer);
-
-	edm_fab_node_kick(h->node);
-}
 
 /* Grants: send a write's chunk, or a served request's answer */
 
@@ -141,15 +135,15 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 	}
 }
 
-void edm_fab_host_poll(struct edm_fab_node *n)
+/* Returns when the next op times out (the node's tick polls then), or U64_MAX. */
+u64 edm_fab_host_poll(struct edm_fab_node *n)
 {
 	struct edm_fab_host *h = to_host(n);
 
 	lockdep_assert_held(&n->lock);
 	edm_host_grants(h);
 	edm_host_issue(h);
-	edm_host_expire(h, edm_fab_now_ns());
-	edm_host_arm(h);
+	return edm_host_expire(h, edm_fab_now_ns());
 }
 
 u32 edm_fab_host_addr(const struct edm_fab_node *n)
@@ -218,7 +212,6 @@ int edm_fab_host_create(struct edm_fab_node *n)
 	INIT_LIST_HEAD(&h->completed);
 	xa_init(&h->served);
 	xa_init(&h->wruns);
-	timer_setup(&h->timer, edm_host_timer, 0);
 	INIT_LIST_HEAD(&h->regions);
 	if (h->region)
 		edm_fab_regions_add(h);
@@ -243,7 +236,6 @@ void edm_fab_host_stop(struct edm_fab_node *n)
 	list_for_each_entry_safe(op, tmp, &h->inflight, list)
 		edm_op_finish(h, op, -ENODEV);
 	spin_unlock_bh(&n->lock);
-	del_timer_sync(&h->timer);
 }
 
 void edm_fab_host_free(struct edm_fab_node *n)

@@ -34,6 +34,11 @@ static struct netlink_range_validation edm_fab_timeout_range = {
 	.max = EDM_FAB_TIMEOUT_MS_MAX,
 };
 
+static struct netlink_range_validation edm_fab_timeout_min_range = {
+	.min = EDM_FAB_TIMEOUT_MIN_US_MIN,
+	.max = EDM_FAB_TIMEOUT_MS_MAX * USEC_PER_MSEC,
+};
+
 static struct netlink_range_validation edm_fab_region_range = {
 	.max = EDM_FAB_REGION_MAX,
 };
@@ -57,6 +62,7 @@ static const struct nla_policy edm_fab_new_policy[EDM_A_FAB_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_FAB_MINOR),
 	EDM_REPLY_ONLY(EDM_A_FAB_STATS),
 	[EDM_A_FAB_REGION_KEYED] = { .type = NLA_FLAG },
+	[EDM_A_FAB_TIMEOUT_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &edm_fab_timeout_min_range),
 };
 
 /* FABRIC_GET and FABRIC_DEL select a node by ID or by name. */
@@ -75,6 +81,7 @@ static const struct nla_policy edm_fab_sel_policy[EDM_A_FAB_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_FAB_MINOR),
 	EDM_REPLY_ONLY(EDM_A_FAB_STATS),
 	EDM_REPLY_ONLY(EDM_A_FAB_REGION_KEYED),
+	EDM_REPLY_ONLY(EDM_A_FAB_TIMEOUT_MIN_US),
 };
 
 /* FABRIC_SET: a switch, by ID or name, and what a running switch can change. */
@@ -93,6 +100,7 @@ static const struct nla_policy edm_fab_set_policy[EDM_A_FAB_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_FAB_MINOR),
 	EDM_REPLY_ONLY(EDM_A_FAB_STATS),
 	EDM_FAB_FIXED(EDM_A_FAB_REGION_KEYED),
+	EDM_FAB_FIXED(EDM_A_FAB_TIMEOUT_MIN_US),
 };
 
 bool edm_fab_is_node(const struct edm_dev *dev)
@@ -131,6 +139,7 @@ static int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info 
 	if (nla_put_u32(msg, EDM_A_FAB_ADDR, c->addr) ||
 	    nla_put_u64_64bit(msg, EDM_A_FAB_REGION_SIZE, c->region_size, EDM_A_FAB_PAD) ||
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, c->timeout_ms) ||
+	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MIN_US, c->timeout_min_us) ||
 	    (c->keyed && nla_put_flag(msg, EDM_A_FAB_REGION_KEYED)) ||
 	    (ni->minor >= 0 && nla_put_u32(msg, EDM_A_FAB_MINOR, ni->minor)))
 		return -EMSGSIZE;
@@ -185,6 +194,7 @@ static const int edm_fab_switch_attrs[] = {
 
 static const int edm_fab_host_attrs[] = {
 	EDM_A_FAB_ADDR, EDM_A_FAB_REGION_SIZE, EDM_A_FAB_TIMEOUT_MS, EDM_A_FAB_REGION_KEYED,
+	EDM_A_FAB_TIMEOUT_MIN_US,
 };
 
 /* The first attribute of @list that @info carries, or NULL. */
@@ -214,7 +224,7 @@ static int edm_fab_chk_kind(struct genl_info *info, bool is_host)
 				    "a host takes no ports, sched-x, chunk, policy or rate-mbps");
 	else if (bad)
 		NL_SET_ERR_MSG_ATTR(extack, bad,
-				    "a switch takes no addr, region-size, timeout-ms or keyed");
+				    "a switch takes no addr, region-size, timeouts or keyed");
 	if (bad)
 		return -EINVAL;
 	if (is_host)
@@ -259,6 +269,13 @@ static int edm_fab_chk_new(struct genl_info *info, struct edm_fab_node_cfg *cfg)
 	cfg->rate_mbps = edm_fab_get_u32(info, EDM_A_FAB_RATE_MBPS);
 	cfg->addr = edm_fab_get_u32(info, EDM_A_FAB_ADDR);
 	cfg->timeout_ms = edm_fab_get_u32(info, EDM_A_FAB_TIMEOUT_MS);
+	cfg->timeout_min_us = edm_fab_get_u32(info, EDM_A_FAB_TIMEOUT_MIN_US);
+	if (cfg->timeout_min_us > (u64)(cfg->timeout_ms ?: EDM_FAB_DEFAULT_TIMEOUT_MS) *
+				  USEC_PER_MSEC) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_TIMEOUT_MIN_US],
+				    "the shortest timeout is longer than the longest (timeout)");
+		return -ERANGE;
+	}
 	cfg->keyed = nla_get_flag(a[EDM_A_FAB_REGION_KEYED]);
 	if (cfg->keyed && !cfg->region_size) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_REGION_KEYED],

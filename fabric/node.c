@@ -63,7 +63,7 @@ static u64 edm_fab_flush_ports(struct edm_fab_node *n)
 	return due;
 }
 
-/* Poll again when a retry is due, unless the timer already fires sooner. */
+/* Poll again when a retry or a timeout is due, unless the tick already fires sooner. */
 static void edm_fab_tick_at(struct edm_fab_node *n, u64 due)
 {
 	ktime_t at;
@@ -92,11 +92,12 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 
 	spin_lock(&n->lock);
 	edm_fab_node_timers(n);
+	due = U64_MAX;
 	if (n->kind == EDM_FAB_HOST)
-		edm_fab_host_poll(n);
+		due = edm_fab_host_poll(n);
 	else
 		edm_fab_switch_poll(n);
-	due = edm_fab_flush_ports(n);
+	due = min(due, edm_fab_flush_ports(n));
 	__skb_queue_head_init(&out);
 	__skb_queue_head_init(&up);
 	skb_queue_splice_init(&n->txq, &out);
@@ -214,6 +215,14 @@ static int edm_fab_cfg_check(enum edm_fab_kind kind, struct edm_fab_node_cfg *cf
 			cfg->timeout_ms = EDM_FAB_DEFAULT_TIMEOUT_MS;
 		if (cfg->timeout_ms > EDM_FAB_TIMEOUT_MS_MAX) {
 			NL_SET_ERR_MSG(extack, "timeout must be at most 60000 ms");
+			return -ERANGE;
+		}
+		if (!cfg->timeout_min_us)
+			cfg->timeout_min_us = max(cfg->timeout_ms * USEC_PER_MSEC / 4,
+						  (u32)EDM_FAB_TIMEOUT_MIN_US_MIN);
+		if (cfg->timeout_min_us < EDM_FAB_TIMEOUT_MIN_US_MIN ||
+		    cfg->timeout_min_us > cfg->timeout_ms * USEC_PER_MSEC) {
+			NL_SET_ERR_MSG(extack, "timeout-min: 100 us up to timeout");
 			return -ERANGE;
 		}
 		return 0;

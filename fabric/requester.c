@@ -12,6 +12,18 @@
  * on the WACK, an incomplete one as -EPROTO, one past the region as -ERANGE,
  * none as -ETIMEDOUT. /dev/edm's writes ask for it unless posted.
  *
+ * Timeouts follow the RTT (1RMA 6.1, TCP's estimator, RFC 6298). Per memory
+ * node, the time from a request (or an acknowledged write's last chunk)
+ * leaving to its first answer is a sample of SRTT and RTTVAR; the RTO is
+ * the larger of 4 SRTT and SRTT + 4 RTTVAR, at least the host's
+ * timeout_min_us and at most its timeout_ms (timeout_ms for a node not
+ * measured yet). As TCP restarts its timer on every ack, an op times out
+ * when neither it nor any op to its node has made progress (an answer, a
+ * grant) for an RTO: ops queued behind each other at a busy node wait for
+ * their turn. An op with no progress of its own for timeout_ms times out
+ * whatever its node does. Cowbird's go-back-N resends at that timeout
+ * (cowbird/remote.c).
+ *
  * NACKs. Every request carries op->key; a memory node refuses a request with
  * a RERR (or the WACK of a refused write) whose reason becomes the op's
  * status: -EKEYREJECTED for a key that is not (or no longer) the region's,
@@ -24,8 +36,8 @@
  *
  * Locking: everything under node->lock. The API (submit, sync_op, probe)
  * takes it; edm_fab_host_complete() takes it to collect what completed and
- * calls done() after dropping it. A timer (timeouts) and submitters kick the
- * poll.
+ * calls done() after dropping it. The node's tick (when the next op times
+ * out) and submitters kick the poll.
  */
 #include <linux/completion.h>
 #include <linux/slab.h>
@@ -51,6 +63,9 @@ struct edm_hdst {
 	u16 wr_busy, rd_busy;
 	u64 region_size;		/* learnt by a probe */
 	bool region_known;
+	u64 srtt_ns, rttvar_ns;		/* valid once rtt_samples > 0 */
+	u64 rtt_samples;
+	u64 heard_ns;			/* an op to it last made progress */
 };
 
 static int edm_op_check(const struct edm_fab_host *h, const struct edm_fab_op *op)
@@ -68,6 +83,57 @@ static int edm_op_check(const struct edm_fab_host *h, const struct edm_fab_op *o
 	if (!op->len || op->len > EDM_OP_MAX_LEN || !op->buf)
 		return -EINVAL;
 	return 0;
+}
+
+/* RTT and timeouts */
+
+static u64 edm_rto_max_ns(const struct edm_fab_host *h)
+{
+	return (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+}
+
+/* How long an op to @d waits for its next answer or grant. */
+static u64 edm_rto_ns(const struct edm_fab_host *h, const struct edm_hdst *d)
+{
+	u64 lo = (u64)h->node->cfg.timeout_min_us * NSEC_PER_USEC;
+
+	if (!d || !d->rtt_samples)
+		return edm_rto_max_ns(h);
+	return clamp(max(4 * d->srtt_ns, d->srtt_ns + 4 * d->rttvar_ns), lo, edm_rto_max_ns(h));
+}
+
+/* A first answer to op came now: a sample of its node's RTT. */
+static void edm_rtt_sample(struct edm_fab_host *h, struct edm_fab_op *op, u64 now)
+{
+	struct edm_hdst *d = h->dst[op->dst];
+	u64 r = now - op->sent_ns, err;
+
+	if (!d->rtt_samples) {
+		d->srtt_ns = r;
+		d->rttvar_ns = r / 2;
+	} else {
+		err = r > d->srtt_ns ? r - d->srtt_ns : d->srtt_ns - r;
+		d->rttvar_ns = d->rttvar_ns - d->rttvar_ns / 4 + err / 4;
+		d->srtt_ns = d->srtt_ns - d->srtt_ns / 8 + r / 8;
+	}
+	d->rtt_samples++;
+	trace_edm_fab_rtt(h->node->name, op->dst, r, d->srtt_ns, d->rttvar_ns, edm_rto_ns(h, d));
+}
+
+/* op made progress now: an answer or grant came for it. */
+static void edm_op_heard(struct edm_fab_host *h, struct edm_fab_op *op, u64 now)
+{
+	op->active_ns = now;
+	h->dst[op->dst]->heard_ns = now;
+}
+
+/* When issued op times out unless it or another op to its node moves. */
+static u64 edm_op_due(const struct edm_fab_host *h, const struct edm_fab_op *op)
+{
+	const struct edm_hdst *d = h->dst[op->dst];
+
+	return min(op->active_ns + edm_rto_max_ns(h),
+		   max(op->active_ns, d->heard_ns) + edm_rto_ns(h, d));
 }
 
 /* Completion */
@@ -102,7 +168,7 @@ static void edm_op_unslot(struct edm_fab_host *h, struct edm_fab_op *op, int sta
 	if (op->state == EDM_OPS_QUEUED || !d)
 		return;
 	if (status == -ETIMEDOUT)
-		rest = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+		rest = edm_fab_now_ns() + edm_rto_max_ns(h);
 	if (op->id < EDM_HOST_RD_ID0) {
 		d->wr[op->id] = NULL;
 		d->wr_rest[op->id] = rest;
@@ -227,6 +293,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	struct edm_fab_port *p = &h->node->port[0];
 	struct edm_pcs_ng ng;
 	struct edm_hdst *d;
+	u64 now;
 	int id;
 
 	d = edm_hdst_get(h, op->dst);
@@ -257,7 +324,9 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 		edm_req_put(h, op);
 		op->state = EDM_OPS_WAIT_RESP;
 	}
-	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+	now = edm_fab_now_ns();
+	op->sent_ns = now;
+	op->active_ns = now;
 	list_move_tail(&op->list, &h->inflight);
 	trace_edm_fab_op_issue(h->node->name, op, h->addr, op->dst, op->id);
 	return 0;
@@ -288,7 +357,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	struct edm_hdst *d = h->dst[g->dest];
 	struct edm_fab_op *op = d ? d->wr[g->id] : NULL;
 	struct edm_pcs_msg_hdr hdr;
-	u64 word;
+	u64 word, now;
 	u32 n;
 
 	lockdep_assert_held(&h->node->lock);
@@ -312,6 +381,8 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	if (edm_mux_put_msg(&h->node->port[0], &hdr, h->wbuf))
 		return;		/* lost like on a wire; the write times out */
 	op->progress += n;
+	now = edm_fab_now_ns();
+	edm_op_heard(h, op, now);
 	if (op->progress != op->len)
 		return;
 	if (!(op->flags & EDM_FAB_OP_ACKED)) {
@@ -319,7 +390,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 		return;
 	}
 	op->state = EDM_OPS_WAIT_ACK;
-	op->deadline_ns = edm_fab_now_ns() + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC;
+	op->sent_ns = now;
 }
 
 /* Answers to this host's ops */
@@ -337,12 +408,16 @@ static struct edm_fab_op *edm_host_resp_op(struct edm_fab_host *h,
 void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
 {
 	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
+	u64 now = edm_fab_now_ns();
 
 	lockdep_assert_held(&h->node->lock);
 	if (!op) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
+	if (!op->progress)
+		edm_rtt_sample(h, op, now);
+	edm_op_heard(h, op, now);
 	if (op->opcode != EDM_OP_READ) {
 		if (hdr->len != EDM_VALUE_BYTES) {
 			edm_op_finish(h, op, -EPROTO);
@@ -384,12 +459,17 @@ static int edm_nack_errno(u8 code)
 void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
 {
 	struct edm_fab_op *op = edm_host_resp_op(h, hdr);
+	u64 now;
 
 	lockdep_assert_held(&h->node->lock);
 	if (!op) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
+	now = edm_fab_now_ns();
+	if (!op->progress)
+		edm_rtt_sample(h, op, now);
+	edm_op_heard(h, op, now);
 	edm_op_finish(h, op, edm_nack_errno(hdr->len == 1 ? pl[0] : 0));
 }
 
@@ -398,7 +478,7 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 {
 	struct edm_hdst *d = h->dst[hdr->src];
 	struct edm_fab_op *op = d && hdr->id < EDM_HOST_RD_ID0 ? d->wr[hdr->id] : NULL;
-	u64 w;
+	u64 w, now;
 
 	lockdep_assert_held(&h->node->lock);
 	if (!op || op->state != EDM_OPS_WAIT_ACK || hdr->len != EDM_VALUE_BYTES) {
@@ -410,6 +490,9 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		h->st[EDM_A_FSTAT_STRAY]++;	/* an older write's late answer */
 		return;
 	}
+	now = edm_fab_now_ns();
+	edm_rtt_sample(h, op, now);
+	edm_op_heard(h, op, now);
 	if (w & EDM_WACK_RANGE)
 		edm_op_finish(h, op, -ERANGE);
 	else if (w & EDM_WACK_KEY)
@@ -423,30 +506,30 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 /* Timeouts: the paper's NULL response when a memory node is gone */
 
 /*
- * An op has the timeout from the moment its request leaves; one still queued
- * (its node busy, or the link down) has ten times that from submission.
+ * An issued op times out as the head comment says; one still queued (its
+ * node busy, or the link down) has ten times the longest from submission.
+ * Returns when the next op is due, or U64_MAX: the node's tick polls then.
  */
-void edm_host_expire(struct edm_fab_host *h, u64 now)
+u64 edm_host_expire(struct edm_fab_host *h, u64 now)
 {
 	struct edm_fab_op *op, *tmp;
+	u64 due = U64_MAX, at;
 
 	lockdep_assert_held(&h->node->lock);
-	list_for_each_entry_safe(op, tmp, &h->inflight, list)
+	list_for_each_entry_safe(op, tmp, &h->inflight, list) {
+		at = edm_op_due(h, op);
+		if (at <= now)
+			edm_op_finish(h, op, -ETIMEDOUT);
+		else
+			due = min(due, at);
+	}
+	list_for_each_entry_safe(op, tmp, &h->queue, list) {
 		if (op->deadline_ns <= now)
 			edm_op_finish(h, op, -ETIMEDOUT);
-	list_for_each_entry_safe(op, tmp, &h->queue, list)
-		if (op->deadline_ns <= now)
-			edm_op_finish(h, op, -ETIMEDOUT);
-}
-
-void edm_host_arm(struct edm_fab_host *h)
-{
-	u32 ms = max(h->node->cfg.timeout_ms / 4, 1U);
-
-	lockdep_assert_held(&h->node->lock);
-	if ((!list_empty(&h->inflight) || !list_empty(&h->queue)) && !h->stopped &&
-	    !timer_pending(&h->timer))
-		mod_timer(&h->timer, jiffies + msecs_to_jiffies(ms));
+		else
+			due = min(due, op->deadline_ns);
+	}
+	return due;
 }
 
 /* API */
@@ -471,6 +554,7 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 	op->start_ns = edm_fab_now_ns();
 	trace_edm_fab_op_submit(n->name, op, op->opcode, op->dst, op->addr, op->len);
 	op->deadline_ns = op->start_ns + (u64)n->cfg.timeout_ms * NSEC_PER_MSEC * 10;
+	op->sent_ns = 0;
 	spin_lock_bh(&n->lock);
 	if (n->dead || h->stopped) {
 		err = -ENODEV;

@@ -84,6 +84,31 @@ TRACE_EVENT(edm_fab_op_done,
 		  __entry->op, __entry->status, __entry->lat_ns, __entry->model_ns)
 );
 
+/* An RTT sample to a memory node, and the estimate and op timeout after it. */
+TRACE_EVENT(edm_fab_rtt,
+	TP_PROTO(const char *node, u32 dst, u64 sample_ns, u64 srtt_ns, u64 rttvar_ns, u64 rto_ns),
+	TP_ARGS(node, dst, sample_ns, srtt_ns, rttvar_ns, rto_ns),
+	TP_STRUCT__entry(
+		__string(node, node)
+		__field(u32, dst)
+		__field(u64, sample_ns)
+		__field(u64, srtt_ns)
+		__field(u64, rttvar_ns)
+		__field(u64, rto_ns)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(node, node);
+		__entry->dst = dst;
+		__entry->sample_ns = sample_ns;
+		__entry->srtt_ns = srtt_ns;
+		__entry->rttvar_ns = rttvar_ns;
+		__entry->rto_ns = rto_ns;
+	),
+	TP_printk("node=%s dst=%u sample_ns=%llu srtt_ns=%llu rttvar_ns=%llu rto_ns=%llu",
+		  __get_str(node), __entry->dst, __entry->sample_ns, __entry->srtt_ns,
+		  __entry->rttvar_ns, __entry->rto_ns)
+);
+
 DECLARE_EVENT_CLASS(edm_fab_burst,
 	TP_PROTO(const char *node, u32 port, u32 seq, u32 nblocks),
 	TP_ARGS(node, port, seq, nblocks),

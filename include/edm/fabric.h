@@ -46,6 +46,7 @@ struct edm_fab_port;
 #define EDM_FAB_DEFAULT_PORTS	16
 #define EDM_FAB_DEFAULT_TIMEOUT_MS 100
 #define EDM_FAB_TIMEOUT_MS_MAX	60000
+#define EDM_FAB_TIMEOUT_MIN_US_MIN 100
 #define EDM_FAB_REGION_MAX	BIT_ULL(30)
 #define EDM_FAB_RATE_MIN	1000
 #define EDM_FAB_RATE_MAX	400000
@@ -148,7 +149,9 @@ struct edm_fab_op {
 	/* the host stack's */
 	struct list_head list;
 	u64 start_ns;
-	u64 deadline_ns;
+	u64 sent_ns;		/* when what it waits for was asked */
+	u64 active_ns;		/* issued: when it last made progress */
+	u64 deadline_ns;	/* queued: when it times out */
 	u32 progress;		/* bytes sent (write) or received (read) */
 	u8 id;
 	u8 state;
@@ -166,6 +169,7 @@ struct edm_fab_node_cfg {
 	u32 addr;		/* its switch port */
 	u64 region_size;	/* bytes served, 0: none */
 	u32 timeout_ms;		/* 0: EDM_FAB_DEFAULT_TIMEOUT_MS */
+	u32 timeout_min_us;	/* 0: a quarter of timeout_ms */
 	bool keyed;		/* its region serves only requests with its key */
 };
 

@@ -67,7 +67,7 @@
 #define SW		"cb_sw"		/* the fabric fixture's switch */
 #define CN		"cb_cn"		/* and compute host, the instances' via */
 #define CN_ADDR		1
-#define FAB_TIMEOUT_MS	200		/* a lost op is resent after this */
+#define FAB_TIMEOUT_MS	200		/* a lost op is resent after this at most */
 #define POOL		"cb_pool"	/* the pool fixture's pool */
 #define PREGION		(4u << 20)	/* its region: two Sections */
 #define PREGION_ID	600
@@ -1063,7 +1063,7 @@ struct spoiler {
 /*
  * Spoils the next two blocks the memory node sends, every second: the burst
  * they are in is lost. Spoiling hits whatever goes next, so it must come
- * well apart from the resends (one timeout, FAB_TIMEOUT_MS, after a loss),
+ * well apart from the resends (one timeout, FAB_TIMEOUT_MS at most, after a loss),
  * or it would hit the same op COWBIRD_RMT_TRIES times in a row.
  */
 static void *spoil(void *arg)

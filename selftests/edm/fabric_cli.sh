@@ -27,13 +27,18 @@ nodes() {
 			and .rate_mbps == 100000 and (has("stats") | not)'
 	x "$EDMCTL" -j fabric add host h0 addr 1 region 64k timeout 250 |
 		jq -e '.[0] | .type == "host" and .addr == 1 and .region_size == 65536
-			and .timeout_ms == 250 and (.minor | type) == "number"'
-	# the defaults: X 3, chunk 256, SRPT, 25 Gb/s; no region, 100 ms
+			and .timeout_ms == 250 and .timeout_min_us == 62500
+			and (.minor | type) == "number"'
+	x "$EDMCTL" -j fabric add host h2 addr 3 timeout 250 timeout-min 2000 |
+		jq -e '.[0] | .timeout_ms == 250 and .timeout_min_us == 2000'
+	x "$EDMCTL" fabric del h2
+	# the defaults: X 3, chunk 256, SRPT, 25 Gb/s; no region, 100 ms (25 at least)
 	x "$EDMCTL" fabric add switch sw1
 	x "$EDMCTL" -j fabric show sw1 | jq -e '.[0] | .ports == 16 and .sched_x == 3
 		and .chunk == 256 and .policy == "srpt" and .rate_mbps == 25000'
 	x "$EDMCTL" fabric add host h1 addr 2
-	x "$EDMCTL" -j fabric show h1 | jq -e '.[0] | .region_size == 0 and .timeout_ms == 100'
+	x "$EDMCTL" -j fabric show h1 | jq -e '.[0] | .region_size == 0 and .timeout_ms == 100
+		and .timeout_min_us == 25000'
 	# fabric show lists fabric nodes only; dev show lists them all
 	x "$EDMCTL" dev add name null0 type null
 	x "$EDMCTL" -j fabric show | jq -e 'map(.name) == ["sw0", "h0", "sw1", "h1"]'
@@ -47,7 +52,7 @@ nodes() {
 	x "$EDMCTL" fabric set sw0 policy srpt chunk 1024
 	x "$EDMCTL" -j fabric show sw0 | jq -e '.[0] | .policy == "srpt" and .chunk == 1024'
 	# text names the device file
-	x "$EDMCTL" fabric show h0 | grep -E '^[0-9]+: name h0 type host addr 1 region 64K timeout 250 cdev /dev/edm[0-9]+$'
+	x "$EDMCTL" fabric show h0 | grep -E '^[0-9]+: name h0 type host addr 1 region 64K timeout 250 timeout-min 62500 cdev /dev/edm[0-9]+$'
 	for n in sw1 h1 sw0 h0; do x "$EDMCTL" fabric del $n; done
 	x "$EDMCTL" dev del name null0
 	x "$EDMCTL" -j fabric show | jq -e 'length == 0'
@@ -66,6 +71,10 @@ node_errors() {
 		"$EDMCTL" fabric add host h1 addr 2 region 2G
 	expect_error "region size must be a multiple of 4 KiB" \
 		"$EDMCTL" fabric add host h1 addr 2 region 4097
+	expect_error "the shortest timeout is longer than the longest (timeout)" \
+		"$EDMCTL" fabric add host h1 addr 2 timeout 5 timeout-min 5001
+	expect_error "integer out of range (attribute \"timeout-min\")" \
+		"$EDMCTL" fabric add host h1 addr 2 timeout-min 99
 	expect_error "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit" \
 		"$EDMCTL" fabric add switch _sw
 	expect_error "no such device" "$EDMCTL" fabric show nosuch

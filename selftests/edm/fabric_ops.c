@@ -50,6 +50,12 @@
 #define KM_ADDR		4
 #define KM_REGION	(64u << 10)
 #define NOBODY		9		/* a switch port with no host */
+#define RT		"fo_rt"		/* rtt_timeout: a memory host behind a slow link */
+#define RT_ADDR		5
+#define RT_DELAY_NS	2000000u	/* each way: a read from fo_rt takes 4 ms or more */
+#define C2		"fo_c2"		/* rtt_timeout: a requester whose timeout may be short */
+#define C2_ADDR		6
+#define C2_MIN_US	1000u
 #define REGION		(1u << 20)
 #define PAGE		4096u
 
@@ -311,6 +317,8 @@ static void topo_remove(struct genl_sock *gs)
 	fab_del(gs, MN);
 	fab_del(gs, NR);
 	fab_del(gs, KM);
+	fab_del(gs, RT);
+	fab_del(gs, C2);
 	fab_del(gs, SW);
 }
 
@@ -696,6 +704,92 @@ TEST_F_TIMEOUT(fab, nobody_answers, 120)
 	EXPECT_EQ(-ETIMEDOUT, do_op(self->fd, &op, NULL));
 	EXPECT_GT(timeout_ms() + 5000ull, now_ms() - t0);
 	EXPECT_LE(timeout_ms(), now_ms() - t0);
+}
+
+/* FABRIC_NEW of a host at @addr with its longest timeout and the shortest, @min_us. */
+static int host_new_min(struct genl_sock *gs, const char *name, uint32_t addr,
+			uint64_t region, uint32_t min_us)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FHOST);
+	ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+	ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, timeout_ms());
+	if (min_us)
+		ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MIN_US, min_us);
+	if (region)
+		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	return genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
+}
+
+/* A read of 64 B from @dst: its status; its time from submission in *ms. */
+static int timed_read(int fd, uint16_t dst, uint64_t *ms, uint64_t *lat_ns)
+{
+	struct edm_op op;
+	struct edm_cqe cqe = {};
+	uint8_t buf[64];
+	uint64_t t0 = now_ms();
+	int err;
+
+	op = mkop(EDM_OP_READ, dst, 0, sizeof(buf), buf);
+	err = do_op(fd, &op, &cqe);
+	*ms = now_ms() - t0;
+	if (lat_ns)
+		*lat_ns = cqe.lat_ns;
+	return err;
+}
+
+/*
+ * Op timeouts follow the RTT (fabric.md, "Timeouts"). fo_rt is behind a link
+ * of 2 ms each way, so every read from it takes 4 ms or more and a measured
+ * RTT is as long. Once fo_rt is gone, a read to it from fo_c2 (its shortest
+ * timeout 1 ms) times out after four RTTs: 16 ms or more, and far sooner
+ * than the longest timeout, which a node not measured yet gets
+ * (nobody_answers). fo_cn, whose shortest timeout is the default, a
+ * quarter of its longest, waits that quarter.
+ */
+TEST_F_TIMEOUT(fab, rtt_timeout, 120)
+{
+	struct attrbuf ab = {};
+	char path[32];
+	uint64_t ms, lat;
+	int fd2, minor, i;
+
+	ASSERT_EQ(0, host_new_min(&self->gs, RT, RT_ADDR, 64 << 10, 0)) {
+		TH_LOG("%s: %s", RT, self->gs.errmsg);
+	}
+	ab_put_str(&ab, EDM_A_FLINK_NODE, RT);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
+	ab_put_str(&ab, EDM_A_FLINK_PEER, SW);
+	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, RT_ADDR);
+	ab_put_u32(&ab, EDM_A_FLINK_DELAY_NS, RT_DELAY_NS);
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_FLINK_NEW, 0, &ab, NULL, NULL)) {
+		TH_LOG("link: %s", self->gs.errmsg);
+	}
+	ASSERT_EQ(0, host_new_min(&self->gs, C2, C2_ADDR, 0, C2_MIN_US));
+	ASSERT_EQ(0, flink_new(&self->gs, C2, C2_ADDR, 0));
+	minor = fab_minor(&self->gs, C2);
+	ASSERT_LE(0, minor);
+	snprintf(path, sizeof(path), "/dev/edm%d", minor);
+	fd2 = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+
+	for (i = 0; i < 16; i++) {
+		ASSERT_EQ(0, timed_read(self->fd, RT_ADDR, &ms, &lat));
+		EXPECT_LE(2ull * RT_DELAY_NS, lat);
+		ASSERT_EQ(0, timed_read(fd2, RT_ADDR, &ms, &lat));
+		EXPECT_LE(2ull * RT_DELAY_NS, lat);
+	}
+	ASSERT_EQ(0, fab_del(&self->gs, RT));
+
+	EXPECT_EQ(-ETIMEDOUT, timed_read(fd2, RT_ADDR, &ms, NULL));
+	EXPECT_LE(4ull * 2 * RT_DELAY_NS / 1000000, ms);
+	EXPECT_GT(timeout_ms() / 4, ms) TH_LOG("waited %llu ms", (unsigned long long)ms);
+	EXPECT_EQ(-ETIMEDOUT, timed_read(self->fd, RT_ADDR, &ms, NULL));
+	EXPECT_LE(timeout_ms() / 4, ms);
+	EXPECT_GT(timeout_ms() + 5000ull, ms) TH_LOG("waited %llu ms", (unsigned long long)ms);
+	close(fd2);
 }
 
 /*

@@ -720,10 +720,24 @@ TEST_F(edm, fabric_nodes)
 	EXPECT_EQ(1U, reply_u32(&r, EDM_A_FAB_ADDR));
 	EXPECT_EQ(8192ULL, reply_u64(&r, EDM_A_FAB_REGION_SIZE));
 	EXPECT_EQ(100U, reply_u32(&r, EDM_A_FAB_TIMEOUT_MS));
+	EXPECT_EQ(25000U, reply_u32(&r, EDM_A_FAB_TIMEOUT_MIN_US));	/* a quarter */
 	EXPECT_NE(~0U, reply_u32(&r, EDM_A_FAB_MINOR));
 	EXPECT_TRUE(reply_has_stat(&r, EDM_A_FAB_STATS, EDM_A_FSTAT_READS));
 	EXPECT_FALSE(reply_has_stat(&r, EDM_A_FAB_STATS, EDM_A_FSTAT_GRANTS));
 	EXPECT_EQ(NULL, reply_attr(&r, EDM_A_FAB_PORTS));
+
+	/* The shortest timeout's default is a quarter of the longest. */
+	memset(&ab, 0, sizeof(ab));
+	ab_put_str(&ab, EDM_A_FAB_NAME, "h1");
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FHOST);
+	ab_put_u32(&ab, EDM_A_FAB_ADDR, 2);
+	ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, 5);
+	memset(&r, 0, sizeof(r));
+	ASSERT_EQ(0, genl_request(&self->gs, EDM_CMD_FABRIC_NEW, 0, &ab, reply_cb, &r));
+	EXPECT_EQ(5U, reply_u32(&r, EDM_A_FAB_TIMEOUT_MS));
+	EXPECT_EQ(1250U, reply_u32(&r, EDM_A_FAB_TIMEOUT_MIN_US));
+	EXPECT_EQ(0, fab_by_name(&self->gs, EDM_CMD_FABRIC_DEL, "h1", NULL));
+	memset(&ab, 0, sizeof(ab));
 
 	/* The dump lists fabric nodes only; a null device is not one. */
 	dev_new(&self->gs, "null0", &err);
@@ -795,6 +809,12 @@ TEST_F(edm, fabric_bad_nodes)
 		{ "addr 512", EDM_DEV_TYPE_FHOST, EDM_A_FAB_ADDR, 512, -ERANGE, -1 },
 		{ "timeout 0", EDM_DEV_TYPE_FHOST, EDM_A_FAB_TIMEOUT_MS, 0, -ERANGE, -1 },
 		{ "timeout 60001", EDM_DEV_TYPE_FHOST, EDM_A_FAB_TIMEOUT_MS, 60001, -ERANGE, -1 },
+		{ "timeout-min on a switch", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_TIMEOUT_MIN_US, 500,
+		  -EINVAL, -1 },
+		{ "timeout-min 99 us", EDM_DEV_TYPE_FHOST, EDM_A_FAB_TIMEOUT_MIN_US, 99, -ERANGE, -1 },
+		/* past the default timeout, 100 ms */
+		{ "timeout-min over timeout", EDM_DEV_TYPE_FHOST, EDM_A_FAB_TIMEOUT_MIN_US, 100001,
+		  -ERANGE, -1 },
 		{ "a null device", EDM_DEV_TYPE_NULL, 0, 0, -ERANGE, -1 },
 		{ "a host with no address", EDM_DEV_TYPE_FHOST, 0, 0, -EINVAL, EDM_A_FAB_ADDR },
 	};

@@ -77,6 +77,7 @@ static const char *const fab_attr_words[] = {
 	[EDM_A_FAB_MINOR]	= "minor",
 	[EDM_A_FAB_STATS]	= "stats",
 	[EDM_A_FAB_REGION_KEYED] = "keyed",
+	[EDM_A_FAB_TIMEOUT_MIN_US] = "timeout-min",
 };
 _Static_assert(ARRAY_SIZE(fab_attr_words) == __EDM_A_FAB_CNT,
 	       "fab_attr_words[] does not match the EDM_A_FAB_* attributes");
@@ -219,7 +220,7 @@ static void fab_usage(FILE *fp)
 		"       edmctl fabric add switch NAME [ ports N ] [ x X ] [ chunk BYTES ]\n"
 		"                                     [ policy POLICY ] [ rate MBIT ]\n"
 		"       edmctl fabric add host NAME addr ADDR [ region SIZE [ keyed ] ]\n"
-		"                                 [ timeout MSEC ]\n"
+		"                                 [ timeout MSEC ] [ timeout-min USEC ]\n"
 		"       edmctl fabric del NAME\n"
 		"       edmctl fabric set NAME [ policy POLICY ] [ chunk BYTES ]\n"
 		"       edmctl fabric link show [ END ]\n"
@@ -400,6 +401,7 @@ static void fab_print_node(struct nlattr **tb)
 			print_bool(PRINT_JSON, "keyed", NULL, false);
 	}
 	print_u32_attr(tb[EDM_A_FAB_TIMEOUT_MS], "timeout_ms", " timeout %u");
+	print_u32_attr(tb[EDM_A_FAB_TIMEOUT_MIN_US], "timeout_min_us", " timeout-min %u");
 	/* The minor in JSON, the device file in text. */
 	if (edm_nl_get_u32(tb[EDM_A_FAB_MINOR], &v)) {
 		print_uint(PRINT_JSON, "minor", NULL, v);
@@ -582,6 +584,7 @@ static const struct fab_kw switch_kws[] = {
 static const struct fab_kw host_kws[] = {
 	KW_NUM("addr", EDM_A_FAB_ADDR),
 	KW_NUM("timeout", EDM_A_FAB_TIMEOUT_MS),
+	KW_NUM("timeout-min", EDM_A_FAB_TIMEOUT_MIN_US),
 };
 
 static const struct fab_kw set_kws[] = {

@@ -242,7 +242,7 @@ enum {
 	EDM_A_FAB_RATE_MBPS,		/* u32: port rate the scheduler assumes */
 	EDM_A_FAB_ADDR,			/* u32: host: its switch port, 0..511 */
 	EDM_A_FAB_REGION_SIZE,		/* u64: host: bytes it serves, 0: none */
-	EDM_A_FAB_TIMEOUT_MS,		/* u32: host: op timeout */
+	EDM_A_FAB_TIMEOUT_MS,		/* u32: host: the longest op timeout */
 	EDM_A_FAB_MINOR,		/* u32: host: the N of /dev/edm<N>, reply only */
 	EDM_A_FAB_STATS,		/* nest: EDM_A_FSTAT_*, reply only */
 	/*
@@ -251,6 +251,13 @@ enum {
 	 * it, every request
 	 */
 	EDM_A_FAB_REGION_KEYED,
+	/*
+	 * u32: host: the shortest op timeout, in us, default a quarter of
+	 * TIMEOUT_MS. An op times out at four measured RTTs to its memory
+	 * node (or SRTT + 4 RTTVAR, the larger), at least this and at most
+	 * TIMEOUT_MS; TIMEOUT_MS until measured
+	 */
+	EDM_A_FAB_TIMEOUT_MIN_US,
 
 	__EDM_A_FAB_CNT,
 	EDM_A_FAB_MAX = __EDM_A_FAB_CNT - 1

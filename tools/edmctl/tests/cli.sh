@@ -267,7 +267,7 @@ for kw in ports x chunk policy rate; do
 	run 1 '' "^Error: \"$kw\" is a switch option, not for a host\\.\$" \
 		-- fabric add host h0 addr 1 $kw 1
 done
-for kw in addr region timeout; do
+for kw in addr region timeout timeout-min; do
 	run 1 '' "^Error: \"$kw\" is a host option, not for a switch\\.\$" \
 		-- fabric add switch sw0 $kw 1
 done
@@ -288,6 +288,8 @@ run 1 '' '^Error: invalid addr "4294967296" \(expected a number\)\.$' \
 	-- fabric add host h0 addr 4294967296
 run 1 '' '^Error: invalid timeout "1s" \(expected a number\)\.$' \
 	-- fabric add host h0 addr 1 timeout 1s
+run 1 '' '^Error: invalid timeout-min "5ms" \(expected a number\)\.$' \
+	-- fabric add host h0 addr 1 timeout-min 5ms
 for region in 3X 0K -1 1.5G 1MB ''; do
 	run 1 '' "^Error: invalid region \"$region\" \\(expected bytes with an optional K, M or G suffix\\)\\.\$" \
 		-- fabric add host h0 addr 1 region "$region"
@@ -546,7 +548,7 @@ assert list(sw) == ["id", "name", "type", "ports", "sched_x", "chunk", "policy",
                     "rate_mbps", "stats"], list(sw)
 assert sw["type"] == "switch" and sorted(sw["stats"]) == sorted(sw_keys), sw
 assert list(host) == ["id", "name", "type", "addr", "region_size", "keyed", "timeout_ms",
-                      "minor", "stats"], list(host)
+                      "timeout_min_us", "minor", "stats"], list(host)
 assert host["type"] == "host" and sorted(host["stats"]) == sorted(host_keys), host
 assert list(link) == ["node", "port", "peer", "peer_port", "rate_mbps", "delay_ns", "mux",
                       "sherr_threshold", "state", "stats"], list(link)

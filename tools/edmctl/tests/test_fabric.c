@@ -50,6 +50,7 @@ static struct nl_msg *fab_host_msg(uint8_t cmd)
 	    nla_put(msg, EDM_A_FAB_PAD, 0, NULL) ||
 	    nla_put_u64(msg, EDM_A_FAB_REGION_SIZE, 64 * MiB) ||
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, 100) ||
+	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MIN_US, 25000) ||
 	    nla_put_u32(msg, EDM_A_FAB_MINOR, 0) ||
 	    nla_put_flag(msg, EDM_A_FAB_REGION_KEYED))
 		abort();
@@ -110,7 +111,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\"grants\":1020,\"grant_bytes\":1021,\"matchings\":1022,\"iterations\":1023," \
 	"\"iter_max\":1024,\"matching_max\":1025,\"depth\":1026,\"depth_max\":1027," \
 	"\"fwd_msgs\":1028,\"fwd_frames\":1029,\"drops\":1030}"
-#define HOST_LINE "2: name h0 type host addr 1 region 64M keyed timeout 100 cdev /dev/edm0"
+#define HOST_LINE "2: name h0 type host addr 1 region 64M keyed timeout 100 timeout-min 25000 cdev /dev/edm0"
 #define HOST_STATS_TEXT \
 	"\n    ops reads 1002 writes 1003 rmws 1004 read-bytes 1005 write-bytes 1006" \
 	" errors 1007 timeouts 1008" \
@@ -118,7 +119,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\n    served reads 1014 writes 1015 rmws 1016 errors 1017 write-chunks 1031" \
 	"\n    nacks key 1032 range 1033 gone 1034"
 #define HOST_JSON "\"id\":2,\"name\":\"h0\",\"type\":\"host\",\"addr\":1," \
-	"\"region_size\":67108864,\"keyed\":true,\"timeout_ms\":100,\"minor\":0"
+	"\"region_size\":67108864,\"keyed\":true,\"timeout_ms\":100,\"timeout_min_us\":25000,\"minor\":0"
 #define HOST_JSON_STATS "\"stats\":{\"reads\":1002,\"writes\":1003,\"rmws\":1004," \
 	"\"read_bytes\":1005,\"write_bytes\":1006,\"errors\":1007,\"timeouts\":1008," \
 	"\"queued\":1009,\"inflight\":1010,\"notifs\":1011,\"grants_rx\":1012," \
