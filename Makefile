@@ -6,7 +6,8 @@
 #                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
 #                 subsystems out of edm.ko (Kbuild)
 #   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
-#                 tools/bench/dfabric/dfabric.sh; tools/bench/shpool.sh needs none)
+#                 tools/bench/dfabric/dfabric.sh, tools/bench/fabric/recovery.sh;
+#                 tools/bench/shpool.sh needs none)
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs;
 #                 KREL=<release> picks the kernel, default the newest supported)
 #   make check    the whole suite: build gates, unit tests, VM tests in every installed
@@ -75,6 +76,7 @@ edmctl:
 bench:
 	$(MAKE) -C $(TOP)/tools/bench/cowbird
 	$(MAKE) -C $(TOP)/tools/bench/dfabric
+	$(MAKE) -C $(TOP)/tools/bench/fabric
 
 edmsim:
 	$(MAKE) -C $(TOP)/tools/edmsim
@@ -110,5 +112,6 @@ clean:
 	$(MAKE) -C $(TOP)/tools/iplink clean
 	$(MAKE) -C $(TOP)/tools/bench/cowbird clean
 	$(MAKE) -C $(TOP)/tools/bench/dfabric clean
+	$(MAKE) -C $(TOP)/tools/bench/fabric clean
 	$(MAKE) -C $(TOP)/selftests/edm clean
 	$(MAKE) -C $(TOP)/selftests/unit clean
