@@ -256,10 +256,10 @@ static int cowbird_inst_alloc(struct cowbird_inst *inst, bool remote)
 	inst->rings = kcalloc(l->nr_rings, sizeof(*inst->rings), GFP_KERNEL_ACCOUNT);
 	inst->reqs = kvcalloc((size_t)l->nr_rings * l->entries, sizeof(*inst->reqs),
 			      GFP_KERNEL_ACCOUNT);
-	inst->cc = kzalloc(cowbird_cc_size(1), GFP_KERNEL_ACCOUNT);
+	inst->cc = kzalloc(cowbird_cc_size(COWBIRD_CC_NDST), GFP_KERNEL_ACCOUNT);
 	if (!inst->area || !inst->rings || !inst->reqs || !inst->cc)
 		return -ENOMEM;
-	err = cowbird_cc_init(inst->cc, remote ? &ccc_rmt : &ccc, 1);
+	err = cowbird_cc_init(inst->cc, remote ? &ccc_rmt : &ccc, COWBIRD_CC_NDST);
 	if (err)
 		return err;
 	return cowbird_rings_init(inst);

@@ -148,7 +148,7 @@ static u32 cowbird_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring 
 	struct cowbird_cc *cc = inst->cc;
 	u64 now = ktime_get_ns();
 	struct cowbird_op op;
-	u32 n = 0;
+	u32 n = 0, dirs;
 	int got;
 
 	got = cowbird_ring_fetch(r, r->entries, now);
@@ -156,15 +156,17 @@ static u32 cowbird_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring 
 		trace_edm_cowbird_fetch(inst->id, er - inst->rings, got);
 	if (got < 0)
 		return 0;	/* stopped: book.error tells user space */
-	while (cowbird_cc_may_issue(cc, 0, now) && cowbird_ring_next_op(r, now, &op)) {
+	while ((dirs = cowbird_cc_dirs(cc, now)) && cowbird_ring_next_op_dirs(r, now, dirs, &op)) {
 		const struct cowbird_req *req = &r->reqs[op.index & r->mask];
+		u32 dst = cowbird_cc_dst(op.rw_type);
 		u16 st;
 
-		cowbird_cc_on_issue(cc, 0, now);
+		cowbird_cc_on_issue(cc, dst, now);
 		st = cowbird_op_exec(inst, er, &op);
 		now = ktime_get_ns();
 		cowbird_ring_op_done(r, &op, st, now);
-		cowbird_cc_on_complete(cc, 0, st, req->issue_delay_ns, now - req->fetched_ns, now);
+		cowbird_cc_on_complete(cc, dst, st, req->issue_delay_ns, now - req->fetched_ns,
+				       now);
 		cowbird_engine_account(inst, &op, st);
 		cowbird_ring_complete(r, false);
 		if (!(++n % COWBIRD_RESCHED_OPS))
@@ -337,8 +339,10 @@ static void cowbird_show_inst(struct seq_file *m, struct cowbird_inst *inst)
 		   is->rd_ops, is->rd_bytes, is->wr_ops, is->wr_bytes, is->op_errors);
 	seq_printf(m, "  cc issued %llu completed %llu increases %llu decreases %llu",
 		   cs->issued, cs->completed, cs->increases, cs->decreases);
-	seq_printf(m, " timeout_decreases %llu cwnd_local %u cwnd_dst %u\n",
-		   cs->timeout_decreases, inst->cc->local.cwnd, inst->cc->dst[0].cwnd);
+	seq_printf(m, " timeout_decreases %llu cwnd_local %u cwnd_dst %u cwnd_dst_write %u\n",
+		   cs->timeout_decreases, inst->cc->local.cwnd,
+		   inst->cc->dst[COWBIRD_CC_DST_READ].cwnd,
+		   inst->cc->dst[COWBIRD_CC_DST_WRITE].cwnd);
 	if (inst->rmt) {
 		struct cowbird_rmt_stats rt;
 
@@ -517,7 +521,8 @@ static void cowbird_inst_snapshot(struct cowbird_inst *inst, struct cowbird_inst
 	}
 	info->cc = inst->cc->stats;
 	info->cwnd_local = inst->cc->local.cwnd;
-	info->cwnd_dst = inst->cc->dst[0].cwnd;
+	info->cwnd_dst = inst->cc->dst[COWBIRD_CC_DST_READ].cwnd;
+	info->cwnd_dst_write = inst->cc->dst[COWBIRD_CC_DST_WRITE].cwnd;
 }
 
 int cowbird_engine_inst_info(u64 net_cookie, u32 from, struct cowbird_inst_info *info)

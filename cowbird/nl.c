@@ -157,12 +157,12 @@ static int edm_cbinst_put_stats(struct sk_buff *msg, const struct cowbird_inst_i
 		ii->rings_stopped, ii->inst.rd_ops, ii->inst.rd_bytes, ii->inst.wr_ops,
 		ii->inst.wr_bytes, ii->inst.op_errors, ii->cc.issued, ii->cc.completed,
 		ii->cc.increases, ii->cc.decreases, ii->cc.timeout_decreases, ii->cwnd_local,
-		ii->cwnd_dst,
+		ii->cwnd_dst, ii->cwnd_dst_write,
 	};
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_CBINST_STATS);
 	int i;
 
-	/* v[] is in EDM_A_CBISTAT_* order, from PASSES to CWND_DST. */
+	/* v[] is in EDM_A_CBISTAT_* order, from PASSES to CWND_DST_WRITE. */
 	BUILD_BUG_ON(ARRAY_SIZE(v) != EDM_A_CBISTAT_MAX - EDM_A_CBISTAT_PAD);
 	if (!nest)
 		return -EMSGSIZE;

@@ -157,7 +157,7 @@ static int cowbird_rop_send(struct cowbird_inst *inst, struct cowbird_rop *rop, 
 	err = edm_fab_host_submit(rmt->via, &rop->fop);
 	if (!err) {
 		rop->tries++;
-		cowbird_cc_on_issue(inst->cc, 0, now);
+		cowbird_cc_on_issue(inst->cc, cowbird_cc_dst(rop->cop.rw_type), now);
 		rmt->stats.sent++;
 		return 0;
 	}
@@ -194,7 +194,8 @@ static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 					       rop->cop.region_off, rop->cop.length,
 					       rop->fop.status == -EKEYREJECTED);
 		/* a refusal is no sign of congestion: the window sees it as EACCES */
-		cowbird_cc_on_complete(inst->cc, 0, st == COWBIRD_ST_NACK ? COWBIRD_ST_EACCES : st,
+		cowbird_cc_on_complete(inst->cc, cowbird_cc_dst(rop->cop.rw_type),
+				       st == COWBIRD_ST_NACK ? COWBIRD_ST_EACCES : st,
 				       req->issue_delay_ns, req->issue_delay_ns + rop->fop.lat_ns,
 				       now);
 		if (lost) {
@@ -244,7 +245,7 @@ u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er
 	struct cowbird_ring *r = &er->r;
 	struct cowbird_rop *rop, *tmp;
 	u64 now = ktime_get_ns();
-	u32 n = 0;
+	u32 n = 0, dirs;
 	int got;
 
 	got = cowbird_ring_fetch(r, r->entries, now);
@@ -261,7 +262,7 @@ u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er
 
 		if (rop->state != COWBIRD_ROP_UNSENT)
 			continue;
-		if (!cowbird_cc_may_issue(inst->cc, 0, now))
+		if (!cowbird_cc_may_issue(inst->cc, cowbird_cc_dst(rop->cop.rw_type), now))
 			goto out;
 		st = cowbird_rop_send(inst, rop, now);
 		if (st == -EAGAIN)
@@ -272,11 +273,11 @@ u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er
 			rr->out++;
 		n++;
 	}
-	while (rmt->nfree && cowbird_cc_may_issue(inst->cc, 0, now)) {
+	while (rmt->nfree && (dirs = cowbird_cc_dirs(inst->cc, now))) {
 		int st;
 
 		rop = list_first_entry(&rmt->free, struct cowbird_rop, list);
-		if (!cowbird_ring_next_op(r, now, &rop->cop))
+		if (!cowbird_ring_next_op_dirs(r, now, dirs, &rop->cop))
 			break;
 		list_move_tail(&rop->list, &rr->ops);
 		rmt->nfree--;

@@ -346,11 +346,14 @@ static void op_fill(struct cowbird_ring *r, struct cowbird_req *req, u64 now,
 
 /*
  * Hands out the next op: of the oldest read and the oldest write that have
- * bytes left, the older one that may go. A request's first op checks for
- * conflicts; its later ops cannot conflict anew, as no older request can
- * appear. Returns false when nothing may go now.
+ * bytes left, the older one that may go, of a direction in @dirs
+ * (COWBIRD_DIR_*: the engine's windows are per direction). A request's
+ * first op checks for conflicts with every older request, issued or not, so
+ * passing over the other direction's older request is as safe as passing
+ * over a blocked one; its later ops cannot conflict anew, as no older
+ * request can appear. Returns false when nothing may go now.
  */
-bool cowbird_ring_next_op(struct cowbird_ring *r, u64 now, struct cowbird_op *op)
+bool cowbird_ring_next_op_dirs(struct cowbird_ring *r, u64 now, u32 dirs, struct cowbird_op *op)
 {
 	struct cowbird_req *rd, *wr, *cand[2];
 	int i;
@@ -367,6 +370,8 @@ bool cowbird_ring_next_op(struct cowbird_ring *r, u64 now, struct cowbird_op *op
 		cand[1] = rd ? wr : NULL;
 	}
 	for (i = 0; i < 2 && cand[i]; i++) {
+		if (!(dirs & BIT(cand[i]->rw_type)))
+			continue;
 		if (!cand[i]->issued && blocked(r, cand[i])) {
 			if (cand[i]->rw_type == COWBIRD_RW_READ)
 				r->stats.rd_blocked++;
@@ -378,6 +383,12 @@ bool cowbird_ring_next_op(struct cowbird_ring *r, u64 now, struct cowbird_op *op
 		return true;
 	}
 	return false;
+}
+
+/* The next op of either direction. */
+bool cowbird_ring_next_op(struct cowbird_ring *r, u64 now, struct cowbird_op *op)
+{
+	return cowbird_ring_next_op_dirs(r, now, COWBIRD_DIRS_ALL, op);
 }
 
 /*

@@ -10,6 +10,7 @@
 #define _EDM_CORE_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -26,6 +27,8 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+
+#define BIT(nr) (1UL << (nr))
 #endif
 
 #endif /* _EDM_CORE_H */

@@ -97,7 +97,7 @@ struct cowbird_inst {
 	struct cowbird_layout lay;
 	struct cowbird_eng_ring *rings;	/* lay.nr_rings */
 	struct cowbird_req *reqs;	/* lay.nr_rings * lay.entries */
-	struct cowbird_cc *cc;		/* one destination: the region */
+	struct cowbird_cc *cc;		/* the region, reads and writes apart */
 
 	struct mutex serve_lock;	/* protects rings, cc, stats and dead */
 	bool dead;			/* torn down: never served again */
@@ -106,6 +106,28 @@ struct cowbird_inst {
 };
 
 void cowbird_inst_put(struct cowbird_inst *inst);
+
+/*
+ * An instance's destination windows, one per direction as 1RMA keeps them
+ * (6: reads inbound, writes outbound), beside the local window.
+ */
+enum {
+	COWBIRD_CC_DST_READ,
+	COWBIRD_CC_DST_WRITE,
+	COWBIRD_CC_NDST,
+};
+
+static inline u32 cowbird_cc_dst(u16 rw_type)
+{
+	return rw_type == COWBIRD_RW_WRITE ? COWBIRD_CC_DST_WRITE : COWBIRD_CC_DST_READ;
+}
+
+/* The directions (COWBIRD_DIR_*) whose windows let an op go now. */
+static inline u32 cowbird_cc_dirs(const struct cowbird_cc *cc, u64 now)
+{
+	return (cowbird_cc_may_issue(cc, COWBIRD_CC_DST_READ, now) ? COWBIRD_DIR_READ : 0) |
+	       (cowbird_cc_may_issue(cc, COWBIRD_CC_DST_WRITE, now) ? COWBIRD_DIR_WRITE : 0);
+}
 
 /* engine.c */
 int edm_cowbird_engine_init(void);
@@ -156,7 +178,7 @@ struct cowbird_inst_info {
 	struct cowbird_inst_stats inst;
 	struct cowbird_ring_stats ring;	/* summed over its rings */
 	struct cowbird_cc_stats cc;
-	u32 cwnd_local, cwnd_dst;
+	u32 cwnd_local, cwnd_dst, cwnd_dst_write;
 };
 
 void cowbird_engine_info(struct cowbird_engine_info *info);

@@ -162,7 +162,13 @@ int cowbird_ring_init(struct cowbird_ring *r, const struct cowbird_ring_cfg *cfg
 u16 cowbird_entry_check(const struct cowbird_ring *r, const struct cowbird_meta *e, u32 index,
 			struct cowbird_req *req, u32 *dpos);
 int cowbird_ring_fetch(struct cowbird_ring *r, u32 max, u64 now);
+/* Directions for cowbird_ring_next_op_dirs(): BIT(rw_type) of each. */
+#define COWBIRD_DIR_READ	BIT(COWBIRD_RW_READ)
+#define COWBIRD_DIR_WRITE	BIT(COWBIRD_RW_WRITE)
+#define COWBIRD_DIRS_ALL	(COWBIRD_DIR_READ | COWBIRD_DIR_WRITE)
+
 bool cowbird_ring_next_op(struct cowbird_ring *r, u64 now, struct cowbird_op *op);
+bool cowbird_ring_next_op_dirs(struct cowbird_ring *r, u64 now, u32 dirs, struct cowbird_op *op);
 int cowbird_ring_op_done(struct cowbird_ring *r, const struct cowbird_op *op, u16 status,
 			 u64 now);
 u32 cowbird_ring_complete(struct cowbird_ring *r, bool flush);

@@ -1209,6 +1209,90 @@ static uint64_t region_stat(struct genl_sock *gs, const char *name, uint16_t sta
 	return g.v;
 }
 
+/* The three windows of the one instance netlink shows (UINT64_MAX: none). */
+struct windows {
+	int n;
+	uint64_t local, rd, wr;
+};
+
+static void windows_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	const struct nlattr *nest = genl_attr(attrs, len, EDM_A_CBINST_STATS), *a;
+	const uint16_t which[] = { EDM_A_CBISTAT_CWND_LOCAL, EDM_A_CBISTAT_CWND_DST,
+				   EDM_A_CBISTAT_CWND_DST_WRITE };
+	struct windows *w = arg;
+	uint64_t *to[] = { &w->local, &w->rd, &w->wr };
+	unsigned int i;
+
+	w->n++;
+	for (i = 0; i < 3; i++) {
+		*to[i] = UINT64_MAX;
+		a = nest ? genl_attr((const struct nlattr *)((const char *)nest + NLA_HDRLEN),
+				     nest->nla_len - NLA_HDRLEN, which[i]) : NULL;
+		if (a)
+			memcpy(to[i], (const char *)a + NLA_HDRLEN, sizeof(*to[i]));
+	}
+}
+
+static int windows_get(struct genl_sock *gs, struct windows *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (genl_request(gs, EDM_CMD_COWBIRD_INST_GET, 1, NULL, windows_cb, w))
+		return -1;
+	return w->n == 1 ? 0 : -1;
+}
+
+/* Issues @n ops of one kind, 4 KiB each, 8 in flight, every one OK. */
+static void one_kind(struct __test_metadata *_metadata, struct cowbird *cb, bool rd, int n)
+{
+	static unsigned char buf[8][4096];
+	struct cowbird_resp resp[8];
+	int g, i, j;
+
+	g = cowbird_poll_create(cb);
+	ASSERT_LE(0, g);
+	for (i = 0; i < n; i += 8) {
+		for (j = 0; j < 8; j++) {
+			uint64_t off = (uint64_t)((i + j) % 64) * 4096;
+			int64_t id = rd ? cowbird_async_read(cb, MN_ADDR, off, buf[j], 4096) :
+					  cowbird_async_write(cb, MN_ADDR, buf[j], off, 4096);
+
+			ASSERT_LE(0, id);
+			ASSERT_EQ(0, cowbird_poll_add(cb, g, id));
+		}
+		ASSERT_EQ(8, cowbird_poll_wait(cb, g, resp, 8, WAIT_MS * 1000));
+		for (j = 0; j < 8; j++)
+			ASSERT_EQ(COWBIRD_ST_OK, resp[j].status);
+	}
+	cowbird_poll_destroy(cb, g);
+}
+
+/*
+ * Windows per direction (1RMA 6: reads inbound, writes outbound): writes move
+ * the region's write window only, and reads its read window only.
+ */
+TEST_F_TIMEOUT(fab, windows_per_direction, 120)
+{
+	struct cowbird_attr a = fab_attr(self->key, 1);
+	struct windows w0, w1, w2;
+	struct cowbird *cb;
+
+	ASSERT_EQ(0, cowbird_open(&a, &cb));
+	ASSERT_EQ(0, windows_get(&self->gs, &w0));
+	ASSERT_NE(UINT64_MAX, w0.wr) TH_LOG("no write window in the instance's counters");
+	EXPECT_EQ(w0.rd, w0.wr);
+	one_kind(_metadata, cb, false, 256);
+	ASSERT_EQ(0, windows_get(&self->gs, &w1));
+	EXPECT_EQ(w0.rd, w1.rd) TH_LOG("writes moved the read window");
+	EXPECT_NE(w0.wr, w1.wr) TH_LOG("256 writes left the write window as it was");
+	one_kind(_metadata, cb, true, 256);
+	ASSERT_EQ(0, windows_get(&self->gs, &w2));
+	EXPECT_EQ(w1.wr, w2.wr) TH_LOG("reads moved the write window");
+	EXPECT_NE(w1.rd, w2.rd) TH_LOG("256 reads left the read window as it was");
+	cowbird_close(cb);
+	EXPECT_TRUE(instances_gone());
+}
+
 /*
  * An instance opened before a rekey loses the region: each op completes
  * EACCES (the engine's key check in edm_fab_host_region_io()) and writes

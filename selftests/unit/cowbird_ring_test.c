@@ -463,6 +463,49 @@ TEST_F(ring, range_check_and_per_type_order)
 	EXPECT_EQ(0, cowbird_ring_inflight(&g->r));
 }
 
+/*
+ * Per-direction windows: with only writes allowed, the older read is passed
+ * over and a younger write goes, unless it overlaps the read (the range check
+ * holds whatever the directions); nothing of a direction left out is handed
+ * out; passing over is not counted as blocked.
+ */
+TEST_F(ring, next_op_by_direction)
+{
+	struct rig *g = &self->g;
+	struct cowbird_op o;
+
+	put(g, COWBIRD_RW_READ, 0, 10);
+	put(g, COWBIRD_RW_WRITE, 5, 10);	/* overlaps R0 */
+	put(g, COWBIRD_RW_WRITE, 500, 10);
+	ASSERT_EQ(3, cowbird_ring_fetch(&g->r, 100, 0));
+
+	EXPECT_FALSE(cowbird_ring_next_op_dirs(&g->r, 0, 0, &o));
+	/* W1 overlaps the older R0, and W2 may not pass W1 */
+	EXPECT_FALSE(cowbird_ring_next_op_dirs(&g->r, 0, COWBIRD_DIR_WRITE, &o));
+	EXPECT_EQ(0, g->r.stats.rd_blocked);
+	ASSERT_TRUE(cowbird_ring_next_op_dirs(&g->r, 0, COWBIRD_DIR_READ, &o));
+	EXPECT_EQ(0, o.index);
+	EXPECT_FALSE(cowbird_ring_next_op_dirs(&g->r, 0, COWBIRD_DIR_READ, &o));
+	ASSERT_EQ(0, cowbird_ring_op_done(&g->r, &o, COWBIRD_ST_OK, 0));
+	ASSERT_TRUE(cowbird_ring_next_op_dirs(&g->r, 0, COWBIRD_DIR_WRITE, &o));
+	EXPECT_EQ(1, o.index);
+	ASSERT_EQ(0, cowbird_ring_op_done(&g->r, &o, COWBIRD_ST_OK, 0));
+
+	/* a read behind a write of another place goes first when only reads may */
+	put(g, COWBIRD_RW_READ, 900, 10);
+	ASSERT_EQ(1, cowbird_ring_fetch(&g->r, 100, 0));
+	ASSERT_TRUE(cowbird_ring_next_op_dirs(&g->r, 0, COWBIRD_DIR_READ, &o));
+	EXPECT_EQ(3, o.index);
+	ASSERT_EQ(0, cowbird_ring_op_done(&g->r, &o, COWBIRD_ST_OK, 0));
+	ASSERT_TRUE(cowbird_ring_next_op_dirs(&g->r, 0, COWBIRD_DIRS_ALL, &o));
+	EXPECT_EQ(2, o.index);
+	ASSERT_EQ(0, cowbird_ring_op_done(&g->r, &o, COWBIRD_ST_OK, 0));
+	cowbird_ring_complete(&g->r, true);
+	EXPECT_EQ(4, g->book->rd_done);
+	EXPECT_EQ(4, g->book->wr_done);
+	EXPECT_EQ(0, cowbird_ring_inflight(&g->r));
+}
+
 /* Batch 4: ten completions are published at 4 and 8; the flush publishes 2. */
 TEST_F(ring, batching)
 {

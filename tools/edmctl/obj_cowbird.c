@@ -73,6 +73,7 @@ static const struct edm_stat inst_stats[] = {
 	{ EDM_A_CBISTAT_CC_TIMEOUT_DECREASES, "cc_timeout_decreases", "cc", "timeout-decreases" },
 	{ EDM_A_CBISTAT_CWND_LOCAL,    "cwnd_local",    "cc",      "cwnd-local" },
 	{ EDM_A_CBISTAT_CWND_DST,      "cwnd_dst",      "cc",      "cwnd-dst" },
+	{ EDM_A_CBISTAT_CWND_DST_WRITE, "cwnd_dst_write", "cc",    "cwnd-dst-write" },
 };
 _Static_assert(ARRAY_SIZE(inst_stats) == __EDM_A_CBISTAT_CNT - 2,
 	       "inst_stats[] does not match the EDM_A_CBISTAT_* attributes");

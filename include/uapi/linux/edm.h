@@ -611,7 +611,8 @@ enum {
 	EDM_A_CBISTAT_CC_DECREASES,
 	EDM_A_CBISTAT_CC_TIMEOUT_DECREASES,
 	EDM_A_CBISTAT_CWND_LOCAL,	/* window, in 1/65536 op */
-	EDM_A_CBISTAT_CWND_DST,
+	EDM_A_CBISTAT_CWND_DST,		/* the region's window for reads (inbound) */
+	EDM_A_CBISTAT_CWND_DST_WRITE,	/* and for writes (outbound) */
 
 	__EDM_A_CBISTAT_CNT,
 	EDM_A_CBISTAT_MAX = __EDM_A_CBISTAT_CNT - 1

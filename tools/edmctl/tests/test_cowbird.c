@@ -48,8 +48,8 @@ static struct nl_msg *cbinst_msg(void)
 	    nla_put_u32(msg, EDM_A_CBINST_DATA_SIZE, 65536) ||
 	    nla_put_u32(msg, EDM_A_CBINST_BATCH, 16))
 		abort();
-	unit_put_counters(msg, EDM_A_CBINST_STATS, EDM_A_CBISTAT_PASSES, EDM_A_CBISTAT_CWND_DST,
-			  5000);
+	unit_put_counters(msg, EDM_A_CBINST_STATS, EDM_A_CBISTAT_PASSES,
+			  EDM_A_CBISTAT_CWND_DST_WRITE, 5000);
 	return msg;
 }
 
@@ -67,7 +67,7 @@ static struct nl_msg *cbinst_msg(void)
 	"\n    wr ops 5013 bytes 5014" \
 	"\n    errors ops 5015" \
 	"\n    cc issued 5016 completed 5017 increases 5018 decreases 5019" \
-	" timeout-decreases 5020 cwnd-local 5021 cwnd-dst 5022"
+	" timeout-decreases 5020 cwnd-local 5021 cwnd-dst 5022 cwnd-dst-write 5023"
 #define INST_JSON "\"id\":3,\"region_id\":2,\"region_size\":1048576,\"rings\":4," \
 	"\"entries\":64,\"data_size\":65536,\"batch\":16"
 
