@@ -34,22 +34,28 @@ enum {
 	EDM_FAB_ETH_MIN_MTU	= 1280,
 	EDM_LLR_WINDOW		= 128,		/* bursts sent and not yet acknowledged */
 	EDM_LLR_RTO_FLAT	= 5,		/* timeouts in a row before they double */
-	EDM_LLR_RTO_TRIES	= 12,		/* timeouts in a row before giving up */
 };
 
 /*
- * Link-level retry on a bound netdev. A gap waits EDM_LLR_NACK_NS for a late
+ * Link-level retry on a bound netdev. Each end measures the link's RTT, one
+ * burst at a time to the ack that covers it (not a burst sent again), as
+ * TCP does (SRTT, RTTVAR), and its retry timeout (RTO) is SRTT + 4 RTTVAR
+ * between EDM_LLR_RTO_MIN_NS and EDM_LLR_RTO_NS (EDM_LLR_RTO_NS until
+ * measured). A gap waits the RTO, at most EDM_LLR_NACK_NS, for a late
  * burst before the receiver counts it (seq_gaps) and asks for it again (a
  * veth hands frames sent from two CPUs to two backlogs, which may run late
- * under load), then again each EDM_LLR_RTO_NS; a sender with
- * no acknowledgment for EDM_LLR_RTO_NS sends again what it holds; after
- * EDM_LLR_RTO_FLAT such timeouts in a row each next one is twice as long,
- * and at EDM_LLR_RTO_TRIES (2.64 s in all) it drops what it holds and
- * starts a new epoch. The node polls when the first of these is due, at
- * least EDM_LLR_TICK_NS later.
+ * under load), then again each RTO; a sender with no acknowledgment for an
+ * RTO sends again what it holds; after EDM_LLR_RTO_FLAT such timeouts in a
+ * row each next one is twice as long, up to EDM_LLR_RTO_MAX_NS, and with no
+ * acknowledgment for EDM_LLR_GIVEUP_NS it drops what it holds and starts a
+ * new epoch. The node polls when the first of these is due, at least
+ * EDM_LLR_TICK_NS later.
  */
 #define EDM_LLR_NACK_NS		(5 * NSEC_PER_MSEC)
+#define EDM_LLR_RTO_MIN_NS	(1 * NSEC_PER_MSEC)
 #define EDM_LLR_RTO_NS		(20 * NSEC_PER_MSEC)
+#define EDM_LLR_RTO_MAX_NS	(640 * NSEC_PER_MSEC)
+#define EDM_LLR_GIVEUP_NS	(2640 * NSEC_PER_MSEC)
 #define EDM_LLR_TICK_NS		(200 * NSEC_PER_USEC)
 
 #define EDM_FAB_SCRAMBLE_SEED	0x3ffffffffffffffULL
@@ -89,7 +95,13 @@ struct edm_fab_port {
 	bool ack_due;			/* bursts taken since our last ack */
 	struct sk_buff_head replay;
 	u64 rto_from_ns;
+	u64 ack_from_ns;		/* replay waits for an ack since */
 	u32 rto_count;			/* timeouts in a row with no ack */
+	/* the RTT: one burst timed at a time, to the ack that covers it */
+	bool rtt_timing;
+	u32 rtt_seq;
+	u64 rtt_sent_ns;
+	u64 rttvar_ns;			/* with stats.srtt_ns, once that is nonzero */
 	/*
 	 * Bursts that came after a missing one, in sequence order: a netdev may
 	 * deliver a link's frames out of order, or lose one. The gap is asked

@@ -76,6 +76,7 @@ static void edm_port_llr_purge(struct edm_fab_port *p)
 	edm_port_held_purge(p);
 	__skb_queue_purge(&p->replay);
 	p->ack_due = false;
+	p->rtt_timing = false;
 }
 
 static void edm_port_phy_reset(struct edm_fab_port *p)
@@ -293,6 +294,23 @@ static void edm_llr_resend(struct edm_fab_port *p, u64 now)
 		p->stats.tx_resent++;
 	}
 	p->rto_from_ns = now;
+	p->rtt_timing = false;	/* Karn: an ack may now be for either send */
+}
+
+/* Under the node lock: an RTT sample of @r ns into SRTT and RTTVAR (RFC 6298). */
+static void edm_llr_rtt(struct edm_fab_port *p, u64 r)
+{
+	u64 srtt = p->stats.srtt_ns, err;
+
+	r = max(r, 1ULL);
+	if (!srtt) {
+		p->stats.srtt_ns = r;
+		p->rttvar_ns = r / 2;
+		return;
+	}
+	err = r > srtt ? r - srtt : srtt - r;
+	p->rttvar_ns = p->rttvar_ns - p->rttvar_ns / 4 + err / 4;
+	p->stats.srtt_ns = srtt - srtt / 8 + r / 8;
 }
 
 /* Under the node lock: the peer took every burst before @ack. */
@@ -306,20 +324,41 @@ static void edm_llr_acked(struct edm_fab_port *p, u32 ack, u64 now)
 		__skb_unlink(skb, &p->replay);
 		consume_skb(skb);
 		p->rto_from_ns = now;
+		p->ack_from_ns = now;
 		p->rto_count = 0;
+	}
+	if (p->rtt_timing && (s32)(ack - p->rtt_seq) > 0) {
+		p->rtt_timing = false;
+		edm_llr_rtt(p, now - p->rtt_sent_ns);
 	}
 }
 
+/* The link's RTO: SRTT + 4 RTTVAR, bounded; EDM_LLR_RTO_NS until measured. */
+static u64 edm_llr_base_ns(const struct edm_fab_port *p)
+{
+	if (!p->stats.srtt_ns)
+		return EDM_LLR_RTO_NS;
+	return clamp_t(u64, p->stats.srtt_ns + 4 * p->rttvar_ns, EDM_LLR_RTO_MIN_NS,
+		       EDM_LLR_RTO_NS);
+}
+
 /*
- * The port's retry timeout: EDM_LLR_RTO_NS for the first EDM_LLR_RTO_FLAT in
- * a row with no ack (a loss that hit the resent bursts or their ack too),
- * then doubled by each.
+ * The port's retry timeout: the RTO for the first EDM_LLR_RTO_FLAT in a row
+ * with no ack (a loss that hit the resent bursts or their ack too), then
+ * doubled by each, up to EDM_LLR_RTO_MAX_NS.
  */
 static u64 edm_llr_rto_ns(const struct edm_fab_port *p)
 {
 	u32 n = p->rto_count;
 
-	return EDM_LLR_RTO_NS << (n > EDM_LLR_RTO_FLAT ? n - EDM_LLR_RTO_FLAT : 0);
+	n = n > EDM_LLR_RTO_FLAT ? min(n - EDM_LLR_RTO_FLAT, 10U) : 0;
+	return min_t(u64, edm_llr_base_ns(p) << n, EDM_LLR_RTO_MAX_NS);
+}
+
+/* How long a gap waits for a late burst before it is asked for. */
+static u64 edm_llr_nack_ns(const struct edm_fab_port *p)
+{
+	return min_t(u64, edm_llr_base_ns(p), EDM_LLR_NACK_NS);
 }
 
 /* Under the node lock: when the port's next retry is due, U64_MAX if none. */
@@ -328,8 +367,8 @@ static u64 edm_llr_due_ns(const struct edm_fab_port *p)
 	u64 due = U64_MAX;
 
 	if (!skb_queue_empty(&p->held))
-		due = p->nack_at_ns ? p->nack_at_ns + EDM_LLR_RTO_NS :
-				      p->held_since_ns + EDM_LLR_NACK_NS;
+		due = p->nack_at_ns ? p->nack_at_ns + edm_llr_base_ns(p) :
+				      p->held_since_ns + edm_llr_nack_ns(p);
 	if (!skb_queue_empty(&p->replay))
 		due = min(due, p->rto_from_ns + edm_llr_rto_ns(p));
 	return due;
@@ -361,8 +400,8 @@ static void edm_port_rx_held(struct edm_fab_port *p, u64 now)
 	}
 	if (skb_queue_empty(&p->held) || p->state != EDM_FLINK_UP)
 		return;
-	if (p->nack_at_ns ? now - p->nack_at_ns >= EDM_LLR_RTO_NS :
-			    now - p->held_since_ns >= EDM_LLR_NACK_NS) {
+	if (p->nack_at_ns ? now - p->nack_at_ns >= edm_llr_base_ns(p) :
+			    now - p->held_since_ns >= edm_llr_nack_ns(p)) {
 		if (!p->nack_at_ns)
 			p->stats.seq_gaps++;
 		edm_llr_send_ack(p, true);
@@ -478,7 +517,8 @@ void edm_fab_node_timers(struct edm_fab_node *n)
 		if (skb_queue_empty(&p->replay) || now - p->rto_from_ns < edm_llr_rto_ns(p))
 			continue;
 		p->stats.tx_rto++;
-		if (++p->rto_count < EDM_LLR_RTO_TRIES) {
+		p->rto_count++;
+		if (now - p->ack_from_ns < EDM_LLR_GIVEUP_NS) {
 			edm_llr_resend(p, now);
 			continue;
 		}
@@ -506,6 +546,7 @@ u64 edm_fab_port_flush(struct edm_fab_port *p)
 	struct edm_burst_hdr *h;
 	struct sk_buff *skb, *c;
 	u32 nb, size;
+	u64 now;
 
 	lockdep_assert_held(&n->lock);
 	if (!edm_fab_port_up(p))
@@ -544,8 +585,16 @@ u64 edm_fab_port_flush(struct edm_fab_port *p)
 				/* not kept, so lost: as if the wire lost it */
 				p->stats.tx_drops++;
 			} else {
-				if (skb_queue_empty(&p->replay))
-					p->rto_from_ns = edm_fab_now_ns();
+				now = edm_fab_now_ns();
+				if (skb_queue_empty(&p->replay)) {
+					p->rto_from_ns = now;
+					p->ack_from_ns = now;
+				}
+				if (!p->rtt_timing) {
+					p->rtt_timing = true;
+					p->rtt_seq = p->tx_seq - 1;
+					p->rtt_sent_ns = now;
+				}
 				__skb_queue_tail(&p->replay, c);
 			}
 		}

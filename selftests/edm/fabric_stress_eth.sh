@@ -124,6 +124,14 @@ stress() {
 		"$(seq_gaps $S sw) and $(link_sum $S sw tx_resent), m1 $(seq_gaps $M m1) and" \
 		"$(link_sum $M m1 tx_resent)")"
 	"$EDMCTL" -n $S -j fabric stats sw | jq -e '.[0].stats.drops == 0' >/dev/null
+	# every link end that sent measured its RTT, which its retry timers follow
+	note "link RTT (srtt_ns) at the switch's ports: $("$EDMCTL" -n $S -s -j fabric link show sw |
+		jq -c 'map(.stats.srtt_ns)')"
+	for ns in $C $S $M; do
+		"$EDMCTL" -n $ns -s -j fabric link show | jq -e 'any(.[]; .stats.tx_bursts > 0) and
+			all(.[]; .stats.tx_bursts == 0 or
+				 (.stats.srtt_ns > 0 and .stats.srtt_ns < 1e9))' >/dev/null
+	done
 	links_clean $C c1
 	links_clean $C c2
 	links_clean $S sw

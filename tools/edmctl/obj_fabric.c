@@ -164,6 +164,7 @@ static const struct edm_stat link_stats[] = {
 	{ EDM_A_LSTAT_TX_ACKS,         "tx_acks",         "llr", "acks" },
 	{ EDM_A_LSTAT_TX_NACKS,        "tx_nacks",        "llr", "nacks" },
 	{ EDM_A_LSTAT_RX_DUPS,         "rx_dups",         "llr", "rx-dups" },
+	{ EDM_A_LSTAT_SRTT_NS,         "srtt_ns",         "llr", "srtt-ns" },
 	{ EDM_A_LSTAT_RX_BLOCKS,       "rx_blocks",       "rx",  "blocks" },
 	{ EDM_A_LSTAT_RX_BURSTS,       "rx_bursts",       "rx",  "bursts" },
 	{ EDM_A_LSTAT_RX_BAD,          "rx_bad",          "rx",  "bad" },

@@ -373,6 +373,7 @@ enum {
 	EDM_A_LSTAT_TX_ACKS,		/* acks sent without blocks */
 	EDM_A_LSTAT_TX_NACKS,		/* gaps asked for again */
 	EDM_A_LSTAT_RX_DUPS,		/* bursts received again, dropped */
+	EDM_A_LSTAT_SRTT_NS,		/* link-level retry's smoothed RTT, 0: not measured */
 
 	__EDM_A_LSTAT_CNT,
 	EDM_A_LSTAT_MAX = __EDM_A_LSTAT_CNT - 1

@@ -75,7 +75,7 @@ static struct nl_msg *flink_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FLINK_SHERR_THRESHOLD, 64) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_UP))
 		abort();
-	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_RX_DUPS,
+	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_SRTT_NS,
 			  2000);
 	return msg;
 }
@@ -129,7 +129,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 #define LINK_LINE "sw0:1 peer h1:0 rate 25000 delay 10 mux fair sherr 64 state up"
 #define LINK_STATS_TEXT \
 	"\n    tx blocks 2002 mem-blocks 2004 frame-blocks 2005 bursts 2006 drops 2013" \
-	"\n    llr resent 2016 rto 2017 acks 2018 nacks 2019 rx-dups 2020" \
+	"\n    llr resent 2016 rto 2017 acks 2018 nacks 2019 rx-dups 2020 srtt-ns 2021" \
 	"\n    rx blocks 2003 bursts 2007 bad 2011 sherr 2010 seq-gaps 2012 foreign 2015" \
 	"\n    mux preemptions 2008 mem-wait-max 2009" \
 	"\n    down-events 2014"
@@ -138,7 +138,8 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\"state\":\"up\""
 #define LINK_JSON_STATS "\"stats\":{\"tx_blocks\":2002,\"tx_mem_blocks\":2004," \
 	"\"tx_frame_blocks\":2005,\"tx_bursts\":2006,\"tx_drops\":2013,\"tx_resent\":2016," \
-	"\"tx_rto\":2017,\"tx_acks\":2018,\"tx_nacks\":2019,\"rx_dups\":2020,\"rx_blocks\":2003," \
+	"\"tx_rto\":2017,\"tx_acks\":2018,\"tx_nacks\":2019,\"rx_dups\":2020,\"srtt_ns\":2021," \
+	"\"rx_blocks\":2003," \
 	"\"rx_bursts\":2007,\"rx_bad\":2011,\"sherr\":2010,\"seq_gaps\":2012,\"rx_foreign\":2015," \
 	"\"preemptions\":2008,\"mem_wait_max\":2009,\"down_events\":2014}"
 
