@@ -32,6 +32,7 @@ static const struct edm_eth_stat edm_fab_host_stat_names[] = {
 	{ "nacks_key", EDM_A_FSTAT_NACKS_KEY },
 	{ "nacks_range", EDM_A_FSTAT_NACKS_RANGE },
 	{ "nacks_gone", EDM_A_FSTAT_NACKS_GONE },
+	{ "failovers", EDM_A_FSTAT_FAILOVERS },
 };
 
 static struct edm_fab_node *edm_fab_ndev_node(struct net_device *dev)

@@ -41,10 +41,10 @@ enum {
  * burst at a time to the ack that covers it (not a burst sent again), as
  * TCP does (SRTT, RTTVAR), and its retry timeout (RTO) is SRTT + 4 RTTVAR
  * between EDM_LLR_RTO_MIN_NS and EDM_LLR_RTO_NS (EDM_LLR_RTO_NS until
- * measured). A gap waits the RTO, at most EDM_LLR_NACK_NS, for a late
- * burst before the receiver counts it (seq_gaps) and asks for it again (a
- * veth hands frames sent from two CPUs to two backlogs, which may run late
- * under load), then again each RTO; a sender with no acknowledgment for an
+ * measured). A gap waits EDM_LLR_NACK_NS for a late burst before the
+ * receiver counts it (seq_gaps) and asks for it again (a veth hands frames
+ * sent from two CPUs to two backlogs, which may run late under load: a wait
+ * the RTT says nothing about), then again each RTO; a sender with no acknowledgment for an
  * RTO sends again what it holds; after EDM_LLR_RTO_FLAT such timeouts in a
  * row each next one is twice as long, up to EDM_LLR_RTO_MAX_NS, and with no
  * acknowledgment for EDM_LLR_GIVEUP_NS it drops what it holds and starts a
@@ -316,6 +316,7 @@ struct edm_hdst;
 struct edm_gq_ent {
 	u16 dest;
 	u8 id;
+	u8 port;			/* the port it came on */
 	u32 size;
 };
 
@@ -339,6 +340,8 @@ struct edm_fab_host {
 	u64 region_st[__EDM_A_RSTAT_CNT];	/* accesses through the key */
 	struct list_head regions;	/* on edm_fab_regions while the host lives */
 	bool stopped;
+	u32 active;			/* the port its ops use; another after a failover */
+	struct edm_fab_port *rx_port;	/* the port of the message being handled */
 	u8 *wbuf;			/* a WREQ payload being built */
 	u64 st[__EDM_A_FSTAT_CNT];
 	int minor;
@@ -348,6 +351,12 @@ struct edm_fab_host {
 static inline struct edm_fab_host *to_host(const struct edm_fab_node *n)
 {
 	return n->host;
+}
+
+/* The port a host sends on: port 0, or its standby's after a failover. */
+static inline struct edm_fab_port *edm_host_port(const struct edm_fab_host *h)
+{
+	return &h->node->port[h->active];
 }
 
 static inline bool edm_op_is_rmw(u32 opcode)
@@ -363,12 +372,14 @@ void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 u64 edm_host_expire(struct edm_fab_host *h, u64 now);
+void edm_host_pick(struct edm_fab_host *h);
 
 /* responder.c, under node->lock */
 void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);
 void edm_host_rx_rreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_rmw(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
+void edm_host_serve_reset(struct edm_fab_host *h, u32 port);
 
 /* region.c: the list of regions, without node->lock */
 void edm_fab_regions_add(struct edm_fab_host *h);

@@ -36,14 +36,13 @@
 
 static void edm_host_grants(struct edm_fab_host *h)
 {
-	struct edm_fab_port *p = &h->node->port[0];
 	struct edm_gq_ent *g;
 
 	while (h->gq_head != h->gq_tail) {
-		/* room for the largest chunk this grant may ask */
+		/* room, on the port it came on, for the largest chunk it may ask */
 		g = &h->gq[h->gq_head % EDM_HOST_GQ];
-		if (edm_mux_space(&p->mux) < edm_pcs_msg_nblocks(min_t(u32, g->size + 8,
-								       EDM_PCS_MSG_MAX)))
+		if (edm_mux_space(&h->node->port[g->port].mux) <
+		    edm_pcs_msg_nblocks(min_t(u32, g->size + 8, EDM_PCS_MSG_MAX)))
 			return;
 		h->gq_head++;
 		if (g->id < EDM_HOST_RD_ID0)
@@ -101,6 +100,7 @@ static void edm_host_rx_grant(struct edm_fab_host *h, const struct edm_pcs_ng *n
 	g = &h->gq[h->gq_tail++ % EDM_HOST_GQ];
 	g->dest = ng->dest;
 	g->id = ng->id;
+	g->port = h->rx_port->index;
 	g->size = ng->size;
 }
 
@@ -111,6 +111,8 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 	u32 i;
 
 	lockdep_assert_held(&p->node->lock);
+	edm_host_pick(h);	/* before anything is answered on a port that is gone */
+	h->rx_port = p;
 	for (i = 0; i < n; i++) {
 		if (edm_pcs_dec_block(&p->dec, &b[i], &ev)) {
 			p->stats.rx_bad++;
@@ -141,6 +143,7 @@ u64 edm_fab_host_poll(struct edm_fab_node *n)
 	struct edm_fab_host *h = to_host(n);
 
 	lockdep_assert_held(&n->lock);
+	edm_host_pick(h);
 	edm_host_grants(h);
 	edm_host_issue(h);
 	return edm_host_expire(h, edm_fab_now_ns());
@@ -205,6 +208,7 @@ int edm_fab_host_create(struct edm_fab_node *n)
 		h->region_keyed = n->cfg.keyed;
 	}
 	h->node = n;
+	h->rx_port = &n->port[0];
 	h->addr = n->cfg.addr;
 	h->minor = -1;
 	INIT_LIST_HEAD(&h->queue);

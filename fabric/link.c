@@ -173,9 +173,17 @@ static void edm_port_set_down(struct edm_fab_port *p)
 	p->stats.down_events++;
 	edm_mux_purge(&p->mux);
 	edm_port_llr_purge(p);
-	edm_fab_netdev_carrier(n, false);
-	if (n->kind == EDM_FAB_SWITCH)
+	if (n->kind == EDM_FAB_SWITCH) {
+		edm_fab_netdev_carrier(n, false);
 		edm_fab_switch_port_down(n, p->index);
+	} else if (n->host && p == edm_host_port(to_host(n))) {
+		/* a host's netdev goes off with the port it sends on, and a
+		 * host with a standby's port moves to it in its next poll, now
+		 */
+		edm_fab_netdev_carrier(n, false);
+		if (n->nports > 1)
+			edm_fab_node_kick(n);
+	}
 }
 
 /* Bursts */
@@ -355,12 +363,6 @@ static u64 edm_llr_rto_ns(const struct edm_fab_port *p)
 	return min_t(u64, edm_llr_base_ns(p) << n, EDM_LLR_RTO_MAX_NS);
 }
 
-/* How long a gap waits for a late burst before it is asked for. */
-static u64 edm_llr_nack_ns(const struct edm_fab_port *p)
-{
-	return min_t(u64, edm_llr_base_ns(p), EDM_LLR_NACK_NS);
-}
-
 /* Under the node lock: when the port's next retry is due, U64_MAX if none. */
 static u64 edm_llr_due_ns(const struct edm_fab_port *p)
 {
@@ -368,7 +370,7 @@ static u64 edm_llr_due_ns(const struct edm_fab_port *p)
 
 	if (!skb_queue_empty(&p->held))
 		due = p->nack_at_ns ? p->nack_at_ns + edm_llr_base_ns(p) :
-				      p->held_since_ns + edm_llr_nack_ns(p);
+				      p->held_since_ns + EDM_LLR_NACK_NS;
 	if (!skb_queue_empty(&p->replay))
 		due = min(due, p->rto_from_ns + edm_llr_rto_ns(p));
 	return due;
@@ -401,7 +403,7 @@ static void edm_port_rx_held(struct edm_fab_port *p, u64 now)
 	if (skb_queue_empty(&p->held) || p->state != EDM_FLINK_UP)
 		return;
 	if (p->nack_at_ns ? now - p->nack_at_ns >= edm_llr_base_ns(p) :
-			    now - p->held_since_ns >= edm_llr_nack_ns(p)) {
+			    now - p->held_since_ns >= EDM_LLR_NACK_NS) {
 		if (!p->nack_at_ns)
 			p->stats.seq_gaps++;
 		edm_llr_send_ack(p, true);

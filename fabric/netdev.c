@@ -20,11 +20,12 @@
 static netdev_tx_t edm_fab_ndev_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct edm_fab_node *n = ((struct edm_fab_ndev *)netdev_priv(dev))->node;
-	struct edm_fab_port *p = &n->port[0];
+	struct edm_fab_port *p;
 	u32 len = skb->len;
 	int err = -ENETDOWN;
 
 	spin_lock(&n->lock);
+	p = edm_host_port(to_host(n));
 	if (!n->dead && edm_fab_port_up(p))
 		err = edm_mux_put_frame(p, skb);
 	else
@@ -128,7 +129,8 @@ void edm_fab_netdev_deliver(struct edm_fab_node *n, struct sk_buff_head *q)
 	while ((skb = __skb_dequeue(q)))
 		netif_receive_skb(skb);
 	if (n->ndev && netif_queue_stopped(n->ndev) &&
-	    skb_queue_len_lockless(&n->port[0].mux.frames) < EDM_FRAMES_QLEN / 2)
+	    skb_queue_len_lockless(&n->port[READ_ONCE(to_host(n)->active)].mux.frames) <
+	    EDM_FRAMES_QLEN / 2)
 		netif_wake_queue(n->ndev);
 }
 

@@ -113,7 +113,7 @@ static bool edm_fab_stat_kept(bool is_host, int i)
 {
 	if (is_host)
 		return (i >= EDM_A_FSTAT_READS && i <= EDM_A_FSTAT_SERVED_ERRORS) ||
-		       (i >= EDM_A_FSTAT_SERVED_WRITE_CHUNKS && i <= EDM_A_FSTAT_NACKS_GONE);
+		       (i >= EDM_A_FSTAT_SERVED_WRITE_CHUNKS && i <= EDM_A_FSTAT_FAILOVERS);
 	return i >= EDM_A_FSTAT_SCHED_NOTIFS && i <= EDM_A_FSTAT_DROPS;
 }
 
@@ -136,7 +136,8 @@ static int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info 
 {
 	const struct edm_fab_node_cfg *c = &ni->cfg;
 
-	if (nla_put_u32(msg, EDM_A_FAB_ADDR, c->addr) ||
+	if ((c->nports > 1 && nla_put_u32(msg, EDM_A_FAB_PORTS, c->nports)) ||
+	    nla_put_u32(msg, EDM_A_FAB_ADDR, c->addr) ||
 	    nla_put_u64_64bit(msg, EDM_A_FAB_REGION_SIZE, c->region_size, EDM_A_FAB_PAD) ||
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MS, c->timeout_ms) ||
 	    nla_put_u32(msg, EDM_A_FAB_TIMEOUT_MIN_US, c->timeout_min_us) ||
@@ -186,10 +187,9 @@ const struct edm_nl_obj edm_fab_nl_obj = {
 	.fill = edm_fab_fill,
 };
 
-/* Attributes of one kind of node only, and the kind they belong to. */
+/* Attributes of one kind of node only, and the kind they belong to (PORTS: both). */
 static const int edm_fab_switch_attrs[] = {
-	EDM_A_FAB_PORTS, EDM_A_FAB_SCHED_X, EDM_A_FAB_CHUNK, EDM_A_FAB_POLICY,
-	EDM_A_FAB_RATE_MBPS,
+	EDM_A_FAB_SCHED_X, EDM_A_FAB_CHUNK, EDM_A_FAB_POLICY, EDM_A_FAB_RATE_MBPS,
 };
 
 static const int edm_fab_host_attrs[] = {
@@ -221,7 +221,7 @@ static int edm_fab_chk_kind(struct genl_info *info, bool is_host)
 		bad = edm_fab_first_of(info, edm_fab_host_attrs, ARRAY_SIZE(edm_fab_host_attrs));
 	if (bad && is_host)
 		NL_SET_ERR_MSG_ATTR(extack, bad,
-				    "a host takes no ports, sched-x, chunk, policy or rate-mbps");
+				    "a host takes no sched-x, chunk, policy or rate-mbps");
 	else if (bad)
 		NL_SET_ERR_MSG_ATTR(extack, bad,
 				    "a switch takes no addr, region-size, timeouts or keyed");
@@ -263,6 +263,12 @@ static int edm_fab_chk_new(struct genl_info *info, struct edm_fab_node_cfg *cfg)
 	}
 	/* 0 is "the default" in every field the request left out. */
 	cfg->nports = edm_fab_get_u32(info, EDM_A_FAB_PORTS);
+	if (cfg->nports > EDM_FAB_HOST_PORTS_MAX &&
+	    nla_get_u32(a[EDM_A_FAB_TYPE]) == EDM_DEV_TYPE_FHOST) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_PORTS],
+				    "a host has 1 port, or 2: the second to a standby switch");
+		return -ERANGE;
+	}
 	cfg->x = edm_fab_get_u32(info, EDM_A_FAB_SCHED_X);
 	cfg->chunk = edm_fab_get_u32(info, EDM_A_FAB_CHUNK);
 	cfg->policy = edm_fab_get_u32(info, EDM_A_FAB_POLICY);

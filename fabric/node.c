@@ -211,6 +211,12 @@ static int edm_fab_cfg_check(enum edm_fab_kind kind, struct edm_fab_node_cfg *cf
 			NL_SET_ERR_MSG(extack, "region size: a multiple of 4 KiB, at most 1 GiB");
 			return -EINVAL;
 		}
+		if (!cfg->nports)
+			cfg->nports = 1;
+		if (cfg->nports > EDM_FAB_HOST_PORTS_MAX) {
+			NL_SET_ERR_MSG(extack, "a host has 1 or 2 ports");
+			return -ERANGE;
+		}
 		if (!cfg->timeout_ms)
 			cfg->timeout_ms = EDM_FAB_DEFAULT_TIMEOUT_MS;
 		if (cfg->timeout_ms > EDM_FAB_TIMEOUT_MS_MAX) {
@@ -275,7 +281,7 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	__skb_queue_head_init(&n->rxq);
 	hrtimer_init(&n->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	n->tick.function = edm_fab_tick;
-	n->nports = kind == EDM_FAB_HOST ? 1 : n->cfg.nports;
+	n->nports = n->cfg.nports;
 
 	err = -ENOMEM;
 	n->napi_dev = kzalloc(sizeof(*n->napi_dev), GFP_KERNEL);

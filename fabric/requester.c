@@ -194,7 +194,7 @@ void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int status)
 		return;
 	}
 	op->bytes = op->opcode == EDM_OP_PROBE ? 0 : op->len;
-	edm_op_model(&h->node->port[0], op);
+	edm_op_model(edm_host_port(h), op);
 	trace_edm_fab_op_done(h->node->name, op, 0, op->lat_ns, op->model_ns);
 	switch (op->opcode) {
 	case EDM_OP_READ:
@@ -264,7 +264,7 @@ static u32 edm_mux_need(const struct edm_fab_op *op)
 
 static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
 {
-	struct edm_fab_port *p = &h->node->port[0];
+	struct edm_fab_port *p = edm_host_port(h);
 	struct edm_pcs_msg_hdr hdr = {
 		.dest = op->dst, .src = h->addr, .id = op->id,
 	};
@@ -290,7 +290,7 @@ static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
 /* Can op go now without overtaking an op of the other kind? */
 static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 {
-	struct edm_fab_port *p = &h->node->port[0];
+	struct edm_fab_port *p = edm_host_port(h);
 	struct edm_pcs_ng ng;
 	struct edm_hdst *d;
 	u64 now;
@@ -339,7 +339,7 @@ void edm_host_issue(struct edm_fab_host *h)
 	struct edm_fab_op *op, *tmp;
 
 	lockdep_assert_held(&h->node->lock);
-	if (!edm_fab_port_up(&h->node->port[0]))
+	if (!edm_fab_port_up(edm_host_port(h)))
 		return;
 	bitmap_zero(blocked, EDM_FAB_ADDR_MAX + 1);
 	list_for_each_entry_safe(op, tmp, &h->queue, list) {
@@ -361,7 +361,8 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	u32 n;
 
 	lockdep_assert_held(&h->node->lock);
-	if (!op || op->state != EDM_OPS_WAIT_GRANT) {
+	/* a grant from a switch we left: its op was issued again on ours */
+	if (!op || op->state != EDM_OPS_WAIT_GRANT || g->port != h->active) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
@@ -378,7 +379,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 		.dest = g->dest, .src = h->addr, .id = g->id, .kind = EDM_PCS_WREQ,
 		.len = EDM_WREQ_HDR_BYTES + n,
 	};
-	if (edm_mux_put_msg(&h->node->port[0], &hdr, h->wbuf))
+	if (edm_mux_put_msg(edm_host_port(h), &hdr, h->wbuf))
 		return;		/* lost like on a wire; the write times out */
 	op->progress += n;
 	now = edm_fab_now_ns();
@@ -400,7 +401,8 @@ static struct edm_fab_op *edm_host_resp_op(struct edm_fab_host *h,
 {
 	struct edm_hdst *d = h->dst[hdr->src];
 
-	if (!d || hdr->id < EDM_HOST_RD_ID0)
+	/* an answer through a switch we left is for an op issued again since */
+	if (!d || hdr->id < EDM_HOST_RD_ID0 || h->rx_port != edm_host_port(h))
 		return NULL;
 	return d->rd[hdr->id - EDM_HOST_RD_ID0];
 }
@@ -477,7 +479,8 @@ void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl)
 {
 	struct edm_hdst *d = h->dst[hdr->src];
-	struct edm_fab_op *op = d && hdr->id < EDM_HOST_RD_ID0 ? d->wr[hdr->id] : NULL;
+	struct edm_fab_op *op = d && hdr->id < EDM_HOST_RD_ID0 &&
+				h->rx_port == edm_host_port(h) ? d->wr[hdr->id] : NULL;
 	u64 w, now;
 
 	lockdep_assert_held(&h->node->lock);
@@ -530,6 +533,63 @@ u64 edm_host_expire(struct edm_fab_host *h, u64 now)
 			due = min(due, op->deadline_ns);
 	}
 	return due;
+}
+
+/*
+ * Failover to a standby switch (EDM 3.3). A host with two ports issues its
+ * ops on the first that is up, and stays there until it goes down. What
+ * was on its way through the old switch is gone with it: ops issued there
+ * are issued again on the new port, in their order and ahead of the queue,
+ * except RMWs, which may have run at the memory node and are not run
+ * twice: they end -ENETRESET. A write is sent again whole (the bytes it
+ * wrote are the same); a read from its start. An answer or grant for our
+ * ops that still comes on the old port (the link came back) is dropped as
+ * stray, so their ids are free at once. As a memory node, a host answers
+ * each request on the port it came on, whatever port its own ops use, and
+ * drops the requests that came on the old port (their grants would have
+ * come from the old switch; their requesters issue them again).
+ */
+static void edm_host_failover(struct edm_fab_host *h, u32 to)
+{
+	struct edm_fab_op *op, *tmp;
+	u64 now = edm_fab_now_ns();
+	u32 from = h->active;
+	LIST_HEAD(again);
+
+	trace_edm_fab_failover(h->node->name, from, to);
+	edm_mux_purge(&edm_host_port(h)->mux);
+	WRITE_ONCE(h->active, to);
+	h->st[EDM_A_FSTAT_FAILOVERS]++;
+	list_for_each_entry_safe(op, tmp, &h->inflight, list) {
+		if (edm_op_is_rmw(op->opcode)) {
+			edm_op_finish(h, op, -ENETRESET);
+			continue;
+		}
+		edm_op_unslot(h, op, 0);	/* old answers: on the old port, dropped */
+		op->state = EDM_OPS_QUEUED;
+		op->progress = 0;
+		op->deadline_ns = now + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC * 10;
+		list_move_tail(&op->list, &again);
+	}
+	list_splice(&again, &h->queue);
+	edm_host_serve_reset(h, from);
+	edm_fab_netdev_carrier(h->node, true);
+}
+
+/* Under the node lock: move to another port if ours is down and one is up. */
+void edm_host_pick(struct edm_fab_host *h)
+{
+	struct edm_fab_node *n = h->node;
+	u32 i;
+
+	lockdep_assert_held(&n->lock);
+	if (n->nports < 2 || edm_fab_port_up(edm_host_port(h)))
+		return;
+	for (i = 0; i < n->nports; i++)
+		if (i != h->active && edm_fab_port_up(&n->port[i])) {
+			edm_host_failover(h, i);
+			return;
+		}
 }
 
 /* API */

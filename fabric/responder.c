@@ -14,6 +14,10 @@
  * WACK's KEY, GONE or RANGE bit for an acknowledged write; a posted write's
  * chunk is dropped) and counted by reason.
  *
+ * A request is answered on the port it came on (h->rx_port when it came),
+ * whatever port the host's own ops use: with a standby switch, requesters
+ * may reach a memory node through either.
+ *
  * Locking: everything under node->lock, called from the node's poll; no lock
  * of its own.
  */
@@ -38,6 +42,7 @@ struct edm_served {
 	u64 arg0, arg1;			/* the RMW's operands */
 	u64 key;			/* what the request carried */
 	bool probe;			/* a size probe, answered without a key */
+	u8 port;			/* it came on, and is answered on, this port */
 };
 
 /* Counts a refused request: every one in SERVED_ERRORS, a NACK by its reason. */
@@ -107,15 +112,17 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 	unsigned long key = (unsigned long)g->dest << 8 | g->id;
 	struct edm_served *s = xa_load(&h->served, key);
 	struct edm_pcs_msg_hdr hdr = { .dest = g->dest, .src = h->addr, .id = g->id };
+	struct edm_fab_port *p;
 	__le64 val;
 	u8 code;
 	u32 n;
 
 	lockdep_assert_held(&h->node->lock);
-	if (!s) {
+	if (!s || g->port != s->port) {
 		h->st[EDM_A_FSTAT_STRAY]++;
 		return;
 	}
+	p = &h->node->port[s->port];
 	/* a probe is answered without a key; everything else is checked again */
 	code = s->err || s->probe ? 0 : edm_host_key_check(h, s->key);
 	if (code)
@@ -124,7 +131,7 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 		code = s->err;
 		hdr.kind = EDM_KIND_RERR;
 		hdr.len = 1;
-		edm_mux_put_msg(&h->node->port[0], &hdr, &code);
+		edm_mux_put_msg(p, &hdr, &code);
 		s->sent = s->len;
 	} else if (s->value || s->rmw) {
 		if (s->rmw)
@@ -132,13 +139,13 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 		val = cpu_to_le64(s->val);
 		hdr.kind = EDM_PCS_RRES;
 		hdr.len = EDM_VALUE_BYTES;
-		if (!edm_mux_put_msg(&h->node->port[0], &hdr, (u8 *)&val))
+		if (!edm_mux_put_msg(p, &hdr, (u8 *)&val))
 			s->sent = s->len;
 	} else {
 		n = min(g->size, s->len - s->sent);
 		hdr.kind = EDM_PCS_RRES;
 		hdr.len = n;
-		if (!edm_mux_put_msg(&h->node->port[0], &hdr, h->region + s->addr + s->sent))
+		if (!edm_mux_put_msg(p, &hdr, h->region + s->addr + s->sent))
 			s->sent += n;
 	}
 	if (s->sent == s->len) {
@@ -153,6 +160,7 @@ static void edm_host_served_new(struct edm_fab_host *h, const struct edm_pcs_msg
 	unsigned long key = (unsigned long)hdr->src << 8 | hdr->id;
 	struct edm_served *old;
 
+	s->port = h->rx_port->index;
 	old = xa_store(&h->served, key, s, GFP_ATOMIC);
 	if (xa_is_err(old)) {
 		kfree(s);
@@ -252,7 +260,7 @@ static void edm_host_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 	};
 	__le64 pl = cpu_to_le64(end | flags);
 
-	if (edm_mux_put_msg(&h->node->port[0], &ack, (const u8 *)&pl))
+	if (edm_mux_put_msg(h->rx_port, &ack, (const u8 *)&pl))
 		h->st[EDM_A_FSTAT_SERVED_ERRORS]++;	/* the sender's op times out */
 }
 
@@ -330,4 +338,19 @@ void edm_host_rx_wreq(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 		h->st[EDM_A_FSTAT_SERVED_WRITES]++;
 	if (word & EDM_WREQ_ACK)
 		edm_host_wrun(h, hdr, word, addr + n);
+}
+
+/* Port @port is gone (a failover): drop the requests it brought, waiting for grants. */
+void edm_host_serve_reset(struct edm_fab_host *h, u32 port)
+{
+	struct edm_served *s;
+	unsigned long key;
+
+	lockdep_assert_held(&h->node->lock);
+	xa_for_each(&h->served, key, s) {
+		if (s->port != port)
+			continue;
+		xa_erase(&h->served, key);
+		kfree(s);
+	}
 }

@@ -84,6 +84,23 @@ TRACE_EVENT(edm_fab_op_done,
 		  __entry->op, __entry->status, __entry->lat_ns, __entry->model_ns)
 );
 
+/* A host moved to another port: its standby switch. */
+TRACE_EVENT(edm_fab_failover,
+	TP_PROTO(const char *node, u32 from, u32 to),
+	TP_ARGS(node, from, to),
+	TP_STRUCT__entry(
+		__string(node, node)
+		__field(u32, from)
+		__field(u32, to)
+	),
+	TP_fast_assign(
+		edm_trace_assign_str(node, node);
+		__entry->from = from;
+		__entry->to = to;
+	),
+	TP_printk("node=%s from_port=%u to_port=%u", __get_str(node), __entry->from, __entry->to)
+);
+
 /* An RTT sample to a memory node, and the estimate and op timeout after it. */
 TRACE_EVENT(edm_fab_rtt,
 	TP_PROTO(const char *node, u32 dst, u64 sample_ns, u64 srtt_ns, u64 rttvar_ns, u64 rto_ns),

@@ -44,6 +44,7 @@ struct edm_fab_port;
 #define EDM_FAB_ADDR_MAX	511	/* 9-bit fabric address */
 #define EDM_FAB_PORTS_MAX	512
 #define EDM_FAB_DEFAULT_PORTS	16
+#define EDM_FAB_HOST_PORTS_MAX	2	/* the second: to a standby switch */
 #define EDM_FAB_DEFAULT_TIMEOUT_MS 100
 #define EDM_FAB_TIMEOUT_MS_MAX	60000
 #define EDM_FAB_TIMEOUT_MIN_US_MIN 100

@@ -32,6 +32,9 @@ nodes() {
 	x "$EDMCTL" -j fabric add host h2 addr 3 timeout 250 timeout-min 2000 |
 		jq -e '.[0] | .timeout_ms == 250 and .timeout_min_us == 2000'
 	x "$EDMCTL" fabric del h2
+	# a host with a second port, for a standby switch
+	x "$EDMCTL" -j fabric add host h3 addr 4 ports 2 | jq -e '.[0].ports == 2'
+	x "$EDMCTL" fabric del h3
 	# the defaults: X 3, chunk 256, SRPT, 25 Gb/s; no region, 100 ms (25 at least)
 	x "$EDMCTL" fabric add switch sw1
 	x "$EDMCTL" -j fabric show sw1 | jq -e '.[0] | .ports == 16 and .sched_x == 3
@@ -75,6 +78,8 @@ node_errors() {
 		"$EDMCTL" fabric add host h1 addr 2 timeout 5 timeout-min 5001
 	expect_error "integer out of range (attribute \"timeout-min\")" \
 		"$EDMCTL" fabric add host h1 addr 2 timeout-min 99
+	expect_error "a host has 1 port, or 2: the second to a standby switch" \
+		"$EDMCTL" fabric add host h1 addr 2 ports 3
 	expect_error "invalid name: use [A-Za-z0-9_.-], starting with a letter or digit" \
 		"$EDMCTL" fabric add switch _sw
 	expect_error "no such device" "$EDMCTL" fabric show nosuch

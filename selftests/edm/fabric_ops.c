@@ -56,6 +56,10 @@
 #define C2		"fo_c2"		/* rtt_timeout: a requester whose timeout may be short */
 #define C2_ADDR		6
 #define C2_MIN_US	1000u
+#define SA		"fo_sa"		/* standby_switch: the active switch */
+#define SB		"fo_sb"		/* and the standby */
+#define SC		"fo_sc"		/* a compute host on both, at address 1 */
+#define SM		"fo_sm"		/* a memory host on both, at address 2 */
 #define REGION		(1u << 20)
 #define PAGE		4096u
 
@@ -319,6 +323,10 @@ static void topo_remove(struct genl_sock *gs)
 	fab_del(gs, KM);
 	fab_del(gs, RT);
 	fab_del(gs, C2);
+	fab_del(gs, SC);
+	fab_del(gs, SM);
+	fab_del(gs, SA);
+	fab_del(gs, SB);
 	fab_del(gs, SW);
 }
 
@@ -1902,6 +1910,127 @@ TEST_F_TIMEOUT(fab, rekey_in_flight, 300)
 	ASSERT_EQ(0, km_op(self->fd, EDM_OP_READ, 0, back, KF_LEN, 0));
 	EXPECT_EQ(0, memcmp(back, want, KF_LEN));
 	TH_LOG("%u ops served before the rekey, %u refused", ok, refused);
+}
+
+/* FABRIC_NEW of a switch (@addr < 0) or a host with @ports ports and @region. */
+static int node_new_ports(struct genl_sock *gs, const char *name, int addr, uint32_t ports,
+			  uint64_t region)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	ab_put_u32(&ab, EDM_A_FAB_TYPE, addr < 0 ? EDM_DEV_TYPE_FSWITCH : EDM_DEV_TYPE_FHOST);
+	ab_put_u32(&ab, EDM_A_FAB_PORTS, ports);
+	if (addr >= 0) {
+		/* ops held with the ports (tx_hold) must not time out: the longest timeout */
+		ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+		ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, timeout_ms());
+		ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MIN_US, timeout_ms() * 1000);
+	}
+	if (region)
+		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
+	return genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
+}
+
+/* An emulated link from @node's @port to @sw's @sw_port. */
+static int link_to(struct genl_sock *gs, const char *node, uint32_t port, const char *sw,
+		   uint32_t sw_port)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FLINK_NODE, node);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, port);
+	ab_put_str(&ab, EDM_A_FLINK_PEER, sw);
+	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, sw_port);
+	return genl_request(gs, EDM_CMD_FLINK_NEW, 0, &ab, NULL, NULL);
+}
+
+static int tx_hold(int on)
+{
+	int fd = open("/sys/kernel/debug/edm/fabric_tx_hold", O_WRONLY | O_CLOEXEC);
+	int ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+/*
+ * A standby switch (EDM 3.3; fabric.md, "A standby switch"). fo_sc and fo_sm
+ * have two ports each, port 0 on fo_sa and port 1 on fo_sb. With every port
+ * held, fo_sc issues a READ and a FADD (both out on fo_sa) and a WRITE (it
+ * waits behind them); then fo_sa is deleted. Both hosts move to fo_sb by
+ * themselves: the READ is issued again there and returns the bytes, the
+ * FADD, which may have run, ends -ENETRESET, and the WRITE lands. Each host
+ * counts one failover, and ops go on through fo_sb.
+ */
+TEST_F_TIMEOUT(fab, standby_switch, 120)
+{
+	static uint8_t a[4096], b[4096], back[4096];
+	struct edm_cqe cqes[3];
+	struct edm_op ops[3];
+	char path[32];
+	uint64_t old = ~0ull;
+	int fd, minor, i, got;
+
+	ASSERT_EQ(0, node_new_ports(&self->gs, SA, -1, 4, 0));
+	ASSERT_EQ(0, node_new_ports(&self->gs, SB, -1, 4, 0));
+	ASSERT_EQ(0, node_new_ports(&self->gs, SC, 1, 2, 0));
+	ASSERT_EQ(0, node_new_ports(&self->gs, SM, 2, 2, 64 << 10));
+	ASSERT_EQ(0, link_to(&self->gs, SC, 0, SA, 1));
+	ASSERT_EQ(0, link_to(&self->gs, SM, 0, SA, 2));
+	ASSERT_EQ(0, link_to(&self->gs, SC, 1, SB, 1));
+	ASSERT_EQ(0, link_to(&self->gs, SM, 1, SB, 2));
+	/* a host takes 1 or 2 ports */
+	EXPECT_EQ(-ERANGE, node_new_ports(&self->gs, "fo_s3", 3, 3, 0));
+	minor = fab_minor(&self->gs, SC);
+	ASSERT_LE(0, minor);
+	snprintf(path, sizeof(path), "/dev/edm%d", minor);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+
+	pattern(a, sizeof(a), 21);
+	pattern(b, sizeof(b), 22);
+	ops[0] = mkop(EDM_OP_WRITE, 2, 0, sizeof(a), a);
+	ASSERT_EQ(0, do_op(fd, &ops[0], NULL));
+	EXPECT_EQ(0ull, node_stat(&self->gs, SC, EDM_A_FSTAT_FAILOVERS));
+
+	ASSERT_EQ(0, tx_hold(1));
+	ops[0] = mkop(EDM_OP_READ, 2, 0, sizeof(back), back);
+	ops[1] = mkop(EDM_OP_FADD, 2, 8192, 8, NULL);
+	ops[1].arg0 = 1;
+	ops[2] = mkop(EDM_OP_WRITE, 2, 4096, sizeof(b), b);
+	for (i = 0; i < 3; i++)
+		ops[i].user_data = i;
+	if (submit(fd, ops, 3, NULL) || fab_del(&self->gs, SA)) {
+		tx_hold(0);
+		ASSERT_TRUE(false) TH_LOG("could not submit or delete %s", SA);
+	}
+	ASSERT_EQ(0, tx_hold(0));
+	got = reap_n(fd, cqes, 3);
+	ASSERT_EQ(3, got);
+	for (i = 0; i < got; i++) {
+		int want = cqes[i].user_data == 1 ? -ENETRESET : 0;
+
+		EXPECT_EQ(want, cqes[i].status) TH_LOG("op %llu",
+						       (unsigned long long)cqes[i].user_data);
+	}
+	EXPECT_EQ(0, memcmp(back, a, sizeof(a)));
+	EXPECT_EQ(1ull, node_stat(&self->gs, SC, EDM_A_FSTAT_FAILOVERS));
+	EXPECT_EQ(1ull, node_stat(&self->gs, SM, EDM_A_FSTAT_FAILOVERS));
+
+	/* on through fo_sb: the write landed, the FADD ran at most once */
+	ops[0] = mkop(EDM_OP_READ, 2, 4096, sizeof(back), back);
+	ASSERT_EQ(0, do_op(fd, &ops[0], NULL));
+	EXPECT_EQ(0, memcmp(back, b, sizeof(b)));
+	ops[0] = mkop(EDM_OP_FADD, 2, 8192, 8, NULL);
+	ASSERT_EQ(0, do_op(fd, &ops[0], &cqes[0]));
+	old = cqes[0].result;
+	EXPECT_GE(1ull, old);
+	EXPECT_EQ(0ull, node_stat(&self->gs, SC, EDM_A_FSTAT_TIMEOUTS));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

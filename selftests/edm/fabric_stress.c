@@ -21,7 +21,10 @@
  * failure. It runs the workload below from 4 or 8 threads per compute
  * host, prints its counts as a TAP comment and deletes the topology.
  * Variants: 2 hosts x 2 memory nodes and 4 x 3, each
- * with the srpt and the fcfs scheduler, and 2 x 3 with 64-byte grants.
+ * with the srpt and the fcfs scheduler, 2 x 3 with 64-byte grants, and
+ * 2 x 2 with a standby switch fs_sb on every host's second port and fs_sw
+ * deleted half a second in (READs and WRITEs only: a failover ends the RMWs
+ * it catches with ENETRESET); every host must count one failover.
  *
  * The workload. Each thread has its own open file of its host's /dev/edm<N>
  * and a private area in every memory node's region (disjoint per device and
@@ -51,7 +54,8 @@
  *                     --dev /dev/edmX[,/dev/edmY...] --mem ADDR[,ADDR...]
  *                     [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET]
  *                     [--area BYTES] [--seed S]
- *                     [--counters-exact] [--max-len L] [--timeout MS] [--quiet]
+ *                     [--counters-exact] [--no-rmw] [--max-len L] [--timeout MS]
+ *                     [--quiet]
  *
  * runs the same workload from T threads (default 4) per device against the
  * memory nodes at the fabric addresses ADDR (presenting KEY, the region key
@@ -135,6 +139,7 @@ struct cfg {
 	uint64_t area;			/* bytes per device and thread; 0: the default */
 	uint64_t seed;
 	bool counters_exact;
+	bool no_rmw;			/* READs and WRITEs only (a failover ends RMWs) */
 	uint32_t max_len;
 	uint32_t timeout_ms;		/* the hosts' op timeout */
 };
@@ -869,8 +874,10 @@ static void gen_op(struct thr *th, const struct oprec *prev)
 	struct nstate *ns;
 	uint32_t r = rnd(&th->rng) % 100, len, off;
 
+	if (th->cfg->no_rmw)
+		r %= 62;
 	/* right after a READ or WRITE: often an RMW on a word inside it */
-	if (prev && prev->kind <= K_WRITE && rnd(&th->rng) % 100 < 30) {
+	else if (prev && prev->kind <= K_WRITE && rnd(&th->rng) % 100 < 30) {
 		gen_rmw(th, prev->node, word_in(th, prev->op.addr - th->area_off, prev->op.len));
 		return;
 	}
@@ -1327,7 +1334,8 @@ static void usage(FILE *f)
 "                         --dev /dev/edmX[,/dev/edmY...] --mem ADDR[,ADDR...]\n"
 "                         [--keys KEY[,KEY...]] [--region BYTES] [--base OFFSET]\n"
 "                         [--area BYTES] [--seed S]\n"
-"                         [--counters-exact] [--max-len L] [--timeout MS] [--quiet]\n"
+"                         [--counters-exact] [--no-rmw] [--max-len L] [--timeout MS]\n"
+"                         [--quiet]\n"
 "       fabric_stress        (the kselftest harness: builds its own topologies)\n"
 "\n"
 "  --dev       the /dev/edm<N> of the compute hosts to issue from\n"
@@ -1342,6 +1350,8 @@ static void usage(FILE *f)
 "              the shared counters are the first 48 bytes: at least 4096)\n"
 "  --area      bytes per device and thread (default 128K, or what fits)\n"
 "  --seed      the workload's seed (default: from the time)\n"
+"  --no-rmw    READs and WRITEs only: no RMW, which a failover to a standby\n"
+"              switch may end with ENETRESET\n"
 "  --counters-exact  zero the shared counters first and check their final\n"
 "              values exactly (only one process may use the nodes then)\n"
 "  --max-len   longest READ or WRITE, 1..65535 (default 65535)\n"
@@ -1388,6 +1398,7 @@ static int run_main(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "counters-exact", no_argument, NULL, 'c' },
+		{ "no-rmw", no_argument, NULL, 'R' },
 		{ "max-len", required_argument, NULL, 'l' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1406,7 +1417,7 @@ static int run_main(int argc, char **argv)
 			  .max_len = EDM_OP_MAX_LEN, .timeout_ms = 60000 };
 	log_out = stderr;
 	logpfx = "fabric_stress: ";
-	while ((o = getopt_long(argc, argv, "s:o:t:d:m:k:r:a:b:S:cl:T:qh", lopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:o:t:d:m:k:r:a:b:S:cRl:T:qh", lopts, NULL)) != -1) {
 		bad = 0;
 		switch (o) {
 		case 's':
@@ -1465,6 +1476,9 @@ static int run_main(int argc, char **argv)
 			break;
 		case 'c':
 			c.counters_exact = true;
+			break;
+		case 'R':
+			c.no_rmw = true;
 			break;
 		case 'l':
 			bad = !parse_u64(optarg, &v, false) || !v || v > EDM_OP_MAX_LEN;
@@ -1525,6 +1539,7 @@ static int run_main(int argc, char **argv)
 
 #define REGION		(4u << 20)
 #define SW		"fs_sw"
+#define SB		"fs_sb"		/* the failover variant's standby switch */
 #define HOST_ADDR(i)	(1 + (i))
 #define MEM_ADDR(j)	(9 + (j))
 #define NHOSTS_MAX	4
@@ -1555,12 +1570,12 @@ static int fab_del(struct genl_sock *gs, const char *name)
 	return genl_request(gs, EDM_CMD_FABRIC_DEL, 0, &ab, NULL, NULL);
 }
 
-static int fab_switch(struct genl_sock *gs, uint32_t policy, uint32_t chunk)
+static int fab_switch(struct genl_sock *gs, const char *name, uint32_t policy, uint32_t chunk)
 {
 	struct attrbuf ab = {};
 	int err;
 
-	ab_put_str(&ab, EDM_A_FAB_NAME, SW);
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
 	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FSWITCH);
 	ab_put_u32(&ab, EDM_A_FAB_PORTS, 16);
 	ab_put_u32(&ab, EDM_A_FAB_POLICY, policy);
@@ -1568,7 +1583,7 @@ static int fab_switch(struct genl_sock *gs, uint32_t policy, uint32_t chunk)
 		ab_put_u32(&ab, EDM_A_FAB_CHUNK, chunk);
 	err = genl_request(gs, EDM_CMD_FABRIC_NEW, 0, &ab, NULL, NULL);
 	if (err)
-		report(R_NOTE, "FABRIC_NEW %s: %s (%s)", SW, strerror(-err), gs->errmsg);
+		report(R_NOTE, "FABRIC_NEW %s: %s (%s)", name, strerror(-err), gs->errmsg);
 	return err;
 }
 
@@ -1580,9 +1595,29 @@ static void minor_cb(const struct nlattr *attrs, size_t len, void *arg)
 		memcpy(arg, NLA_DATA(a), sizeof(uint32_t));
 }
 
-/* A host linked to the switch's port @addr; its minor, or -errno. */
+/* @name's port @port linked to @sw's port @addr. */
+static int fab_link(struct genl_sock *gs, const char *name, uint32_t port, const char *sw,
+		    uint32_t addr)
+{
+	struct attrbuf ab = {};
+	int err;
+
+	ab_put_str(&ab, EDM_A_FLINK_NODE, name);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, port);
+	ab_put_str(&ab, EDM_A_FLINK_PEER, sw);
+	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, addr);
+	err = genl_request(gs, EDM_CMD_FLINK_NEW, 0, &ab, NULL, NULL);
+	if (err)
+		report(R_NOTE, "FLINK_NEW %s: %s (%s)", name, strerror(-err), gs->errmsg);
+	return err;
+}
+
+/*
+ * A host linked to the switch's port @addr, and with @standby, its second
+ * port to the standby switch's; its minor, or -errno.
+ */
 static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint64_t region,
-		    bool keyed)
+		    bool keyed, bool standby)
 {
 	struct attrbuf ab = {};
 	int32_t minor = -1;
@@ -1591,6 +1626,8 @@ static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint6
 	ab_put_str(&ab, EDM_A_FAB_NAME, name);
 	ab_put_u32(&ab, EDM_A_FAB_TYPE, EDM_DEV_TYPE_FHOST);
 	ab_put_u32(&ab, EDM_A_FAB_ADDR, addr);
+	if (standby)
+		ab_put_u32(&ab, EDM_A_FAB_PORTS, 2);
 	ab_put_u32(&ab, EDM_A_FAB_TIMEOUT_MS, host_timeout_ms());
 	if (region)
 		ab_put(&ab, EDM_A_FAB_REGION_SIZE, &region, sizeof(region));
@@ -1601,16 +1638,11 @@ static int fab_host(struct genl_sock *gs, const char *name, uint32_t addr, uint6
 		report(R_NOTE, "FABRIC_NEW %s: %s (%s)", name, strerror(-err), gs->errmsg);
 		return err;
 	}
-	memset(&ab, 0, sizeof(ab));
-	ab_put_str(&ab, EDM_A_FLINK_NODE, name);
-	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
-	ab_put_str(&ab, EDM_A_FLINK_PEER, SW);
-	ab_put_u32(&ab, EDM_A_FLINK_PEER_PORT, addr);
-	err = genl_request(gs, EDM_CMD_FLINK_NEW, 0, &ab, NULL, NULL);
-	if (err) {
-		report(R_NOTE, "FLINK_NEW %s: %s (%s)", name, strerror(-err), gs->errmsg);
+	err = fab_link(gs, name, 0, SW, addr);
+	if (!err && standby)
+		err = fab_link(gs, name, 1, SB, addr);
+	if (err)
 		return err;
-	}
 	return minor >= 0 ? minor : -EPROTO;
 }
 
@@ -1648,6 +1680,7 @@ static void topo_remove(struct genl_sock *gs)
 		fab_del(gs, name);
 	}
 	fab_del(gs, SW);
+	fab_del(gs, SB);
 }
 
 FIXTURE(stress) {
@@ -1659,6 +1692,7 @@ FIXTURE_VARIANT(stress) {
 	int hosts, mems, threads;
 	uint32_t policy, chunk;		/* chunk 0: the switch's default */
 	uint32_t ops;			/* per thread, before EDM_TEST_SCALE */
+	bool failover;			/* a standby switch; the active one deleted */
 };
 
 FIXTURE_VARIANT_ADD(stress, h2m2_srpt) {
@@ -1687,6 +1721,17 @@ FIXTURE_VARIANT_ADD(stress, h2m3_chunk64) {
 	.ops = 1300,
 };
 
+/*
+ * A standby switch (EDM 3.3): every host has a second port, on fs_sb, and
+ * fs_sw is deleted under the workload, READs and WRITEs only (a failover
+ * ends the RMWs it catches with ENETRESET: fabric_ops's standby_switch).
+ * Every op must still complete and agree with the model.
+ */
+FIXTURE_VARIANT_ADD(stress, h2m2_failover) {
+	.hosts = 2, .mems = 2, .threads = 4, .policy = EDM_FAB_POLICY_SRPT,
+	.ops = 1500, .failover = true,
+};
+
 FIXTURE_SETUP(stress)
 {
 	char name[EDM_NAME_LEN];
@@ -1696,10 +1741,12 @@ FIXTURE_SETUP(stress)
 	logpfx = "# ";
 	ASSERT_EQ(0, genl_open(&self->gs, EDM_GENL_NAME));
 	topo_remove(&self->gs);		/* what an aborted run left */
-	ASSERT_EQ(0, fab_switch(&self->gs, variant->policy, variant->chunk));
+	ASSERT_EQ(0, fab_switch(&self->gs, SW, variant->policy, variant->chunk));
+	if (variant->failover)
+		ASSERT_EQ(0, fab_switch(&self->gs, SB, variant->policy, variant->chunk));
 	for (i = 0; i < variant->mems; i++) {
 		snprintf(name, sizeof(name), "fs_m%d", i);
-		minor = fab_host(&self->gs, name, MEM_ADDR(i), REGION, true);
+		minor = fab_host(&self->gs, name, MEM_ADDR(i), REGION, true, variant->failover);
 		ASSERT_LE(0, minor);
 		self->cfg.key[self->cfg.nmem] = region_key(&self->gs, name);
 		ASSERT_NE(0ull, self->cfg.key[self->cfg.nmem]);
@@ -1707,7 +1754,7 @@ FIXTURE_SETUP(stress)
 	}
 	for (i = 0; i < variant->hosts; i++) {
 		snprintf(name, sizeof(name), "fs_c%d", i);
-		minor = fab_host(&self->gs, name, HOST_ADDR(i), 0, false);
+		minor = fab_host(&self->gs, name, HOST_ADDR(i), 0, false, variant->failover);
 		ASSERT_LE(0, minor);
 		snprintf(self->cfg.dev[self->cfg.ndev++], sizeof(self->cfg.dev[0]),
 			 "/dev/edm%d", minor);
@@ -1720,12 +1767,39 @@ FIXTURE_TEARDOWN(stress)
 	genl_close(&self->gs);
 }
 
+/* The failover variant's: deletes the active switch after @ms, says when. */
+struct deleter {
+	uint64_t ms, at_ms;
+	int err;
+};
+
+static void *delete_switch(void *arg)
+{
+	struct deleter *d = arg;
+	struct genl_sock gs;
+
+	usleep(d->ms * 1000);
+	d->err = genl_open(&gs, EDM_GENL_NAME);
+	if (!d->err) {
+		d->err = fab_del(&gs, SW);
+		d->at_ms = now_ms();
+		genl_close(&gs);
+	}
+	return NULL;
+}
+
+static uint64_t host_failovers(struct genl_sock *gs, const char *name);
+
 TEST_F_TIMEOUT(stress, mixed, 400)
 {
 	const char *s = getenv("EDM_STRESS_SEED");
 	struct cfg *c = &self->cfg;
+	struct deleter del = { .ms = 500ull * scale() };
+	char name[EDM_NAME_LEN];
+	pthread_t deleter;
 	struct totals t;
-	uint64_t t0 = now_ms();
+	uint64_t t0 = now_ms(), t1;
+	int i;
 
 	/* a slow kernel (EDM_TEST_SCALE > 1) runs half the threads, 2 at least */
 	c->threads = scale() > 1 && variant->threads > 2 ? variant->threads / 2 : variant->threads;
@@ -1735,9 +1809,26 @@ TEST_F_TIMEOUT(stress, mixed, 400)
 	c->seed = s ? strtoull(s, NULL, 0) : 0x5eed0000ull + variant->hosts * 16 + variant->mems +
 		  variant->policy * 256 + variant->chunk * 4096;
 	c->counters_exact = true;
+	c->no_rmw = variant->failover;
 	c->max_len = EDM_OP_MAX_LEN;
 	c->timeout_ms = host_timeout_ms();
+	if (variant->failover)
+		ASSERT_EQ(0, pthread_create(&deleter, NULL, delete_switch, &del));
 	ASSERT_EQ(0, stress_run(c, &t));
+	t1 = now_ms();
+	if (variant->failover) {
+		pthread_join(deleter, NULL);
+		ASSERT_EQ(0, del.err);
+		/* under the workload, not after it */
+		EXPECT_GT(t1, del.at_ms) TH_LOG("the workload ended before the switch was deleted");
+		for (i = 0; i < variant->hosts + variant->mems; i++) {
+			if (i < variant->hosts)
+				snprintf(name, sizeof(name), "fs_c%d", i);
+			else
+				snprintf(name, sizeof(name), "fs_m%d", i - variant->hosts);
+			EXPECT_EQ(1ull, host_failovers(&self->gs, name)) TH_LOG("%s", name);
+		}
+	}
 	ksft_print_msg("%d hosts x %d threads, %d memory nodes, seed 0x%llx: %llu ops, %llu "
 		       "verified, %llu mismatches, %llu timeouts, %llu errors (%llu ops never "
 		       "completed), %llu not judged (after a failure), %.1f s\n", c->ndev,
@@ -1752,6 +1843,35 @@ TEST_F_TIMEOUT(stress, mixed, 400)
 	EXPECT_EQ(0ull, t.errors);
 	EXPECT_EQ(t.ops, t.verified);
 	EXPECT_LT(0ull, t.ops);
+}
+
+/* A host's EDM_A_FSTAT_FAILOVERS; ~0 when it is not there. */
+struct u64_in_nest {
+	uint16_t nest, type;
+	uint64_t v;
+};
+
+static void u64_in_nest_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct u64_in_nest *u = arg;
+	const struct nlattr *n = genl_attr(attrs, len, u->nest), *a;
+
+	if (!n)
+		return;
+	a = genl_attr((const struct nlattr *)NLA_DATA(n), n->nla_len - NLA_HDRLEN, u->type);
+	if (a && a->nla_len == NLA_HDRLEN + sizeof(uint64_t))
+		memcpy(&u->v, NLA_DATA(a), sizeof(u->v));
+}
+
+static uint64_t host_failovers(struct genl_sock *gs, const char *name)
+{
+	struct u64_in_nest u = { EDM_A_FAB_STATS, EDM_A_FSTAT_FAILOVERS, ~0ull };
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FAB_NAME, name);
+	if (genl_request(gs, EDM_CMD_FABRIC_GET, 0, &ab, u64_in_nest_cb, &u))
+		return ~0ull;
+	return u.v;
 }
 
 int main(int argc, char **argv)

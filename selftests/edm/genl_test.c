@@ -787,7 +787,7 @@ struct fab_bad {
 TEST_F(edm, fabric_bad_nodes)
 {
 	static const struct fab_bad bad[] = {
-		{ "ports on a host", EDM_DEV_TYPE_FHOST, EDM_A_FAB_PORTS, 4, -EINVAL, -1 },
+		{ "3 ports on a host", EDM_DEV_TYPE_FHOST, EDM_A_FAB_PORTS, 3, -ERANGE, -1 },
 		{ "policy on a host", EDM_DEV_TYPE_FHOST, EDM_A_FAB_POLICY, 0, -EINVAL, -1 },
 		{ "addr on a switch", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_ADDR, 1, -EINVAL, -1 },
 		{ "region on a switch", EDM_DEV_TYPE_FSWITCH, EDM_A_FAB_REGION_SIZE, 4096,

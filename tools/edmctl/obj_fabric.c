@@ -135,6 +135,7 @@ static const struct edm_stat node_stats[] = {
 	{ EDM_A_FSTAT_NACKS_KEY,      "nacks_key",      "nacks",  "key" },
 	{ EDM_A_FSTAT_NACKS_RANGE,    "nacks_range",    "nacks",  "range" },
 	{ EDM_A_FSTAT_NACKS_GONE,     "nacks_gone",     "nacks",  "gone" },
+	{ EDM_A_FSTAT_FAILOVERS,      "failovers",      "path",   "failovers" },
 	{ EDM_A_FSTAT_SCHED_NOTIFS,   "sched_notifs",   "sched",  "notifs" },
 	{ EDM_A_FSTAT_SCHED_REJECTED, "sched_rejected", "sched",  "rejected" },
 	{ EDM_A_FSTAT_GRANTS,         "grants",         "sched",  "grants" },
@@ -221,7 +222,7 @@ static void fab_usage(FILE *fp)
 		"       edmctl fabric add switch NAME [ ports N ] [ x X ] [ chunk BYTES ]\n"
 		"                                     [ policy POLICY ] [ rate MBIT ]\n"
 		"       edmctl fabric add host NAME addr ADDR [ region SIZE [ keyed ] ]\n"
-		"                                 [ timeout MSEC ] [ timeout-min USEC ]\n"
+		"                                 [ ports 2 ] [ timeout MSEC ] [ timeout-min USEC ]\n"
 		"       edmctl fabric del NAME\n"
 		"       edmctl fabric set NAME [ policy POLICY ] [ chunk BYTES ]\n"
 		"       edmctl fabric link show [ END ]\n"
@@ -584,6 +585,7 @@ static const struct fab_kw switch_kws[] = {
 
 static const struct fab_kw host_kws[] = {
 	KW_NUM("addr", EDM_A_FAB_ADDR),
+	KW_NUM("ports", EDM_A_FAB_PORTS),
 	KW_NUM("timeout", EDM_A_FAB_TIMEOUT_MS),
 	KW_NUM("timeout-min", EDM_A_FAB_TIMEOUT_MIN_US),
 };

@@ -235,7 +235,7 @@ enum {
 	EDM_A_FAB_ID,			/* u32: its edm device ID */
 	EDM_A_FAB_NAME,			/* string */
 	EDM_A_FAB_TYPE,			/* u32: EDM_DEV_TYPE_FSWITCH or _FHOST */
-	EDM_A_FAB_PORTS,		/* u32: switch ports, 2..512 */
+	EDM_A_FAB_PORTS,		/* u32: switch ports, 2..512; host: 1 or 2 (a standby) */
 	EDM_A_FAB_SCHED_X,		/* u32: active notifications per pair, 1..16 */
 	EDM_A_FAB_CHUNK,		/* u32: grant size in bytes, 8..65535 */
 	EDM_A_FAB_POLICY,		/* u32: enum edm_fab_policy */
@@ -305,6 +305,8 @@ enum {
 	EDM_A_FSTAT_NACKS_KEY,		/* a key that is not (or no longer) the region's */
 	EDM_A_FSTAT_NACKS_RANGE,	/* outside the region */
 	EDM_A_FSTAT_NACKS_GONE,		/* the node serves no region */
+	/* host with two ports: times it moved to the other (a standby switch) */
+	EDM_A_FSTAT_FAILOVERS,
 
 	__EDM_A_FSTAT_CNT,
 	EDM_A_FSTAT_MAX = __EDM_A_FSTAT_CNT - 1

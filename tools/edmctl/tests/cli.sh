@@ -263,7 +263,7 @@ run 1 '' '^Error: node name "0123456789abcdef" is too long \(at most 15 characte
 run 1 '' '^Error: node name must not be empty\.$' -- fabric add host '' addr 1
 run 1 '' '^Error: a host needs "addr ADDR", the switch port it is on\.$' -- fabric add host h0
 run 1 '' '^Error: a host needs "addr ADDR"' -- fabric add host h0 region 1m timeout 5
-for kw in ports x chunk policy rate; do
+for kw in x chunk policy rate; do
 	run 1 '' "^Error: \"$kw\" is a switch option, not for a host\\.\$" \
 		-- fabric add host h0 addr 1 $kw 1
 done
@@ -541,7 +541,7 @@ def attrs(space):
     return [n.lower() for n in names if n not in ("UNSPEC", "PAD", "MAX", "CNT")]
 fstat = attrs("FSTAT")
 host_keys = fstat[:fstat.index("served_errors") + 1] + \
-    fstat[fstat.index("served_write_chunks"):fstat.index("nacks_gone") + 1]
+    fstat[fstat.index("served_write_chunks"):fstat.index("failovers") + 1]
 sw_keys = fstat[fstat.index("sched_notifs"):fstat.index("drops") + 1]
 assert sorted(host_keys + sw_keys) == sorted(fstat), fstat
 assert list(sw) == ["id", "name", "type", "ports", "sched_x", "chunk", "policy",

@@ -56,7 +56,7 @@ static struct nl_msg *fab_host_msg(uint8_t cmd)
 		abort();
 	/* as the kernel sends them: READS..SERVED_ERRORS, then the appended ones */
 	unit_put_counters_and(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_READS, EDM_A_FSTAT_SERVED_ERRORS,
-			      EDM_A_FSTAT_SERVED_WRITE_CHUNKS, EDM_A_FSTAT_NACKS_GONE, 1000);
+			      EDM_A_FSTAT_SERVED_WRITE_CHUNKS, EDM_A_FSTAT_FAILOVERS, 1000);
 	return msg;
 }
 
@@ -117,15 +117,17 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	" errors 1007 timeouts 1008" \
 	"\n    msgs queued 1009 inflight 1010 notifs 1011 grants-rx 1012 stray 1013" \
 	"\n    served reads 1014 writes 1015 rmws 1016 errors 1017 write-chunks 1031" \
-	"\n    nacks key 1032 range 1033 gone 1034"
+	"\n    nacks key 1032 range 1033 gone 1034" \
+	"\n    path failovers 1035"
 #define HOST_JSON "\"id\":2,\"name\":\"h0\",\"type\":\"host\",\"addr\":1," \
-	"\"region_size\":67108864,\"keyed\":true,\"timeout_ms\":100,\"timeout_min_us\":25000,\"minor\":0"
+	"\"region_size\":67108864,\"keyed\":true,\"timeout_ms\":100,\"timeout_min_us\":25000," \
+	"\"minor\":0"
 #define HOST_JSON_STATS "\"stats\":{\"reads\":1002,\"writes\":1003,\"rmws\":1004," \
 	"\"read_bytes\":1005,\"write_bytes\":1006,\"errors\":1007,\"timeouts\":1008," \
 	"\"queued\":1009,\"inflight\":1010,\"notifs\":1011,\"grants_rx\":1012," \
 	"\"stray\":1013,\"served_reads\":1014,\"served_writes\":1015," \
 	"\"served_rmws\":1016,\"served_errors\":1017,\"served_write_chunks\":1031," \
-	"\"nacks_key\":1032,\"nacks_range\":1033,\"nacks_gone\":1034}"
+	"\"nacks_key\":1032,\"nacks_range\":1033,\"nacks_gone\":1034,\"failovers\":1035}"
 #define LINK_LINE "sw0:1 peer h1:0 rate 25000 delay 10 mux fair sherr 64 state up"
 #define LINK_STATS_TEXT \
 	"\n    tx blocks 2002 mem-blocks 2004 frame-blocks 2005 bursts 2006 drops 2013" \
