@@ -366,7 +366,7 @@ static inline bool edm_op_is_rmw(u32 opcode)
 
 /* requester.c, under node->lock */
 void edm_op_finish(struct edm_fab_host *h, struct edm_fab_op *op, int status);
-void edm_host_issue(struct edm_fab_host *h);
+u64 edm_host_issue(struct edm_fab_host *h);
 void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);
 void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);

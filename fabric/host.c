@@ -137,16 +137,17 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 	}
 }
 
-/* Returns when the next op times out (the node's tick polls then), or U64_MAX. */
+/* Returns when an op times out or a resting id frees (the tick polls then), or U64_MAX. */
 u64 edm_fab_host_poll(struct edm_fab_node *n)
 {
 	struct edm_fab_host *h = to_host(n);
+	u64 wake;
 
 	lockdep_assert_held(&n->lock);
 	edm_host_pick(h);
 	edm_host_grants(h);
-	edm_host_issue(h);
-	return edm_host_expire(h, edm_fab_now_ns());
+	wake = edm_host_issue(h);
+	return min(wake, edm_host_expire(h, edm_fab_now_ns()));
 }
 
 u32 edm_fab_host_addr(const struct edm_fab_node *n)

@@ -237,7 +237,9 @@ static struct edm_hdst *edm_hdst_get(struct edm_fab_host *h, u32 dst)
 	return h->dst[dst];
 }
 
-static int edm_id_take(struct edm_fab_op **slot, const u64 *rest, u8 *next, u16 *busy)
+/* A free id, or -1; then *wake is when the first resting one is free, if earlier. */
+static int edm_id_take(struct edm_fab_op **slot, const u64 *rest, u8 *next, u16 *busy,
+		       u64 *wake)
 {
 	u64 now = edm_fab_now_ns();
 	u32 i, id;
@@ -246,11 +248,14 @@ static int edm_id_take(struct edm_fab_op **slot, const u64 *rest, u8 *next, u16 
 		return -1;
 	for (i = 0; i < EDM_HOST_IDS; i++) {
 		id = (*next + i) % EDM_HOST_IDS;
-		if (!slot[id] && rest[id] <= now) {
+		if (slot[id])
+			continue;
+		if (rest[id] <= now) {
 			*next = id + 1;
 			(*busy)++;
 			return id;
 		}
+		*wake = min(*wake, rest[id]);
 	}
 	return -1;
 }
@@ -288,7 +293,7 @@ static void edm_req_put(struct edm_fab_host *h, struct edm_fab_op *op)
 }
 
 /* Can op go now without overtaking an op of the other kind? */
-static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
+static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op, u64 *wake)
 {
 	struct edm_fab_port *p = edm_host_port(h);
 	struct edm_pcs_ng ng;
@@ -302,7 +307,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	if (op->opcode == EDM_OP_WRITE) {
 		if (d->rd_busy)
 			return -EAGAIN;
-		id = edm_id_take(d->wr, d->wr_rest, &d->wr_next, &d->wr_busy);
+		id = edm_id_take(d->wr, d->wr_rest, &d->wr_next, &d->wr_busy, wake);
 		if (id < 0)
 			return -EAGAIN;
 		d->wr[id] = op;
@@ -316,7 +321,7 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	} else {
 		if (d->wr_busy)
 			return -EAGAIN;
-		id = edm_id_take(d->rd, d->rd_rest, &d->rd_next, &d->rd_busy);
+		id = edm_id_take(d->rd, d->rd_rest, &d->rd_next, &d->rd_busy, wake);
 		if (id < 0)
 			return -EAGAIN;
 		d->rd[id] = op;
@@ -332,22 +337,28 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op)
 	return 0;
 }
 
-/* The message queue: oldest first, never past a blocked op to the same node. */
-void edm_host_issue(struct edm_fab_host *h)
+/*
+ * The message queue: oldest first, never past a blocked op to the same node.
+ * Returns when an op waiting only for a resting id can go (the node's tick
+ * polls then), or U64_MAX.
+ */
+u64 edm_host_issue(struct edm_fab_host *h)
 {
 	DECLARE_BITMAP(blocked, EDM_FAB_ADDR_MAX + 1);
 	struct edm_fab_op *op, *tmp;
+	u64 wake = U64_MAX;
 
 	lockdep_assert_held(&h->node->lock);
 	if (!edm_fab_port_up(edm_host_port(h)))
-		return;
+		return U64_MAX;
 	bitmap_zero(blocked, EDM_FAB_ADDR_MAX + 1);
 	list_for_each_entry_safe(op, tmp, &h->queue, list) {
 		if (test_bit(op->dst, blocked))
 			continue;
-		if (edm_op_issue(h, op))
+		if (edm_op_issue(h, op, &wake))
 			__set_bit(op->dst, blocked);
 	}
+	return wake;
 }
 
 /* Grants: send a write's chunk */
