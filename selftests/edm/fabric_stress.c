@@ -23,8 +23,9 @@
  * Variants: 2 hosts x 2 memory nodes and 4 x 3, each
  * with the srpt and the fcfs scheduler, 2 x 3 with 64-byte grants, and
  * 2 x 2 with a standby switch fs_sb on every host's second port and fs_sw
- * deleted half a second in (READs and WRITEs only: a failover ends the RMWs
- * it catches with ENETRESET); every host must count one failover.
+ * deleted when fs_c0 is half way through its ops (READs and WRITEs only: a
+ * failover ends the RMWs it catches with ENETRESET); every host must count
+ * one failover.
  *
  * The workload. Each thread has its own open file of its host's /dev/edm<N>
  * and a private area in every memory node's region (disjoint per device and
@@ -1767,34 +1768,43 @@ FIXTURE_TEARDOWN(stress)
 	genl_close(&self->gs);
 }
 
-/* The failover variant's: deletes the active switch after @ms, says when. */
+/*
+ * The failover variant's: deletes the active switch once fs_c0 completed
+ * @ops ops (half its share: under the workload however fast it runs), or
+ * after a minute; says when.
+ */
 struct deleter {
-	uint64_t ms, at_ms;
+	uint64_t ops, at_ms;
 	int err;
 };
+
+static uint64_t host_stat(struct genl_sock *gs, const char *name, uint16_t stat);
 
 static void *delete_switch(void *arg)
 {
 	struct deleter *d = arg;
+	uint64_t t0 = now_ms(), n;
 	struct genl_sock gs;
 
-	usleep(d->ms * 1000);
 	d->err = genl_open(&gs, EDM_GENL_NAME);
-	if (!d->err) {
-		d->err = fab_del(&gs, SW);
-		d->at_ms = now_ms();
-		genl_close(&gs);
-	}
+	if (d->err)
+		return NULL;
+	do {
+		usleep(10000);
+		n = host_stat(&gs, "fs_c0", EDM_A_FSTAT_READS) +
+		    host_stat(&gs, "fs_c0", EDM_A_FSTAT_WRITES);
+	} while (n < d->ops && now_ms() - t0 < 60000);
+	d->err = fab_del(&gs, SW);
+	d->at_ms = now_ms();
+	genl_close(&gs);
 	return NULL;
 }
-
-static uint64_t host_failovers(struct genl_sock *gs, const char *name);
 
 TEST_F_TIMEOUT(stress, mixed, 400)
 {
 	const char *s = getenv("EDM_STRESS_SEED");
 	struct cfg *c = &self->cfg;
-	struct deleter del = { .ms = 500ull * scale() };
+	struct deleter del = {};
 	char name[EDM_NAME_LEN];
 	pthread_t deleter;
 	struct totals t;
@@ -1812,6 +1822,7 @@ TEST_F_TIMEOUT(stress, mixed, 400)
 	c->no_rmw = variant->failover;
 	c->max_len = EDM_OP_MAX_LEN;
 	c->timeout_ms = host_timeout_ms();
+	del.ops = c->ops * c->threads / 2;
 	if (variant->failover)
 		ASSERT_EQ(0, pthread_create(&deleter, NULL, delete_switch, &del));
 	ASSERT_EQ(0, stress_run(c, &t));
@@ -1826,7 +1837,8 @@ TEST_F_TIMEOUT(stress, mixed, 400)
 				snprintf(name, sizeof(name), "fs_c%d", i);
 			else
 				snprintf(name, sizeof(name), "fs_m%d", i - variant->hosts);
-			EXPECT_EQ(1ull, host_failovers(&self->gs, name)) TH_LOG("%s", name);
+			EXPECT_EQ(1ull, host_stat(&self->gs, name, EDM_A_FSTAT_FAILOVERS))
+				TH_LOG("%s", name);
 		}
 	}
 	ksft_print_msg("%d hosts x %d threads, %d memory nodes, seed 0x%llx: %llu ops, %llu "
@@ -1845,7 +1857,7 @@ TEST_F_TIMEOUT(stress, mixed, 400)
 	EXPECT_LT(0ull, t.ops);
 }
 
-/* A host's EDM_A_FSTAT_FAILOVERS; ~0 when it is not there. */
+/* Host @name's counter @stat (an EDM_A_FSTAT_*); ~0 when it is not there. */
 struct u64_in_nest {
 	uint16_t nest, type;
 	uint64_t v;
@@ -1863,9 +1875,9 @@ static void u64_in_nest_cb(const struct nlattr *attrs, size_t len, void *arg)
 		memcpy(&u->v, NLA_DATA(a), sizeof(u->v));
 }
 
-static uint64_t host_failovers(struct genl_sock *gs, const char *name)
+static uint64_t host_stat(struct genl_sock *gs, const char *name, uint16_t stat)
 {
-	struct u64_in_nest u = { EDM_A_FAB_STATS, EDM_A_FSTAT_FAILOVERS, ~0ull };
+	struct u64_in_nest u = { EDM_A_FAB_STATS, stat, ~0ull };
 	struct attrbuf ab = {};
 
 	ab_put_str(&ab, EDM_A_FAB_NAME, name);
