@@ -533,6 +533,7 @@ void edm_fab_node_timers(struct edm_fab_node *n)
 		__skb_queue_purge(&p->replay);
 		p->tx_epoch++;
 		p->rto_count = 0;
+		p->rtt_timing = false;	/* its burst is dropped */
 	}
 }
 
