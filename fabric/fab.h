@@ -348,6 +348,24 @@ struct edm_fab_host {
 	void *cdev;
 };
 
+/*
+ * RFC 6298's smoothing of an RTT sample @r into @srtt and @rttvar (@first:
+ * the first sample); for a host's memory nodes and a bound link's bursts.
+ */
+static inline void edm_rtt_update(u64 *srtt, u64 *rttvar, u64 r, bool first)
+{
+	u64 err;
+
+	if (first) {
+		*srtt = r;
+		*rttvar = r / 2;
+		return;
+	}
+	err = r > *srtt ? r - *srtt : *srtt - r;
+	*rttvar = *rttvar - *rttvar / 4 + err / 4;
+	*srtt = *srtt - *srtt / 8 + r / 8;
+}
+
 static inline struct edm_fab_host *to_host(const struct edm_fab_node *n)
 {
 	return n->host;

@@ -305,22 +305,6 @@ static void edm_llr_resend(struct edm_fab_port *p, u64 now)
 	p->rtt_timing = false;	/* Karn: an ack may now be for either send */
 }
 
-/* Under the node lock: an RTT sample of @r ns into SRTT and RTTVAR (RFC 6298). */
-static void edm_llr_rtt(struct edm_fab_port *p, u64 r)
-{
-	u64 srtt = p->stats.srtt_ns, err;
-
-	r = max(r, 1ULL);
-	if (!srtt) {
-		p->stats.srtt_ns = r;
-		p->rttvar_ns = r / 2;
-		return;
-	}
-	err = r > srtt ? r - srtt : srtt - r;
-	p->rttvar_ns = p->rttvar_ns - p->rttvar_ns / 4 + err / 4;
-	p->stats.srtt_ns = srtt - srtt / 8 + r / 8;
-}
-
 /* Under the node lock: the peer took every burst before @ack. */
 static void edm_llr_acked(struct edm_fab_port *p, u32 ack, u64 now)
 {
@@ -337,7 +321,9 @@ static void edm_llr_acked(struct edm_fab_port *p, u32 ack, u64 now)
 	}
 	if (p->rtt_timing && (s32)(ack - p->rtt_seq) > 0) {
 		p->rtt_timing = false;
-		edm_llr_rtt(p, now - p->rtt_sent_ns);
+		/* at least 1 ns: a zero SRTT means none measured */
+		edm_rtt_update(&p->stats.srtt_ns, &p->rttvar_ns, max(now - p->rtt_sent_ns, 1ULL),
+			       !p->stats.srtt_ns);
 	}
 }
 

@@ -106,18 +106,17 @@ static u64 edm_rto_ns(const struct edm_fab_host *h, const struct edm_hdst *d)
 static void edm_rtt_sample(struct edm_fab_host *h, struct edm_fab_op *op, u64 now)
 {
 	struct edm_hdst *d = h->dst[op->dst];
-	u64 r = now - op->sent_ns, err;
+	u64 r = now - op->sent_ns;
 
-	if (!d->rtt_samples) {
-		d->srtt_ns = r;
-		d->rttvar_ns = r / 2;
-	} else {
-		err = r > d->srtt_ns ? r - d->srtt_ns : d->srtt_ns - r;
-		d->rttvar_ns = d->rttvar_ns - d->rttvar_ns / 4 + err / 4;
-		d->srtt_ns = d->srtt_ns - d->srtt_ns / 8 + r / 8;
-	}
+	edm_rtt_update(&d->srtt_ns, &d->rttvar_ns, r, !d->rtt_samples);
 	d->rtt_samples++;
 	trace_edm_fab_rtt(h->node->name, op->dst, r, d->srtt_ns, d->rttvar_ns, edm_rto_ns(h, d));
+}
+
+/* When an op still queued times out: ten times the longest timeout from @from. */
+static u64 edm_queued_deadline(const struct edm_fab_host *h, u64 from)
+{
+	return from + edm_rto_max_ns(h) * 10;
 }
 
 /* op made progress now: an answer or grant came for it. */
@@ -579,7 +578,7 @@ static void edm_host_failover(struct edm_fab_host *h, u32 to)
 		edm_op_unslot(h, op, 0);	/* old answers: on the old port, dropped */
 		op->state = EDM_OPS_QUEUED;
 		op->progress = 0;
-		op->deadline_ns = now + (u64)h->node->cfg.timeout_ms * NSEC_PER_MSEC * 10;
+		op->deadline_ns = edm_queued_deadline(h, now);
 		list_move_tail(&op->list, &again);
 	}
 	list_splice(&again, &h->queue);
@@ -624,7 +623,7 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 	op->state = EDM_OPS_QUEUED;
 	op->start_ns = edm_fab_now_ns();
 	trace_edm_fab_op_submit(n->name, op, op->opcode, op->dst, op->addr, op->len);
-	op->deadline_ns = op->start_ns + (u64)n->cfg.timeout_ms * NSEC_PER_MSEC * 10;
+	op->deadline_ns = edm_queued_deadline(h, op->start_ns);
 	op->sent_ns = 0;
 	spin_lock_bh(&n->lock);
 	if (n->dead || h->stopped) {

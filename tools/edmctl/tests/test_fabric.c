@@ -111,7 +111,8 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\"grants\":1020,\"grant_bytes\":1021,\"matchings\":1022,\"iterations\":1023," \
 	"\"iter_max\":1024,\"matching_max\":1025,\"depth\":1026,\"depth_max\":1027," \
 	"\"fwd_msgs\":1028,\"fwd_frames\":1029,\"drops\":1030}"
-#define HOST_LINE "2: name h0 type host addr 1 region 64M keyed timeout 100 timeout-min 25000 cdev /dev/edm0"
+#define HOST_LINE "2: name h0 type host addr 1 region 64M keyed timeout 100 timeout-min 25000" \
+	" cdev /dev/edm0"
 #define HOST_STATS_TEXT \
 	"\n    ops reads 1002 writes 1003 rmws 1004 read-bytes 1005 write-bytes 1006" \
 	" errors 1007 timeouts 1008" \
