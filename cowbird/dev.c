@@ -294,6 +294,7 @@ static struct cowbird_inst *cowbird_inst_new(struct net *net, struct edm_fab_nod
 	inst->preg = preg;
 	inst->region_id = c->region_id;
 	inst->region_key = c->region_key;
+	inst->dispatch_ns = (u64)c->dispatch_us * NSEC_PER_USEC;
 	inst->region_size = size;
 	cowbird_layout_fill(c, &inst->lay);
 	c->instance_id = id;

@@ -15,9 +15,15 @@
  * them writes are never out together (the ring core's range check), and a
  * request is not complete until its ops are accounted.
  *
- * Dispatch. An op the via host cannot take yet (its queue is full) stays
- * unsent and is offered again on the next pass; one left unsent for
- * COWBIRD_RMT_DISPATCH_NS ends with COWBIRD_ST_DISPATCH_TIMEOUT (1RMA 4.5).
+ * Dispatch (1RMA 4.5, 6.1). An op must enter service within the instance's
+ * dispatch bound (create's dispatch_us; by default twice the via host's
+ * longest op timeout, fabric/requester.c) or it ends
+ * COWBIRD_ST_DISPATCH_TIMEOUT, which cuts the local window to a tenth and is
+ * not resent. Service starts when the via host puts the op on the wire: the
+ * host ends one still queued at the bound with -EBUSY (EDM_FAB_OP_DISPATCH).
+ * An op the via host cannot even take (its queue is full) stays unsent, is
+ * offered again on the next pass, and ends the same way once the bound has
+ * passed since its first offer.
  *
  * Keys are checked when an op is issued, against the memory node's current
  * key: after a rekey, every new op ends with EACCES. Each op also carries
@@ -89,6 +95,8 @@ static u16 cowbird_rmt_status(int err, bool *lost)
 	case -EKEYREJECTED:
 	case -ENXIO:
 		return COWBIRD_ST_NACK;		/* the memory node refused it */
+	case -EBUSY:
+		return COWBIRD_ST_DISPATCH_TIMEOUT;	/* the via host never issued it */
 	default:			/* -ENODEV: the via host is gone */
 		return COWBIRD_ST_TIMEOUT;
 	}
@@ -148,7 +156,9 @@ static int cowbird_rop_send(struct cowbird_inst *inst, struct cowbird_rop *rop, 
 		.buf = (write ? er->req : er->resp) + rop->cop.buf_off,
 		.key = inst->region_key,
 		.done = cowbird_rmt_done,
-		.flags = write ? EDM_FAB_OP_ACKED : 0,	/* know it landed, or resend */
+		/* know a write landed, or resend it */
+		.flags = (write ? EDM_FAB_OP_ACKED : 0) | EDM_FAB_OP_DISPATCH,
+		.dispatch_ns = inst->dispatch_ns,
 	};
 	if (!rop->tries)
 		rop->first_ns = now;
@@ -165,7 +175,7 @@ static int cowbird_rop_send(struct cowbird_inst *inst, struct cowbird_rop *rop, 
 	atomic_dec(&rmt->out);		/* never reached the fabric: no done() */
 	if (err == -EAGAIN) {
 		rmt->stats.busy++;
-		if (now - rop->first_ns < COWBIRD_RMT_DISPATCH_NS)
+		if (now - rop->first_ns < (inst->dispatch_ns ?: edm_fab_host_dispatch_ns(rmt->via)))
 			return -EAGAIN;
 		return COWBIRD_ST_DISPATCH_TIMEOUT;
 	}

@@ -50,8 +50,9 @@ int cowbird_layout_check(const struct cowbird_create *c)
 {
 	if (c->abi_version != COWBIRD_ABI_VERSION)
 		return -EPROTO;
-	if ((c->flags & ~(COWBIRD_CREATE_FABRIC | COWBIRD_CREATE_SHPOOL)) || c->pad1 || c->rsvd0 ||
-	    c->rsvd1)
+	if ((c->flags & ~(COWBIRD_CREATE_FABRIC | COWBIRD_CREATE_SHPOOL)) || c->pad1 || c->rsvd1)
+		return -EINVAL;
+	if (c->dispatch_us > (c->flags & COWBIRD_CREATE_FABRIC ? COWBIRD_DISPATCH_US_MAX : 0))
 		return -EINVAL;
 	if ((c->flags & COWBIRD_CREATE_FABRIC) && (c->flags & COWBIRD_CREATE_SHPOOL))
 		return -EINVAL;

@@ -70,7 +70,7 @@ struct edm_hdst {
 
 static int edm_op_check(const struct edm_fab_host *h, const struct edm_fab_op *op)
 {
-	if (op->dst > EDM_FAB_ADDR_MAX || (op->flags & ~EDM_FAB_OP_ACKED))
+	if (op->dst > EDM_FAB_ADDR_MAX || (op->flags & ~(EDM_FAB_OP_ACKED | EDM_FAB_OP_DISPATCH)))
 		return -EINVAL;
 	if (op->dst == h->addr)
 		return -EINVAL;
@@ -111,6 +111,17 @@ static void edm_rtt_sample(struct edm_fab_host *h, struct edm_fab_op *op, u64 no
 	edm_rtt_update(&d->srtt_ns, &d->rttvar_ns, r, !d->rtt_samples);
 	d->rtt_samples++;
 	trace_edm_fab_rtt(h->node->name, op->dst, r, d->srtt_ns, d->rttvar_ns, edm_rto_ns(h, d));
+}
+
+/*
+ * The default dispatch bound: twice the longest op timeout. An op may wait
+ * for one of the other kind to its node, which ends within one timeout even
+ * when lost, and then for its own kind's ids, resting for one more after a
+ * loss; waiting longer than that is congestion here.
+ */
+static u64 edm_dispatch_ns(const struct edm_fab_host *h)
+{
+	return 2 * edm_rto_max_ns(h);
 }
 
 /* When an op still queued times out: ten times the longest timeout from @from. */
@@ -520,8 +531,9 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
 
 /*
  * An issued op times out as the head comment says; one still queued (its
- * node busy, or the link down) has ten times the longest from submission.
- * Returns when the next op is due, or U64_MAX: the node's tick polls then.
+ * node busy, or the link down) has ten times the longest from submission,
+ * or ends -EBUSY at its dispatch bound if it was never issued. Returns
+ * when the next op is due, or U64_MAX: the node's tick polls then.
  */
 u64 edm_host_expire(struct edm_fab_host *h, u64 now)
 {
@@ -537,10 +549,12 @@ u64 edm_host_expire(struct edm_fab_host *h, u64 now)
 			due = min(due, at);
 	}
 	list_for_each_entry_safe(op, tmp, &h->queue, list) {
-		if (op->deadline_ns <= now)
-			edm_op_finish(h, op, -ETIMEDOUT);
-		else
+		if (op->deadline_ns > now)
 			due = min(due, op->deadline_ns);
+		else if (op->flags & EDM_FAB_OP_DISPATCH && !op->sent_ns)
+			edm_op_finish(h, op, -EBUSY);	/* never issued */
+		else
+			edm_op_finish(h, op, -ETIMEDOUT);
 	}
 	return due;
 }
@@ -636,6 +650,8 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 		     op->len <= h->dst[op->dst]->region_size - op->addr)) {
 		err = -ERANGE;
 	} else {
+		if (op->flags & EDM_FAB_OP_DISPATCH)
+			op->deadline_ns = op->start_ns + (op->dispatch_ns ?: edm_dispatch_ns(h));
 		list_add_tail(&op->list, &h->queue);
 		h->nops++;
 	}
@@ -643,6 +659,28 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 	if (!err)
 		edm_fab_node_kick(n);
 	return err;
+}
+
+/* The dispatch bound of @n's ops that ask for one without saying how long. */
+u64 edm_fab_host_dispatch_ns(struct edm_fab_node *n)
+{
+	return edm_fab_node_is_host(n) ? edm_dispatch_ns(to_host(n)) : 0;
+}
+
+/* @n's smoothed RTT to node @dst; 0 until measured. */
+u64 edm_fab_host_srtt_ns(struct edm_fab_node *n, u32 dst)
+{
+	struct edm_hdst *d;
+	u64 srtt = 0;
+
+	if (!edm_fab_node_is_host(n) || dst > EDM_FAB_ADDR_MAX)
+		return 0;
+	spin_lock_bh(&n->lock);
+	d = to_host(n)->dst[dst];
+	if (d && d->rtt_samples)
+		srtt = d->srtt_ns;
+	spin_unlock_bh(&n->lock);
+	return srtt;
 }
 
 static void edm_sync_done(struct edm_fab_op *op)

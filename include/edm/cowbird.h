@@ -56,9 +56,6 @@ enum {
 	COWBIRD_RMT_TRIES	= 4,		/* transmissions before TIMEOUT */
 };
 
-/* an op unsent this long ends DISPATCH_TIMEOUT */
-#define COWBIRD_RMT_DISPATCH_NS	(500 * NSEC_PER_MSEC)
-
 struct cowbird_rmt_stats {
 	u64 sent;			/* transmissions the fabric took */
 	u64 busy;			/* the via host's queue was full */
@@ -82,6 +79,7 @@ struct cowbird_inst {
 	u32 id;
 	u16 region_id;			/* a memory node's fabric address, or a pool region's ID */
 	u64 region_key;			/* the key presented at create */
+	u64 dispatch_ns;		/* remote: create's dispatch_us; 0: the via's default */
 	u64 region_size;
 	struct edm_fab_node *host;	/* counted: the memory node; keeps the region */
 	struct edm_pool_region *preg;	/* counted: or the pool region (host is NULL) */

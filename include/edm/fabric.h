@@ -128,6 +128,7 @@ struct edm_fab_link_info {
  * and buf until done() is called, exactly once, in BH context.
  */
 #define EDM_FAB_OP_ACKED	BIT(0)	/* write: done when the memory node says it landed */
+#define EDM_FAB_OP_DISPATCH	BIT(1)	/* ends -EBUSY if not issued within dispatch_ns */
 
 struct edm_fab_op {
 	u32 opcode;		/* enum edm_op_code */
@@ -140,6 +141,7 @@ struct edm_fab_op {
 	void (*done)(struct edm_fab_op *op);
 	void *priv;
 	u32 flags;		/* EDM_FAB_OP_* */
+	u64 dispatch_ns;	/* EDM_FAB_OP_DISPATCH: 0 is twice the host's timeout_ms */
 
 	/* filled at completion */
 	int status;		/* 0 or -errno */
@@ -207,6 +209,8 @@ u32 edm_fab_node_nports(const struct edm_fab_node *n);
 
 /* Host stack (fabric/requester.c: ops; fabric/host.c: addr, minor, cdev) */
 int edm_fab_host_submit(struct edm_fab_node *host, struct edm_fab_op *op);
+u64 edm_fab_host_dispatch_ns(struct edm_fab_node *host);
+u64 edm_fab_host_srtt_ns(struct edm_fab_node *host, u32 dst);
 int edm_fab_host_probe(struct edm_fab_node *host, u32 dst, u64 *size);
 int edm_fab_host_sync_op(struct edm_fab_node *host, struct edm_fab_op *op);
 u32 edm_fab_host_addr(const struct edm_fab_node *host);

@@ -119,7 +119,7 @@ EDM_UAPI_AT(cowbird_create, cq_off, 76);
 EDM_UAPI_AT(cowbird_create, req_off, 80);
 EDM_UAPI_AT(cowbird_create, resp_off, 84);
 EDM_UAPI_AT(cowbird_create, shpool, 88);
-EDM_UAPI_AT(cowbird_create, rsvd0, 92);
+EDM_UAPI_AT(cowbird_create, dispatch_us, 92);
 EDM_UAPI_AT(cowbird_create, rsvd1, 96);
 
 #endif /* _EDM_UAPI_LAYOUT_H */

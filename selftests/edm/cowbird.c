@@ -1293,6 +1293,161 @@ TEST_F_TIMEOUT(fab, windows_per_direction, 120)
 	EXPECT_TRUE(instances_gone());
 }
 
+/* The propagation delay of @node's link to the switch, both ways. */
+static int flink_delay(struct genl_sock *gs, const char *node, uint32_t ns)
+{
+	struct attrbuf ab = {};
+
+	ab_put_str(&ab, EDM_A_FLINK_NODE, node);
+	ab_put_u32(&ab, EDM_A_FLINK_PORT, 0);
+	ab_put_u32(&ab, EDM_A_FLINK_DELAY_NS, ns);
+	return genl_request(gs, EDM_CMD_FLINK_SET, 0, &ab, NULL, NULL);
+}
+
+/*
+ * A fabric instance whose create asks for @dispatch_us (the library has no
+ * field for it: the raw ioctl, then cowbird_attach()), released with
+ * dispatch_close().
+ */
+struct disp {
+	struct cowbird_create c;
+	struct cowbird *cb;
+	void *base;
+	int fd;
+};
+
+static int dispatch_open(struct disp *d, uint64_t key, uint32_t dispatch_us)
+{
+	int err;
+
+	d->fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	memset(&d->c, 0, sizeof(d->c));
+	d->c.abi_version = COWBIRD_ABI_VERSION;
+	d->c.flags = COWBIRD_CREATE_FABRIC;
+	d->c.via = CN_ADDR;
+	d->c.region_key = key;
+	d->c.region_id = MN_ADDR;
+	d->c.nr_rings = 1;
+	d->c.meta_order = 6;
+	d->c.data_order = 16;
+	d->c.dispatch_us = dispatch_us;
+	if (ioctl(d->fd, COWBIRD_IOC_CREATE, &d->c))
+		goto fail;
+	d->base = mmap(NULL, d->c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, 0);
+	if (d->base == MAP_FAILED)
+		goto fail;
+	err = cowbird_attach(&d->c, d->base, &d->cb);
+	if (!err)
+		return 0;
+	munmap(d->base, d->c.mmap_size);
+	close(d->fd);
+	return err;
+fail:
+	err = -errno;
+	close(d->fd);
+	return err;
+}
+
+static void dispatch_close(struct disp *d)
+{
+	cowbird_close(d->cb);		/* attached: leaves the mapping and file to us */
+	munmap(d->base, d->c.mmap_size);
+	close(d->fd);
+}
+
+/*
+ * A write, then a read of other bytes of the same node: the via host issues
+ * the read only once the write is acknowledged (fabric/requester.c,
+ * "Order"), 10 ms later behind a link of 5 ms each way. Returns the two
+ * statuses as write << 8 | read.
+ */
+static int write_then_read(struct __test_metadata *_metadata, struct cowbird *cb)
+{
+	static unsigned char wbuf[16384], rbuf[4096];
+	struct cowbird_resp resp[2];
+	int64_t w, r;
+	int g, i, st = 0;
+
+	g = cowbird_poll_create(cb);
+	if (g < 0)
+		return -1;
+	memset(wbuf, 0x3c, sizeof(wbuf));
+	w = cowbird_async_write(cb, MN_ADDR, wbuf, 0, sizeof(wbuf));
+	r = cowbird_async_read(cb, MN_ADDR, 512 << 10, rbuf, sizeof(rbuf));
+	EXPECT_LE(0, w);
+	EXPECT_LE(0, r);
+	if (w < 0 || r < 0 || cowbird_poll_add(cb, g, w) || cowbird_poll_add(cb, g, r) ||
+	    cowbird_poll_wait(cb, g, resp, 2, WAIT_MS * 1000) != 2) {
+		cowbird_poll_destroy(cb, g);
+		return -1;
+	}
+	for (i = 0; i < 2; i++)
+		st |= resp[i].status << (resp[i].req_id == w ? 8 : 0);
+	cowbird_poll_destroy(cb, g);
+	return st;
+}
+
+/*
+ * The dispatch bound (1RMA 4.5, 6.1). Behind a slow link the via host holds
+ * a read until the write before it to the same node is acknowledged: with
+ * 1RMA's 10 us bound the read ends DISPATCH_TIMEOUT, nothing is resent, and
+ * the local window is cut to a tenth. With the default bound (twice the via
+ * host's timeout) the read waits in the via host and both end OK.
+ */
+TEST_F_TIMEOUT(fab, dispatch_timeout, 120)
+{
+	struct windows w0, w1;
+	struct cowbird_create c;
+	struct disp d;
+	int fd, st;
+
+	ASSERT_EQ(0, flink_delay(&self->gs, MN, 5000000));
+	ASSERT_EQ(0, dispatch_open(&d, self->key, 10));
+	ASSERT_EQ(0, windows_get(&self->gs, &w0));
+	st = write_then_read(_metadata, d.cb);
+	ASSERT_EQ(COWBIRD_ST_OK << 8 | COWBIRD_ST_DISPATCH_TIMEOUT, st)
+		TH_LOG("write %d read %d", st >> 8, st & 0xff);
+	/* cut to a tenth; the write's success may add an increase or two since */
+	ASSERT_EQ(0, windows_get(&self->gs, &w1));
+	EXPECT_LT(w1.local, w0.local / 4)
+		TH_LOG("local window %llu then %llu (1/65536 op)", (unsigned long long)w0.local,
+		       (unsigned long long)w1.local);
+	EXPECT_EQ(1, debugfs_count("dispatch_timeouts"));
+	EXPECT_EQ(0, debugfs_count("resent"));
+	dispatch_close(&d);
+	EXPECT_TRUE(instances_gone());
+
+	ASSERT_EQ(0, dispatch_open(&d, self->key, 0));
+	st = write_then_read(_metadata, d.cb);
+	EXPECT_EQ(COWBIRD_ST_OK << 8 | COWBIRD_ST_OK, st)
+		TH_LOG("default bound: write %d read %d", st >> 8, st & 0xff);
+	dispatch_close(&d);
+	EXPECT_TRUE(instances_gone());
+
+	/* a bound past one second, and one for a target without a fabric */
+	EXPECT_EQ(-EINVAL, dispatch_open(&d, self->key, COWBIRD_DISPATCH_US_MAX + 1));
+	fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, raw_create(fd, self->key, MN_ADDR, 1, 4, 12, &c));	/* without it: fine */
+	close(fd);
+	fd = open("/dev/cowbird", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	memset(&c, 0, sizeof(c));
+	c.abi_version = COWBIRD_ABI_VERSION;
+	c.region_key = self->key;
+	c.region_id = MN_ADDR;
+	c.nr_rings = 1;
+	c.meta_order = 4;
+	c.data_order = 12;
+	c.dispatch_us = 10;
+	EXPECT_EQ(-1, ioctl(fd, COWBIRD_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	EXPECT_TRUE(instances_gone());
+}
+
 /*
  * An instance opened before a rekey loses the region: each op completes
  * EACCES (the engine's key check in edm_fab_host_region_io()) and writes

@@ -142,7 +142,15 @@ TEST(create_rejects)
 	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));	/* no membership */
 	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.shpool = 3;
 	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
-	c = ok; c.rsvd0 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	/* a dispatch bound is the fabric target's alone, and at most one second */
+	c = ok; c.dispatch_us = 1;		EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = COWBIRD_CREATE_SHPOOL; c.via = 1; c.shpool = 3; c.dispatch_us = 10;
+	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
+	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.via = 1; c.dispatch_us = 10;
+	EXPECT_EQ(0, cowbird_layout_check(&c));
+	c.dispatch_us = COWBIRD_DISPATCH_US_MAX;	EXPECT_EQ(0, cowbird_layout_check(&c));
+	c.dispatch_us = COWBIRD_DISPATCH_US_MAX + 1;
+	EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.pad1 = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.via = 1;			EXPECT_EQ(-EINVAL, cowbird_layout_check(&c));
 	c = ok; c.flags = COWBIRD_CREATE_FABRIC; c.via = 1;

@@ -222,15 +222,25 @@ struct cowbird_book {
  * the instance (its device unbound), the mapping is taken away: touching
  * it is SIGBUS, and mmap is ENODEV.
  *
+ * dispatch_us (COWBIRD_CREATE_FABRIC only, else 0): an op the via host has
+ * not put on the wire this long after it was handed over ends
+ * COWBIRD_ST_DISPATCH_TIMEOUT (1RMA 4.5: local congestion) and cuts the
+ * local congestion window to a tenth. 0: twice the via host's longest op
+ * timeout (its timeout_ms: an op may wait behind a lost one of the other
+ * kind, Documentation/cowbird.md); 1RMA's NIC uses 10. At most
+ * COWBIRD_DISPATCH_US_MAX. A kernel older than the field
+ * says EINVAL to a nonzero value.
+ *
  * Layout (104 bytes):
  *   0 abi_version  4 flags  8 region_key  16 region_id  18 nr_rings
  *   20 meta_order  21 data_order  22 via  24 instance_id  28 pad1
  *   32 region_size  40 mmap_size  48 book_off  56 ring_off  64 ring_stride
- *   72 meta_off  76 cq_off  80 req_off  84 resp_off  88 shpool  92 rsvd0
+ *   72 meta_off  76 cq_off  80 req_off  84 resp_off  88 shpool  92 dispatch_us
  *   96 rsvd1
  */
 #define COWBIRD_CREATE_FABRIC	(1U << 0)	/* through the EDM fabric, from host via */
 #define COWBIRD_CREATE_SHPOOL	(1U << 1)	/* served by host slot via of pool shpool */
+#define COWBIRD_DISPATCH_US_MAX	1000000		/* dispatch_us: one second */
 
 struct cowbird_create {
 	/* in */
@@ -255,7 +265,7 @@ struct cowbird_create {
 	__u32 req_off;
 	__u32 resp_off;
 	__u32 shpool;		/* COWBIRD_CREATE_SHPOOL: the membership's device ID; else 0 */
-	__u32 rsvd0;
+	__u32 dispatch_us;	/* in; COWBIRD_CREATE_FABRIC: see above; else 0 */
 	__u64 rsvd1;
 };
 
