@@ -7,13 +7,14 @@
 # and its requests are served by guest 1's engine, checked against
 # shadows. Guest 0 stalls past its lease with an instance mapped: guest 1
 # reaps it, and guest 0 must take the mapping away once it runs again
-# (SIGBUS). At the end guest 1 kills its kernel while guest 0 has reads in
-# flight: guest 0's library must say EPIPE, and the pool must get the
-# export back. Written from <linux/cowbird.h>, cowbird.3 and
-# Documentation/pool.md.
+# (SIGBUS). Guest 1 rekeys its region under an open instance. At the end
+# guest 1 kills its kernel while guest 0 has reads in flight: guest 0's
+# library must say EPIPE, and the pool must get the export back. Written
+# from <linux/cowbird.h>, cowbird.3 and Documentation/pool.md.
 #
 # Guest 0 prints the TAP. Guest 1 sends its region's key to guest 0
-# through the pool's netdev, then waits to be told to die.
+# through the pool's netdev, then waits to be told to rekey (and sends the
+# new key back), then to die.
 source "$(dirname "$0")/lib.sh"
 
 me=$EDM_VM_GUEST
@@ -174,6 +175,33 @@ stalled() {
 	printf 'ID=%s VIA=%s KEY=%s OWN=%s FREE=%s\n' "$ID" "$VIA" "$KEY" "$OWN" "$FREE" >$ENVF
 }
 
+# Guest 1 rekeys its region while our instance is open (keys are checked
+# by its engine, where the memory is, on every op): our write and read then
+# end EACCES and move nothing, the old key opens nothing, and the new key,
+# which guest 1 sends back, reads the bytes as they were.
+rekey() {
+	source $ENVF
+	local pid rx
+
+	rm -f /tmp/mark /tmp/key2 /tmp/key2.part
+	"$XG" rekeyed "$ID" "$VIA" $REGION "$KEY" /tmp/mark /tmp/key2 >/tmp/rekeyed.out 2>&1 &
+	pid=$!
+	poll 60 test -e /tmp/mark || { cat /tmp/rekeyed.out >&2; kill $pid; return 1; }
+	python3 "$XFER" recv 6004 /tmp/key2.part &
+	rx=$!
+	echo rekey >/tmp/rekey
+	x python3 "$XFER" send "$(addr 1)" 6003 /tmp/rekey
+	wait $rx || { kill $pid; return 1; }
+	[[ $(cat /tmp/key2.part) =~ ^0x[0-9a-f]{16}$ ]] && [ "$(cat /tmp/key2.part)" != "$KEY" ] ||
+		{ echo "a bad new key: $(cat /tmp/key2.part)" >&2; kill $pid; return 1; }
+	mv /tmp/key2.part /tmp/key2
+	wait $pid || { cat /tmp/rekeyed.out >&2; return 1; }
+	note "$(cat /tmp/rekeyed.out)"
+	KEY=$(cat /tmp/key2)
+	printf 'ID=%s VIA=%s KEY=%s OWN=%s FREE=%s\n' "$ID" "$VIA" "$KEY" "$OWN" "$FREE" >$ENVF
+	poll 10 xp 'length == 0'
+}
+
 # Guest 1 dies with our reads in flight: the library says EPIPE, guest 1 is
 # reaped, our export is freed.
 engine_dies() {
@@ -220,6 +248,13 @@ engine() {
 		poll 120 ping -c 1 -W 1 -q "$(addr 0)"
 		x python3 "$XFER" send "$(addr 0)" 6001 /tmp/key) 2>&1) ||
 		{ printf '# g1: %s\n' "$out"; exit 1; }
+	# rekey when asked, and send the new key back
+	out=$( (set -e
+		x python3 "$XFER" recv 6003 /tmp/rekey idle=600
+		x "$EDMCTL" region rekey $REGION >/dev/null
+		"$EDMCTL" region key $REGION >/tmp/key
+		x python3 "$XFER" send "$(addr 0)" 6004 /tmp/key) 2>&1) ||
+		{ printf '# g1: never asked to rekey, or could not: %s\n' "$out"; exit 1; }
 	python3 "$XFER" recv 6002 /tmp/die idle=600 ||
 		{ echo "# g1: never told to die"; exit 1; }
 	echo "# g1: $("$EDMCTL" -s shpool stats $SP | tr '\n' ' ')"
@@ -237,6 +272,7 @@ case $me in
 	run_case shadow "guest 0: 4 threads' reads and writes served by guest 1, shadows equal"
 	run_case open_state "guest 0: an open instance is shown served; leave refused; kill -9"
 	run_case stalled "guest 0 stalls past its lease: reaped, its mapping taken away (SIGBUS)"
+	run_case rekey "guest 1 rekeys its region: our open instance gets EACCES, the new key reads"
 	run_case engine_dies "guest 1 dies with reads in flight: EPIPE, export freed"
 	run_case leave "guest 0 leaves the pool and unloads"
 	tap_done

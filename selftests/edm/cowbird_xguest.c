@@ -25,11 +25,19 @@
  *	(the script stalls this kernel past its lease meanwhile, so that
  *	the others reap it). Then the mapping must be gone: a load from it
  *	is SIGBUS, and a new mmap of the file is ENODEV.
+ *   cowbird_xguest rekeyed SHPOOL VIA REGION KEY MARK NEWKEY
+ *	opens an instance and writes a word through it, creates MARK and
+ *	waits for the file NEWKEY (the engine's kernel rekeys the region
+ *	meanwhile and sends the new key). Then a write and a read through
+ *	the open instance must each end COWBIRD_ST_EACCES, a create with KEY
+ *	must say EACCES, and an instance opened with the new key must read
+ *	the word unchanged.
  *
  * Exit 0 when every check held; messages on stderr say what did not.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -492,6 +500,79 @@ static int do_revoked(char **argv)
 	return 0;
 }
 
+/* One op, waited for (10 s): its status, or -1. */
+static int one_op(struct cowbird *cb, bool rd, void *buf, size_t len)
+{
+	struct cowbird_resp r;
+	int g = cowbird_poll_create(cb), got;
+	int64_t id = rd ? cowbird_async_read(cb, attr.region_id, 0, buf, len) :
+			  cowbird_async_write(cb, attr.region_id, buf, 0, len);
+
+	if (g < 0 || id < 0 || cowbird_poll_add(cb, g, id))
+		return -1;
+	got = cowbird_poll_wait(cb, g, &r, 1, 10 * 1000 * 1000);
+	cowbird_poll_destroy(cb, g);
+	return got == 1 ? r.status : -1;
+}
+
+static int do_rekeyed(char **argv)
+{
+	const char *mark = argv[4], *newkey = argv[5], word[] = "before the rekey";
+	char junk[sizeof(word)] = "after the rekey!", back[sizeof(word)] = "";
+	struct cowbird *cb, *fresh;
+	struct cowbird_attr a;
+	double deadline;
+	int st, bad = 0;
+	FILE *f;
+
+	parse_attr(argv);
+	if (cowbird_open(&attr, &cb) || write_read(cb, word, sizeof(word)))
+		return 1;
+	close(open(mark, O_CREAT | O_WRONLY, 0644));
+	a = attr;
+	deadline = now_s() + 300;
+	for (;;) {
+		f = fopen(newkey, "r");
+		if (f && fscanf(f, "%" SCNx64, &a.region_key) == 1)
+			break;
+		if (f)
+			fclose(f);
+		f = NULL;
+		if (now_s() > deadline) {
+			fprintf(stderr, "no new key came\n");
+			return 1;
+		}
+		usleep(50 * 1000);
+	}
+	fclose(f);
+	st = one_op(cb, false, junk, sizeof(junk));
+	if (st != COWBIRD_ST_EACCES) {
+		fprintf(stderr, "a write with the old key: status %d, want EACCES\n", st);
+		bad = 1;
+	}
+	st = one_op(cb, true, back, sizeof(back));
+	if (st != COWBIRD_ST_EACCES) {
+		fprintf(stderr, "a read with the old key: status %d, want EACCES\n", st);
+		bad = 1;
+	}
+	cowbird_close(cb);
+	bad |= expect_open("the old key", &attr, -EACCES);
+	if (cowbird_open(&a, &fresh)) {
+		fprintf(stderr, "the new key opens nothing\n");
+		return 1;
+	}
+	st = one_op(fresh, true, back, sizeof(back));
+	if (st != COWBIRD_ST_OK || memcmp(back, word, sizeof(word))) {
+		fprintf(stderr, "the new key read status %d: %.*s\n", st, (int)sizeof(back), back);
+		bad = 1;
+	}
+	cowbird_close(fresh);
+	if (!bad)
+		printf("after the rekey: the old key's write and read EACCES, its create EACCES, "
+		       "the new key reads the bytes unchanged\n");
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 8 && !strcmp(argv[1], "refused")) {
@@ -506,6 +587,8 @@ int main(int argc, char **argv)
 		return do_until_dead(argv + 2);
 	if (argc == 8 && !strcmp(argv[1], "revoked"))
 		return do_revoked(argv + 2);
+	if (argc == 8 && !strcmp(argv[1], "rekeyed"))
+		return do_rekeyed(argv + 2);
 	fprintf(stderr, "usage: see the header of cowbird_xguest.c\n");
 	return 2;
 }
