@@ -148,7 +148,7 @@ enum edm_fab_kind {
 struct edm_fab_node {
 	struct kref ref;
 	struct edm_dev *dev;		/* NULL once destroyed */
-	struct net *net;
+	struct net *net;		/* not counted: used only until destroyed */
 	char name[EDM_NAME_LEN];
 	enum edm_fab_kind kind;
 	bool dead;			/* destroyed: ops fail, rx drops */

@@ -12,8 +12,10 @@
  *
  * Teardown, in this order: mark dead and fail what is pending (no new work is
  * accepted), remove the links (after which nobody can deliver to us), stop
- * the NAPI, unregister the host's netdev, drop the registry's reference.
- * Open /dev/edm<N> files keep the memory until they close.
+ * the NAPI, wait for link-down events in flight, unregister the host's
+ * netdev, drop the registry's reference. Open /dev/edm<N> files keep the
+ * memory until they close; nothing keeps the netns, whose exit destroys
+ * its nodes.
  */
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -143,7 +145,6 @@ static void edm_fab_node_release(struct kref *ref)
 	kfree(n->port);
 	kvfree(n->scratch);
 	kfree(n->napi_dev);
-	put_net(n->net);
 	kfree(n);
 	edm_obj_put(EDM_OBJ_FABRIC);
 }
@@ -273,7 +274,7 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 		goto err_free;
 	kref_init(&n->ref);
 	n->dev = dev;
-	n->net = get_net(dev->net);
+	n->net = dev->net;
 	strscpy(n->name, dev->name, sizeof(n->name));
 	spin_lock_init(&n->lock);
 	skb_queue_head_init(&n->inbox);
@@ -334,7 +335,6 @@ err_net:
 	kvfree(n->scratch);
 	kfree(n->port);
 	kfree(n->napi_dev);
-	put_net(n->net);
 err_free:
 	kfree(n);
 	return err;
@@ -343,6 +343,7 @@ err_free:
 static void edm_fab_node_destroy(struct edm_dev *dev)
 {
 	struct edm_fab_node *n = dev->type_priv;
+	u32 i;
 
 	if (!n)
 		return;
@@ -364,6 +365,14 @@ static void edm_fab_node_destroy(struct edm_dev *dev)
 	hrtimer_cancel(&n->tick);	/* after: the poll arms it */
 	netif_napi_del(&n->napi);
 	skb_queue_purge(&n->inbox);
+	/*
+	 * 4. A link-down event still to be sent is the last user of n->net,
+	 * which the node does not pin: the netns destroys its nodes before
+	 * it goes, so a node cannot keep a deleted netns alive.
+	 */
+	for (i = 0; i < n->nports; i++)
+		if (cancel_work_sync(&n->port[i].down_work))
+			edm_fab_node_put(n);
 	if (n->kind == EDM_FAB_HOST) {
 		edm_fab_netdev_destroy(n);
 		edm_fab_host_complete(n);

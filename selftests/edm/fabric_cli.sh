@@ -13,6 +13,7 @@ MON_PID=
 cleanup() {
 	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
 	for n in sw0 h0 h1 h2 swa swb; do "$EDMCTL" fabric del $n 2>/dev/null; done
+	ip netns del edm_fx 2>/dev/null
 	rm -f "$MON_OUT"
 }
 trap cleanup EXIT
@@ -255,10 +256,28 @@ many_links() {
 	x "$EDMCTL" -j fabric link show | jq -e 'length == 0'
 }
 
+# A namespace's death takes its fabric with it: switch, hosts, links and
+# the hosts' netdevs go, and nothing of the fabric keeps the namespace.
+netns_death() {
+	x ip netns add edm_fx
+	x "$EDMCTL" -n edm_fx fabric add switch swx ports 4 >/dev/null
+	x "$EDMCTL" -n edm_fx fabric add host hx addr 1 region 64k keyed >/dev/null
+	x "$EDMCTL" -n edm_fx fabric add host hy addr 2 >/dev/null
+	x "$EDMCTL" -n edm_fx fabric link add hx peer swx:1
+	x "$EDMCTL" -n edm_fx fabric link add hy peer swx:2
+	x ip -n edm_fx link set hy up
+	x "$EDMCTL" -j fabric show | jq -e 'length == 0'
+	[ "$(edm_objects fabric)" = 3 ]
+	x ip netns del edm_fx
+	# netns teardown is asynchronous: wait for its nodes to go
+	poll 30 edm_no_objects
+}
+
 run_case nodes "fabric add, show (JSON), stats, set and del of switches and hosts"
 run_case node_errors "the kernel's messages for nodes it refuses reach the user"
 run_case links "fabric link add, show, set and del of emulated links"
 run_case events "monitor prints fabric and link events, none for a set that changed nothing"
 run_case many_links "a link dump over several messages has every end once, in order"
 run_case link_down "corrupted blocks take a link end down, the monitor says why, set revives it"
+run_case netns_death "a namespace's death deletes its fabric nodes, links and netdevs"
 tap_done
