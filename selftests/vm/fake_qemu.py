@@ -7,7 +7,8 @@ nothing, for testing selftests/vm/run's own logic in seconds
 It reads the options the runner passes (-name edm-vmI, the con and out
 chardev files, the out 9p share, the shmem memory-backend-file, the socket
 netdevs), listens where told to, and then plays guest I's boot as the plan
-in $FAKE_QEMU_PLAN says (boots are counted per guest in $FAKE_QEMU_STATE).
+in $FAKE_QEMU_PLAN says (boots are counted per guest in $FAKE_QEMU_STATE,
+where argvI holds guest I's last command line, an argument a line).
 The plan is "I:BOOT:STEP+STEP+... ...", BOOT counting from 1; a boot it
 does not name plays "started+print+status".  The steps:
 
@@ -83,6 +84,8 @@ def main(argv):
     boots = int(open(path).read()) + 1 if os.path.exists(path) else 1
     with open(path, "w") as f:
         f.write(str(boots))
+    with open(os.path.join(state, f"argv{guest}"), "w") as f:
+        f.write("\n".join(argv) + "\n")
     plan = {}
     for item in os.environ.get("FAKE_QEMU_PLAN", "").split():
         g, b, action = item.split(":")

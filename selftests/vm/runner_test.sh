@@ -122,10 +122,21 @@ no_retry() {
 	expect "$(boots 0),$(boots 1)" 1,1 "boots of guest 0,1"
 }
 
+# Under TCG the guest CPU has no CMPXCHG16B: Debian 12's QEMU 7.2 leaves
+# garbage in RFLAGS after it (selftests/vm/run, qemu_args).
+tcg_cpu() {
+	PLAN=
+	fake
+	expect "$st" 0 "runner status"
+	grep -qx -- "-cpu" "$TMP/state/argv0"
+	expect "$(grep -A1 -x -- "-cpu" "$TMP/state/argv0" | tail -1)" "max,cx16=off" "TCG's -cpu"
+}
+
 run_case panic_once "a guest's panic while booting boots every guest again, shmem zeroed"
 run_case panic_twice "a kernel that panics at every boot is booted twice, then fails"
 run_case panic_after_result "no second boot once a result was printed"
 run_case die_while_running "a guest lost while CMD runs stops the others (unless --may-die)"
 run_case single_guest "a single guest's panic or stall while booting boots it again"
 run_case no_retry "no second boot after init's own failure or a death while CMD ran"
+run_case tcg_cpu "a TCG guest's CPU has no CMPXCHG16B"
 tap_done
