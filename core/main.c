@@ -36,6 +36,10 @@ static const struct edm_subsys edm_subsystems[] = {
 	/* after the registry: `ip link add ... type ndimm` makes registry devices */
 	{ "ndimm-link", edm_netdimm_link_init, edm_netdimm_link_exit },
 #endif
+#if IS_ENABLED(CONFIG_EDM_FABRIC)
+	/* after the registry: `ip link add ... type fhost` makes fabric hosts */
+	{ "fhost-link", edm_fab_host_link_init, edm_fab_host_link_exit },
+#endif
 #if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	/* after the registry: `ip link add ... type rackcn` makes CNs of its racks */
 	{ "rackcn-link", edm_rack_cn_link_init, edm_rack_cn_link_exit },

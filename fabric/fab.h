@@ -17,6 +17,7 @@
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/netlink.h>
 
 #include "edm/fabric.h"
 #include "edm/sched.h"
@@ -193,11 +194,13 @@ bool edm_fab_port_up(const struct edm_fab_port *p);
 
 /* fabric/netdev.c */
 struct edm_fab_ndev {
-	struct edm_fab_node *node;	/* not counted: it unregisters us before it goes */
+	struct edm_fab_node *node;	/* counted once registered */
 };
 
-int edm_fab_netdev_create(struct edm_fab_node *n);
-void edm_fab_netdev_destroy(struct edm_fab_node *n);
+void edm_fab_ndev_setup(struct net_device *dev);
+int edm_fab_netdev_create(struct edm_fab_node *n, struct net_device *dev);
+void edm_fab_netdev_destroy(struct edm_fab_node *n, struct list_head *kill);
+extern struct rtnl_link_ops edm_fab_host_link_ops;	/* fabric/host_link.c */
 void edm_fab_netdev_rx(struct edm_fab_node *n, const u8 *frame, u32 len);
 void edm_fab_netdev_deliver(struct edm_fab_node *n, struct sk_buff_head *q);
 void edm_fab_netdev_carrier(struct edm_fab_node *n, bool up);
@@ -415,5 +418,14 @@ void edm_fab_switch_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st)
 /* fabric/nl.c and fabric/link_nl.c, the netlink commands; under the registry lock */
 bool edm_fab_is_node(const struct edm_dev *dev);
 void edm_flink_notify_node(struct edm_dev *dev, u8 cmd);
+
+/* fabric/nl.c, for `ip link add` (fabric/host_link.c) */
+struct edm_fab_node_info;
+extern const struct nla_policy edm_fab_new_policy[EDM_A_FAB_MAX + 1];
+int edm_fab_cfg_parse(struct nlattr **a, bool is_host, struct edm_fab_node_cfg *cfg,
+		      struct netlink_ext_ack *extack);
+int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info *ni);
+void edm_fab_notify(const struct edm_dev *dev, u8 cmd);
+struct sk_buff *edm_fab_event_msg(const struct edm_dev *dev, u8 cmd);
 
 #endif /* _EDM_FAB_H */

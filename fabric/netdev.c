@@ -5,6 +5,12 @@
  * TX mux in mux.c), cross the switch store-and-forward, and come up at the
  * other host as received frames. It carries the name of its fabric node.
  *
+ * Its rtnl_link_ops (fabric/host_link.c) are set however the host was made,
+ * so `ip -d link` shows the host and `ip link del` deletes it. The netdev
+ * holds a reference on its node: `ip link del` and a netns's exit
+ * unregister it in a batch after the node was destroyed, and its xmit may
+ * run until then (it finds the node dead and drops).
+ *
  * Locking: xmit queues the frame on the port's mux under the node lock and
  * kicks the node's poll; frames received by the poll wait on node->rxq and
  * go up the stack after the poll drops the lock, so the stack may send from
@@ -49,7 +55,13 @@ static const struct net_device_ops edm_fab_ndev_ops = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
-static void edm_fab_ndev_setup(struct net_device *dev)
+/* The netdev's last reference is gone: so is its reference on the node. */
+static void edm_fab_ndev_destructor(struct net_device *dev)
+{
+	edm_fab_node_put(((struct edm_fab_ndev *)netdev_priv(dev))->node);
+}
+
+void edm_fab_ndev_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &edm_fab_ndev_ops;
@@ -62,41 +74,52 @@ static void edm_fab_ndev_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 }
 
-int edm_fab_netdev_create(struct edm_fab_node *n)
+/*
+ * Registers the host's netdev: @dev when `ip link add` allocated it, else
+ * one of our own. On failure the caller (or rtnl, for @dev) frees it.
+ */
+int edm_fab_netdev_create(struct edm_fab_node *n, struct net_device *dev)
 {
-	struct net_device *dev;
+	bool ours = !dev;
 	int err;
 
-	dev = alloc_netdev(sizeof(struct edm_fab_ndev), n->name, NET_NAME_USER,
-			   edm_fab_ndev_setup);
-	if (!dev)
-		return -ENOMEM;
-	dev_net_set(dev, n->net);
+	if (ours) {
+		dev = alloc_netdev(sizeof(struct edm_fab_ndev), n->name, NET_NAME_USER,
+				   edm_fab_ndev_setup);
+		if (!dev)
+			return -ENOMEM;
+		dev_net_set(dev, n->net);
+	}
 	((struct edm_fab_ndev *)netdev_priv(dev))->node = n;
+	dev->rtnl_link_ops = &edm_fab_host_link_ops;
 	ASSERT_RTNL();
 	err = register_netdevice(dev);
 	if (err) {
-		free_netdev(dev);
+		if (ours)
+			free_netdev(dev);
 		return err;
 	}
 	netif_carrier_off(dev);
+	/* from here on, unregistering frees it, and it holds the node */
+	dev->priv_destructor = edm_fab_ndev_destructor;
+	dev->needs_free_netdev = true;
+	edm_fab_node_get(n);
 	n->ndev = dev;
 	return 0;
 }
 
 /*
  * After the node's poll is stopped: nothing delivers to the netdev then.
- * Under RTNL; the netdev is freed once RTNL is released and its last
- * reference is gone.
+ * Under RTNL; unregistered at once, or on @kill (the batch of `ip link del`
+ * and of a netns's exit), and freed once its last reference is gone.
  */
-void edm_fab_netdev_destroy(struct edm_fab_node *n)
+void edm_fab_netdev_destroy(struct edm_fab_node *n, struct list_head *kill)
 {
 	if (!n->ndev)
 		return;
 	ASSERT_RTNL();
 	__skb_queue_purge(&n->rxq);	/* a lockless queue: the node lock guards it */
-	unregister_netdevice(n->ndev);
-	free_netdev(n->ndev);
+	unregister_netdevice_queue(n->ndev, kill);
 	n->ndev = NULL;
 }
 

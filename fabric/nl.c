@@ -46,7 +46,7 @@ static struct netlink_range_validation edm_fab_region_range = {
 #define EDM_FAB_FIXED(attr) \
 	[attr] = { .type = NLA_REJECT, .reject_message = "fixed when the node was created" }
 
-static const struct nla_policy edm_fab_new_policy[EDM_A_FAB_MAX + 1] = {
+const struct nla_policy edm_fab_new_policy[EDM_A_FAB_MAX + 1] = {
 	[EDM_A_FAB_ID] = { .type = NLA_REJECT,
 			   .reject_message = "device IDs are assigned by the kernel" },
 	[EDM_A_FAB_NAME] = EDM_NL_NAME_POLICY,
@@ -132,7 +132,7 @@ static int edm_fab_put_stats(struct sk_buff *msg, const struct edm_fab_node_info
 	return 0;
 }
 
-static int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info *ni)
+int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info *ni)
 {
 	const struct edm_fab_node_cfg *c = &ni->cfg;
 
@@ -174,9 +174,15 @@ static int edm_fab_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	return 0;
 }
 
-static void edm_fab_notify(const struct edm_dev *dev, u8 cmd)
+void edm_fab_notify(const struct edm_dev *dev, u8 cmd)
 {
 	edm_nl_dev_notify(dev, cmd, edm_fab_fill);
+}
+
+/* An event about @dev built now, to be sent once it is gone. */
+struct sk_buff *edm_fab_event_msg(const struct edm_dev *dev, u8 cmd)
+{
+	return edm_nl_dev_msg(dev, NULL, cmd, edm_fab_fill);
 }
 
 const struct edm_nl_obj edm_fab_nl_obj = {
@@ -197,28 +203,26 @@ static const int edm_fab_host_attrs[] = {
 	EDM_A_FAB_TIMEOUT_MIN_US,
 };
 
-/* The first attribute of @list that @info carries, or NULL. */
-static struct nlattr *edm_fab_first_of(struct genl_info *info, const int *list, int n)
+/* The first attribute of @list that @a carries, or NULL. */
+static struct nlattr *edm_fab_first_of(struct nlattr **a, const int *list, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (info->attrs[list[i]])
-			return info->attrs[list[i]];
+		if (a[list[i]])
+			return a[list[i]];
 	return NULL;
 }
 
 /* A switch's attributes on a host, or a host's on a switch, are refused by name. */
-static int edm_fab_chk_kind(struct genl_info *info, bool is_host)
+static int edm_fab_chk_kind(struct nlattr **a, bool is_host, struct netlink_ext_ack *extack)
 {
-	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *bad;
 
 	if (is_host)
-		bad = edm_fab_first_of(info, edm_fab_switch_attrs,
-				       ARRAY_SIZE(edm_fab_switch_attrs));
+		bad = edm_fab_first_of(a, edm_fab_switch_attrs, ARRAY_SIZE(edm_fab_switch_attrs));
 	else
-		bad = edm_fab_first_of(info, edm_fab_host_attrs, ARRAY_SIZE(edm_fab_host_attrs));
+		bad = edm_fab_first_of(a, edm_fab_host_attrs, ARRAY_SIZE(edm_fab_host_attrs));
 	if (bad && is_host)
 		NL_SET_ERR_MSG_ATTR(extack, bad,
 				    "a host takes no sched-x, chunk, policy or rate-mbps");
@@ -227,20 +231,71 @@ static int edm_fab_chk_kind(struct genl_info *info, bool is_host)
 				    "a switch takes no addr, region-size, timeouts or keyed");
 	if (bad)
 		return -EINVAL;
-	if (is_host)
-		return edm_nl_require(info, EDM_A_FAB_ADDR, "missing host address");
+	if (is_host && !a[EDM_A_FAB_ADDR]) {
+		NL_SET_ERR_MSG(extack, "missing host address");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, EDM_A_FAB_ADDR);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-static u32 edm_fab_get_u32(struct genl_info *info, int attr)
+static u32 edm_fab_get_u32(struct nlattr **a, int attr)
 {
-	return info->attrs[attr] ? nla_get_u32(info->attrs[attr]) : 0;
+	return a[attr] ? nla_get_u32(a[attr]) : 0;
+}
+
+/*
+ * A node's creation parameters from FABRIC_NEW's attributes (or `ip link
+ * add`'s, a host's): everything that can be checked before making anything.
+ */
+int edm_fab_cfg_parse(struct nlattr **a, bool is_host, struct edm_fab_node_cfg *cfg,
+		      struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = edm_fab_chk_kind(a, is_host, extack);
+	if (err)
+		return err;
+	if (a[EDM_A_FAB_REGION_SIZE]) {
+		cfg->region_size = nla_get_u64(a[EDM_A_FAB_REGION_SIZE]);
+		if (!IS_ALIGNED(cfg->region_size, SZ_4K)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_FAB_REGION_SIZE],
+					    "region size must be a multiple of 4 KiB");
+			return -EINVAL;
+		}
+	}
+	/* 0 is "the default" in every field the request left out. */
+	cfg->nports = edm_fab_get_u32(a, EDM_A_FAB_PORTS);
+	if (cfg->nports > EDM_FAB_HOST_PORTS_MAX && is_host) {
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_FAB_PORTS],
+				    "a host has 1 port, or 2: the second to a standby switch");
+		return -ERANGE;
+	}
+	cfg->x = edm_fab_get_u32(a, EDM_A_FAB_SCHED_X);
+	cfg->chunk = edm_fab_get_u32(a, EDM_A_FAB_CHUNK);
+	cfg->policy = edm_fab_get_u32(a, EDM_A_FAB_POLICY);
+	cfg->rate_mbps = edm_fab_get_u32(a, EDM_A_FAB_RATE_MBPS);
+	cfg->addr = edm_fab_get_u32(a, EDM_A_FAB_ADDR);
+	cfg->timeout_ms = edm_fab_get_u32(a, EDM_A_FAB_TIMEOUT_MS);
+	cfg->timeout_min_us = edm_fab_get_u32(a, EDM_A_FAB_TIMEOUT_MIN_US);
+	if (cfg->timeout_min_us > (u64)(cfg->timeout_ms ?: EDM_FAB_DEFAULT_TIMEOUT_MS) *
+				  USEC_PER_MSEC) {
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_FAB_TIMEOUT_MIN_US],
+				    "the shortest timeout is longer than the longest (timeout)");
+		return -ERANGE;
+	}
+	cfg->keyed = nla_get_flag(a[EDM_A_FAB_REGION_KEYED]);
+	if (cfg->keyed && !cfg->region_size) {
+		NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_FAB_REGION_KEYED],
+				    "only a host with a region can be keyed");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Everything about a creation request that can be checked before making anything. */
 static int edm_fab_chk_new(struct genl_info *info, struct edm_fab_node_cfg *cfg)
 {
-	struct nlattr **a = info->attrs;
 	int err;
 
 	err = edm_nl_require(info, EDM_A_FAB_NAME, "missing node name") ?:
@@ -250,45 +305,9 @@ static int edm_fab_chk_new(struct genl_info *info, struct edm_fab_node_cfg *cfg)
 	err = edm_nl_chk_name(info, EDM_A_FAB_NAME);
 	if (err)
 		return err;
-	err = edm_fab_chk_kind(info, nla_get_u32(a[EDM_A_FAB_TYPE]) == EDM_DEV_TYPE_FHOST);
-	if (err)
-		return err;
-	if (a[EDM_A_FAB_REGION_SIZE]) {
-		cfg->region_size = nla_get_u64(a[EDM_A_FAB_REGION_SIZE]);
-		if (!IS_ALIGNED(cfg->region_size, SZ_4K)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_REGION_SIZE],
-					    "region size must be a multiple of 4 KiB");
-			return -EINVAL;
-		}
-	}
-	/* 0 is "the default" in every field the request left out. */
-	cfg->nports = edm_fab_get_u32(info, EDM_A_FAB_PORTS);
-	if (cfg->nports > EDM_FAB_HOST_PORTS_MAX &&
-	    nla_get_u32(a[EDM_A_FAB_TYPE]) == EDM_DEV_TYPE_FHOST) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_PORTS],
-				    "a host has 1 port, or 2: the second to a standby switch");
-		return -ERANGE;
-	}
-	cfg->x = edm_fab_get_u32(info, EDM_A_FAB_SCHED_X);
-	cfg->chunk = edm_fab_get_u32(info, EDM_A_FAB_CHUNK);
-	cfg->policy = edm_fab_get_u32(info, EDM_A_FAB_POLICY);
-	cfg->rate_mbps = edm_fab_get_u32(info, EDM_A_FAB_RATE_MBPS);
-	cfg->addr = edm_fab_get_u32(info, EDM_A_FAB_ADDR);
-	cfg->timeout_ms = edm_fab_get_u32(info, EDM_A_FAB_TIMEOUT_MS);
-	cfg->timeout_min_us = edm_fab_get_u32(info, EDM_A_FAB_TIMEOUT_MIN_US);
-	if (cfg->timeout_min_us > (u64)(cfg->timeout_ms ?: EDM_FAB_DEFAULT_TIMEOUT_MS) *
-				  USEC_PER_MSEC) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_TIMEOUT_MIN_US],
-				    "the shortest timeout is longer than the longest (timeout)");
-		return -ERANGE;
-	}
-	cfg->keyed = nla_get_flag(a[EDM_A_FAB_REGION_KEYED]);
-	if (cfg->keyed && !cfg->region_size) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_FAB_REGION_KEYED],
-				    "only a host with a region can be keyed");
-		return -EINVAL;
-	}
-	return 0;
+	return edm_fab_cfg_parse(info->attrs,
+				 nla_get_u32(info->attrs[EDM_A_FAB_TYPE]) == EDM_DEV_TYPE_FHOST,
+				 cfg, info->extack);
 }
 
 static int edm_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)

@@ -259,6 +259,7 @@ static int edm_fab_cfg_check(enum edm_fab_kind kind, struct edm_fab_node_cfg *cf
 static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, const void *cfg,
 			       struct netlink_ext_ack *extack)
 {
+	struct net_device *ndev;
 	struct edm_fab_node *n;
 	u32 i;
 	int err;
@@ -268,6 +269,8 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 		return -ENOMEM;
 	if (cfg)
 		n->cfg = *(const struct edm_fab_node_cfg *)cfg;
+	ndev = n->cfg.netdev;		/* `ip link add`'s; n->ndev once registered */
+	n->cfg.netdev = NULL;
 	n->kind = kind;
 	err = edm_fab_cfg_check(kind, &n->cfg, extack);
 	if (err)
@@ -306,7 +309,7 @@ static int edm_fab_node_create(struct edm_dev *dev, enum edm_fab_kind kind, cons
 	dev->type_priv = n;
 
 	if (kind == EDM_FAB_HOST) {
-		err = edm_fab_netdev_create(n);
+		err = edm_fab_netdev_create(n, ndev);
 		if (err) {
 			NL_SET_ERR_MSG(extack, "cannot register the host's netdev (name taken?)");
 			goto err_napi;
@@ -324,7 +327,7 @@ err_napi:
 	dev->type_priv = NULL;
 	napi_disable(&n->napi);
 	netif_napi_del(&n->napi);
-	edm_fab_netdev_destroy(n);
+	edm_fab_netdev_destroy(n, NULL);
 	edm_fab_node_put(n);
 	return err;
 
@@ -374,7 +377,7 @@ static void edm_fab_node_destroy(struct edm_dev *dev)
 		if (cancel_work_sync(&n->port[i].down_work))
 			edm_fab_node_put(n);
 	if (n->kind == EDM_FAB_HOST) {
-		edm_fab_netdev_destroy(n);
+		edm_fab_netdev_destroy(n, dev->kill);
 		edm_fab_host_complete(n);
 	}
 	dev->type_priv = NULL;

@@ -58,6 +58,8 @@ int edm_fab_init(void);				/* fabric/link.c */
 void edm_fab_exit(void);
 int edm_fab_eth_init(void);				/* fabric/eth.c */
 void edm_fab_eth_exit(void);
+int edm_fab_host_link_init(void);		/* fabric/host_link.c */
+void edm_fab_host_link_exit(void);
 int edm_rack_cn_link_init(void);		/* dfabric/rack_link.c */
 void edm_rack_cn_link_exit(void);
 int edm_nicpool_notifier_init(void);		/* dfabric/nicpool.c */

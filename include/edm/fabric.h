@@ -175,6 +175,7 @@ struct edm_fab_node_cfg {
 	u32 timeout_ms;		/* 0: EDM_FAB_DEFAULT_TIMEOUT_MS */
 	u32 timeout_min_us;	/* 0: a quarter of timeout_ms */
 	bool keyed;		/* its region serves only requests with its key */
+	struct net_device *netdev;	/* host: allocated by `ip link add`, or NULL */
 };
 
 struct edm_fab_node_stats {

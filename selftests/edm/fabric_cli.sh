@@ -12,7 +12,7 @@ MON_PID=
 
 cleanup() {
 	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
-	for n in sw0 h0 h1 h2 swa swb; do "$EDMCTL" fabric del $n 2>/dev/null; done
+	for n in sw0 h0 h1 h2 swa swb hq hx; do "$EDMCTL" fabric del $n 2>/dev/null; done
 	ip netns del edm_fx 2>/dev/null
 	rm -f "$MON_OUT"
 }
@@ -273,6 +273,53 @@ netns_death() {
 	poll 30 edm_no_objects
 }
 
+# `ip link add ... type fhost` makes the same host as edmctl (one path in
+# the kernel): edmctl shows it, `ip -d link` shows its parameters, and it
+# links to a switch like any host. `ip link del` deletes it with its links,
+# and so does the death of its namespace; an edmctl host has the kind too.
+iplink() {
+	local want
+
+	expect_error_in "missing host address" ip link add hq type fhost
+	[ ! -e /sys/class/net/hq ]
+	x ipl link add hq type fhost addr 3 region 64k keyed timeout 200 timeout-min 5000
+	x "$EDMCTL" -j fabric show hq | jq -e '.[0] | .type == "host" and .addr == 3
+		and .region_size == 65536 and .keyed and .timeout_ms == 200
+		and .timeout_min_us == 5000 and (.minor | type) == "number"'
+	x ipl -j -d link show hq | jq -e '.[0].linkinfo | .info_kind == "fhost" and (.info_data |
+		.addr == 3 and .region_size == 65536 and .region_keyed == "keyed"
+		and .timeout_ms == 200 and .timeout_min_us == 5000 and (has("ports") | not))'
+	x "$EDMCTL" fabric add switch sw0 ports 4 >/dev/null
+	x "$EDMCTL" fabric link add hq peer sw0:3
+	x "$EDMCTL" -j fabric link show sw0:3 | jq -e '.[0] | .peer == "hq" and .state == "up"'
+	x ip link del hq
+	x "$EDMCTL" -j fabric show | jq -e 'map(.name) == ["sw0"]'
+	x "$EDMCTL" -j fabric link show | jq -e 'length == 0'
+
+	x "$EDMCTL" fabric add host h0 addr 1 ports 2 >/dev/null
+	want="fhost addr 1 ports 2 timeout 100 timeout-min 25000 cdev /dev/edm[0-9]+ region 0 "
+	x ipl -d link show h0 | grep -qE "$want"
+	x ip link del h0
+	x "$EDMCTL" -j fabric show | jq -e 'map(.name) == ["sw0"]'
+
+	x ip netns add edm_fx
+	x ipl -n edm_fx link add hn type fhost addr 4
+	x "$EDMCTL" -n edm_fx -j fabric show | jq -e 'map(.name) == ["hn"]'
+	x ip netns del edm_fx
+	poll 30 test "$(edm_objects fabric)" = 1
+	x "$EDMCTL" fabric del sw0
+
+	expect_error_in "a host's name is" ipl link add h+x type fhost addr 5
+	expect_error_in "region size must be a multiple of 4 KiB" \
+		ipl link add hx type fhost addr 5 region 1000
+	expect_error_in "only a host with a region can be keyed" ipl link add hx type fhost addr 5 keyed
+	expect_error_in "a host has 1 port, or 2" ipl link add hx type fhost addr 5 ports 3
+	expect_error_in "shortest timeout is longer" \
+		ipl link add hx type fhost addr 5 timeout 10 timeout-min 20000
+	[ ! -e /sys/class/net/hx ]
+	edm_no_objects
+}
+
 run_case nodes "fabric add, show (JSON), stats, set and del of switches and hosts"
 run_case node_errors "the kernel's messages for nodes it refuses reach the user"
 run_case links "fabric link add, show, set and del of emulated links"
@@ -280,4 +327,5 @@ run_case events "monitor prints fabric and link events, none for a set that chan
 run_case many_links "a link dump over several messages has every end once, in order"
 run_case link_down "corrupted blocks take a link end down, the monitor says why, set revives it"
 run_case netns_death "a namespace's death deletes its fabric nodes, links and netdevs"
+run_case iplink "ip link add/del of fabric hosts, with and without the ip plug-in, and ip -d link"
 tap_done

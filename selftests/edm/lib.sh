@@ -194,11 +194,15 @@ eth_rings() {
 	[ "$(grep -cxE "Combined:[[:space:]]+1" <<<"$l")" = 2 ] || { echo "$l" >&2; return 1; }
 }
 
-# ipl ARGS...: ip(8) with our plug-ins for the ndimm and rackcn kinds
-# (tools/iplink).
+# ipl ARGS...: ip(8) with our plug-ins for the ndimm, rackcn and fhost
+# kinds (tools/iplink).
 ipl() {
-	[ -e "$EDM_TOP/tools/iplink/link_ndimm.so" ] && [ -e "$EDM_TOP/tools/iplink/link_rackcn.so" ] ||
-		{ echo "ip's plug-ins are not built: make -C tools/iplink" >&2; return 1; }
+	local k
+
+	for k in ndimm rackcn fhost; do
+		[ -e "$EDM_TOP/tools/iplink/link_$k.so" ] ||
+			{ echo "ip's plug-ins are not built: make -C tools/iplink" >&2; return 1; }
+	done
 	IP_LIB_DIR=$EDM_TOP/tools/iplink ip "$@"
 }
 

@@ -61,6 +61,28 @@ static inline int iplink_u32(const char *arg, uint32_t *v)
 	return 0;
 }
 
+/* A size in bytes, with an optional K, M or G; 0 on success. */
+static inline int iplink_size(const char *arg, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	x = strtoull(arg, &end, 0);
+	if (errno || end == arg || *arg == '-')
+		return -1;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	}
+	if (*end || x > (UINT64_MAX >> shift))
+		return -1;
+	*v = (uint64_t)x << shift;
+	return 0;
+}
+
 static inline uint32_t iplink_get_u32(const struct rtattr *a)
 {
 	uint32_t v;

@@ -35,27 +35,6 @@ static void ndimm_usage(FILE *f)
 		"The zone size is a multiple of 2M, 4M at least; 32M when not given.\n");
 }
 
-static int ndimm_size(const char *arg, uint64_t *v)
-{
-	unsigned long long x;
-	char *end;
-	int shift = 0;
-
-	errno = 0;
-	x = strtoull(arg, &end, 0);
-	if (errno || end == arg || *arg == '-')
-		return -1;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	}
-	if (*end || x > (UINT64_MAX >> shift))
-		return -1;
-	*v = (uint64_t)x << shift;
-	return 0;
-}
-
 static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n)
 {
 	static const struct { const char *name; int attr; } u32s[] = {
@@ -90,7 +69,7 @@ static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct n
 				return iplink_bad("ndimm", "lower device", arg);
 			addattr32(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_LOWER, u);
 		} else if (!strcmp(key, "size")) {
-			if (ndimm_size(arg, &sz))
+			if (iplink_size(arg, &sz))
 				return iplink_bad("ndimm", "size", arg);
 			addattr64(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_SIZE, sz);
 		} else if (!strcmp(key, "rx-mode")) {
