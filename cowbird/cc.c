@@ -61,17 +61,6 @@ int cowbird_cc_init(struct cowbird_cc *cc, const struct cowbird_cc_cfg *cfg, u32
 	return 0;
 }
 
-/*
- * A measured RTT (the fabric host's SRTT to the node) replaces the
- * configured one from now on: it spaces decreases and paces ops. 0 (not
- * measured yet) keeps what there is; above U32_MAX ns it is clamped.
- */
-void cowbird_cc_set_rtt(struct cowbird_cc *cc, u64 rtt_ns)
-{
-	if (rtt_ns)
-		cc->cfg.rtt_ns = rtt_ns > (u32)~0U ? (u32)~0U : (u32)rtt_ns;
-}
-
 static bool may_decrease(const struct cowbird_cc_win *w, const struct cowbird_cc_cfg *cfg,
 			 u64 now)
 {

@@ -32,10 +32,6 @@
  * is refused there and ends with NACK, which is not congestion and moves no
  * window.
  *
- * Congestion. The windows' RTT (one decrease per RTT, pacing below one op)
- * follows the via host's SRTT to the memory node, taken on each pass that
- * reaps ops.
- *
  * Context and locking. The fabric calls cowbird_rmt_done() in BH; it only
  * pushes the op on the instance's lock-free done list and drops the count
  * of ops out. Everything else runs in an engine thread under the
@@ -192,10 +188,6 @@ static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 	struct cowbird_rmt *rmt = inst->rmt;
 	struct llist_node *list = llist_reverse_order(llist_del_all(&rmt->done));
 	struct cowbird_rop *rop, *tmp;
-
-	/* the windows' RTT is the via host's measure of the node's */
-	if (list)
-		cowbird_cc_set_rtt(inst->cc, edm_fab_host_srtt_ns(rmt->via, inst->region_id));
 
 	llist_for_each_entry_safe(rop, tmp, list, done_node) {
 		struct cowbird_eng_ring *er = &inst->rings[rop->ring];

@@ -667,22 +667,6 @@ u64 edm_fab_host_dispatch_ns(struct edm_fab_node *n)
 	return edm_fab_node_is_host(n) ? edm_dispatch_ns(to_host(n)) : 0;
 }
 
-/* @n's smoothed RTT to node @dst; 0 until measured. */
-u64 edm_fab_host_srtt_ns(struct edm_fab_node *n, u32 dst)
-{
-	struct edm_hdst *d;
-	u64 srtt = 0;
-
-	if (!edm_fab_node_is_host(n) || dst > EDM_FAB_ADDR_MAX)
-		return 0;
-	spin_lock_bh(&n->lock);
-	d = to_host(n)->dst[dst];
-	if (d && d->rtt_samples)
-		srtt = d->srtt_ns;
-	spin_unlock_bh(&n->lock);
-	return srtt;
-}
-
 static void edm_sync_done(struct edm_fab_op *op)
 {
 	complete(op->priv);

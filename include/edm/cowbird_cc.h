@@ -72,7 +72,6 @@ static inline size_t cowbird_cc_size(u32 ndst)
 }
 
 int cowbird_cc_init(struct cowbird_cc *cc, const struct cowbird_cc_cfg *cfg, u32 ndst);
-void cowbird_cc_set_rtt(struct cowbird_cc *cc, u64 rtt_ns);
 u32 cowbird_cc_on_delay(struct cowbird_cc_win *w, const struct cowbird_cc_cfg *cfg, u64 delay,
 			u32 target, u64 now);
 u32 cowbird_cc_on_timeout(struct cowbird_cc_win *w, const struct cowbird_cc_cfg *cfg, u64 now);

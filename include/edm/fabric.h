@@ -211,7 +211,6 @@ u32 edm_fab_node_nports(const struct edm_fab_node *n);
 /* Host stack (fabric/requester.c: ops; fabric/host.c: addr, minor, cdev) */
 int edm_fab_host_submit(struct edm_fab_node *host, struct edm_fab_op *op);
 u64 edm_fab_host_dispatch_ns(struct edm_fab_node *host);
-u64 edm_fab_host_srtt_ns(struct edm_fab_node *host, u32 dst);
 int edm_fab_host_probe(struct edm_fab_node *host, u32 dst, u64 *size);
 int edm_fab_host_sync_op(struct edm_fab_node *host, struct edm_fab_op *op);
 u32 edm_fab_host_addr(const struct edm_fab_node *host);

@@ -168,29 +168,6 @@ TEST_F(cc, pacing_below_one_op)
 	EXPECT_TRUE(cowbird_cc_may_issue(cc, 0, 1000 + 2 * RTT));
 }
 
-/* A measured RTT replaces the configured one for pacing and for decreases. */
-TEST_F(cc, measured_rtt)
-{
-	struct cowbird_cc *cc = self->cc;
-
-	cowbird_cc_set_rtt(cc, 0);		/* not measured: nothing changes */
-	EXPECT_EQ(RTT, cc->cfg.rtt_ns);
-	cowbird_cc_set_rtt(cc, 3 * RTT);
-	EXPECT_EQ(3 * RTT, cc->cfg.rtt_ns);
-	cc->dst[0].cwnd = ONE / 2;
-	cowbird_cc_on_issue(cc, 0, 1000);
-	cowbird_cc_on_complete(cc, 0, COWBIRD_ST_EACCES, 0, 0, 1002);
-	EXPECT_FALSE(cowbird_cc_may_issue(cc, 0, 1000 + 6 * RTT - 1));
-	EXPECT_TRUE(cowbird_cc_may_issue(cc, 0, 1000 + 6 * RTT));
-	/* one decrease per measured RTT */
-	cc->local.cwnd = 10 * ONE;
-	EXPECT_EQ(393220, cowbird_cc_on_delay(&cc->local, &cc->cfg, 2000, T_LOCAL, 5));
-	EXPECT_EQ(393220, cowbird_cc_on_delay(&cc->local, &cc->cfg, 2000, T_LOCAL, 5 + 3 * RTT - 1));
-	EXPECT_GT(393220, cowbird_cc_on_delay(&cc->local, &cc->cfg, 2000, T_LOCAL, 5 + 3 * RTT));
-	cowbird_cc_set_rtt(cc, 1ULL << 40);	/* clamped, not wrapped */
-	EXPECT_EQ(UINT32_MAX, cc->cfg.rtt_ns);
-}
-
 TEST(init_rejects)
 {
 	struct cowbird_cc *cc = calloc(1, cowbird_cc_size(COWBIRD_CC_MAX_DESTS + 1));
