@@ -307,16 +307,44 @@ bool edm_shp_peer_up(const struct edm_shp *v, u32 slot)
 /* The live host (not this one) with that MAC, or -ENOENT. */
 int edm_shp_find_mac(const struct edm_shp *v, const u8 *mac)
 {
+	u64 w;
 	u32 i;
 
 	for (i = 0; i < v->geo.nhosts; i++) {
 		if (i == v->slot ||
 		    EDM_SHP_HW_STATE(edm_shp_host_state(v, i)) != EDM_SHP_H_LIVE)
 			continue;
-		if (!memcmp(v->hosts[i].mac, mac, sizeof(v->hosts[i].mac)))
+		w = edm_shp_load(&v->hosts[i].mac_word);	/* one load: never half a change */
+		if (!memcmp(&w, mac, sizeof(v->hosts[i].mac)))
 			return i;
 	}
 	return -ENOENT;
+}
+
+/*
+ * This host's MAC becomes @mac (its netdev's address changed while up): one
+ * swap of its slot's MAC word, expecting @old, the MAC it has now. A life of
+ * ours reaped meanwhile writes nothing into the slot's next life: that life
+ * wrote its own MAC when it joined, so the swap fails, or it will write it
+ * after. Peers route by the word from their next frame on. -ENOTCONN: not
+ * live (reaped, or not joined), or the word is not @old.
+ */
+int edm_shp_set_mac(struct edm_shp *v, const u8 *old, const u8 *mac)
+{
+	struct edm_shp_host *h;
+	u64 w, nw;
+
+	if (v->slot >= v->geo.nhosts || edm_shp_fenced(v))
+		return -ENOTCONN;
+	h = &v->hosts[v->slot];
+	w = edm_shp_load(&h->mac_word);
+	if (memcmp(&w, old, sizeof(h->mac)))
+		return -ENOTCONN;
+	nw = w;
+	memcpy(&nw, mac, sizeof(h->mac));
+	if (edm_shp_cas64(&h->mac_word, w, nw) != w)
+		return -ENOTCONN;
+	return 0;
 }
 
 /* ---- Buffers ---- */

@@ -16,7 +16,8 @@
  * is the view's one consumer (and ndo_stop, once the NAPI is off, drains
  * what came meanwhile); nothing else of ours. A member whose netdev is
  * down says so in the host table, and is passed nothing. A full ring stops the
- * queue, and the NAPI wakes it when every ring has room again.
+ * queue, and the NAPI wakes it when every ring has room again. A MAC change
+ * (under RTNL, like the join and the leave) swaps the slot's MAC word.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -263,6 +264,29 @@ static int edm_shpool_stop(struct net_device *nd)
 	return 0;
 }
 
+/*
+ * A new MAC address, up or down (as a veth's): the pool routes each frame
+ * by the MAC in its member's slot, so the slot's changes first, in one
+ * swap (edm_shp_set_mac()); peers send to the new one from their next
+ * frame, and frames on their way to the old one are dropped as for a
+ * host that went away. Under RTNL; -ENOTCONN when this kernel was reaped.
+ */
+static int edm_shpool_set_mac(struct net_device *nd, void *p)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+	const struct sockaddr *sa = p;
+	int err;
+
+	err = eth_prepare_mac_addr_change(nd, p);
+	if (err)
+		return err;
+	err = edm_shp_set_mac(&sp->v, nd->dev_addr, (const u8 *)sa->sa_data);
+	if (err)
+		return err;
+	eth_commit_mac_addr_change(nd, p);
+	return 0;
+}
+
 static void edm_shpool_get_stats64(struct net_device *nd, struct rtnl_link_stats64 *s)
 {
 	struct edm_shpool *sp = edm_shpool_nd(nd);
@@ -284,6 +308,7 @@ static const struct net_device_ops edm_shpool_netdev_ops = {
 	.ndo_start_xmit = edm_shpool_xmit,
 	.ndo_get_stats64 = edm_shpool_get_stats64,
 	.ndo_validate_addr = eth_validate_addr,
+	.ndo_set_mac_address = edm_shpool_set_mac,
 };
 
 static void edm_shpool_setup(struct net_device *nd)
@@ -294,6 +319,7 @@ static void edm_shpool_setup(struct net_device *nd)
 	nd->features |= EDM_SHPOOL_FEATURES;
 	nd->hw_features |= EDM_SHPOOL_FEATURES;
 	nd->vlan_features |= EDM_SHPOOL_FEATURES;
+	nd->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	eth_hw_addr_random(nd);
 }
 

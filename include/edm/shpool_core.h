@@ -52,7 +52,7 @@
  * and the reaper (edm_shp_beat(), _reap()) may run concurrently, each
  * serialized with itself; edm_shp_free() and the readers (_room(),
  * _pending(), _held(), _fenced(), _find_mac()) may run anywhere. Joining
- * and leaving run alone.
+ * and leaving run alone, and edm_shp_set_mac() (one swap) apart from them.
  */
 #ifndef _EDM_SHPOOL_CORE_H
 #define _EDM_SHPOOL_CORE_H
@@ -191,8 +191,10 @@ struct edm_shp_host {
 	u64 state;		/* EDM_SHP_HW(state, epoch) */
 	u64 beat;		/* bumped by the host while it lives */
 	u64 reaped;		/* lives of this slot reaped by others */
-	u8 mac[6];
-	u8 pad[2];
+	union {
+		u8 mac[6];
+		u64 mac_word;	/* mac and 2 bytes: swapped whole (edm_shp_set_mac()) */
+	};
 	char name[EDM_SHP_NAME_LEN];	/* NUL-terminated */
 	u32 up;			/* 1 while its receive side runs (its netdev is up) */
 	u8 pad2[EDM_SHP_LINE - 4];
@@ -288,6 +290,7 @@ u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 state);
 u64 edm_shp_host_state(const struct edm_shp *v, u32 slot);
 u32 edm_shp_held(const struct edm_shp *v, u32 slot);
 int edm_shp_find_mac(const struct edm_shp *v, const u8 *mac);
+int edm_shp_set_mac(struct edm_shp *v, const u8 *old, const u8 *mac);
 void edm_shp_set_up(struct edm_shp *v, bool up);
 bool edm_shp_peer_up(const struct edm_shp *v, u32 slot);
 

@@ -878,6 +878,60 @@ TEST(a_reaped_life_that_still_runs_is_fenced)
 	free(base);
 }
 
+/*
+ * A live host changes its MAC: peers find it by the new one at once, never
+ * by the old. A change that does not start from the slot's MAC, or from a
+ * life that was reaped (even after its slot's next life joined), writes
+ * nothing.
+ */
+TEST(a_live_mac_change)
+{
+	struct edm_shp_cfg cfg = cfg_small(2, 8);
+	const u64 size = 64 * 1024;
+	u8 *base = range_new(size), m1[6], m2[6], m3[6], m9[6];
+	struct edm_shp a, b, c;
+	u64 word;
+
+	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, edm_shp_format(base, size, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&a, base, size));
+	ASSERT_EQ(0, edm_shp_open(&b, base, size));
+	ASSERT_EQ(0, edm_shp_open(&c, base, size));
+	mac_of(m1, 1);
+	mac_of(m2, 2);
+	mac_of(m3, 3);
+	mac_of(m9, 9);
+	ASSERT_EQ(0, edm_shp_join(&a, "a", m1));
+	ASSERT_EQ(0, edm_shp_join(&b, "b", m2));
+
+	EXPECT_EQ(0, edm_shp_set_mac(&b, m2, m9));
+	EXPECT_EQ((int)b.slot, edm_shp_find_mac(&a, m9));
+	EXPECT_EQ(-ENOENT, edm_shp_find_mac(&a, m2));
+	EXPECT_EQ(0, memcmp(m9, a.hosts[b.slot].mac, 6));
+	/* from a MAC the slot does not have: nothing changes */
+	EXPECT_EQ(-ENOTCONN, edm_shp_set_mac(&b, m2, m3));
+	EXPECT_EQ((int)b.slot, edm_shp_find_mac(&a, m9));
+	EXPECT_EQ(-ENOENT, edm_shp_find_mac(&a, m3));
+	/* back, and a view that never joined changes nothing */
+	EXPECT_EQ(0, edm_shp_set_mac(&b, m9, m2));
+	EXPECT_EQ(-ENOTCONN, edm_shp_set_mac(&c, m2, m3));
+	EXPECT_EQ((int)b.slot, edm_shp_find_mac(&a, m2));
+
+	/* b is reaped while it still runs; c takes the slot with m3 */
+	edm_shp_reap(&a, b.slot, edm_shp_host_state(&a, b.slot));
+	EXPECT_EQ(-ENOTCONN, edm_shp_set_mac(&b, m2, m9));
+	ASSERT_EQ(0, edm_shp_join(&c, "c", m3));
+	ASSERT_EQ(b.slot, c.slot);
+	word = a.hosts[c.slot].mac_word;
+	EXPECT_EQ(-ENOTCONN, edm_shp_set_mac(&b, m2, m9));
+	EXPECT_EQ(word, a.hosts[c.slot].mac_word);
+	EXPECT_EQ((int)c.slot, edm_shp_find_mac(&a, m3));
+	EXPECT_EQ(-ENOENT, edm_shp_find_mac(&a, m9));
+	edm_shp_leave(&c);
+	edm_shp_leave(&a);
+	free(base);
+}
+
 /* A host says whether its receive side runs; only a live other host's counts. */
 TEST_F(shp, up_is_published)
 {
