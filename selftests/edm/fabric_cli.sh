@@ -306,7 +306,7 @@ iplink() {
 	x ipl -n edm_fx link add hn type fhost addr 4
 	x "$EDMCTL" -n edm_fx -j fabric show | jq -e 'map(.name) == ["hn"]'
 	x ip netns del edm_fx
-	poll 30 test "$(edm_objects fabric)" = 1
+	poll 30 edm_objects_are fabric 1
 	x "$EDMCTL" fabric del sw0
 
 	expect_error_in "a host's name is" ipl link add h+x type fhost addr 5

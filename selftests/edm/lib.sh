@@ -160,6 +160,13 @@ edm_no_objects() {
 	! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$EDM_DEBUGFS/objects"
 }
 
+# edm_objects_are KIND N: edm counts N live objects of KIND. A condition
+# for poll, which runs it again each time: `poll 30 test "$(edm_objects
+# KIND)" = N` would compare the count read once, before polling.
+edm_objects_are() {
+	[ "$(edm_objects "$1")" = "$2" ]
+}
+
 # ethtool_json DEV [NETNS]: `ethtool -S DEV` as a JSON object
 ethtool_json() {
 	${2:+ip netns exec "$2"} ethtool -S "$1" | awk -F': *' 'NR > 1 { k = $1; sub(/^ +/, "", k)

@@ -649,7 +649,7 @@ netns_first() {
 	pair size 4M
 	x in_a ping -c 1 -W 5 $IP_B
 	x ip netns del $NS_A
-	poll 30 test "$(edm_objects dev)" = 0
+	poll 30 edm_objects_are dev 0
 	fails ip -n $NS_B link show ndb
 	x "$EDMCTL" -j netdimm show | jq -e 'length == 0'
 	! compgen -G '/dev/ndimm*' >/dev/null

@@ -480,7 +480,7 @@ case_iplink() {
 	x ip -n $NS_A link del cna
 	[ "$(edm_objects cn)" = 1 ]
 	x ip netns del $NS_B
-	poll 30 test "$(edm_objects cn)" = 0
+	poll 30 edm_objects_are cn 0
 	x "$EDMCTL" -j rack cn-show | jq -e 'length == 0'
 
 	# an edmctl CN has the kind too
