@@ -43,6 +43,8 @@ static const struct edm_subsys edm_subsystems[] = {
 #if IS_ENABLED(CONFIG_EDM_DFABRIC)
 	/* after the registry: `ip link add ... type rackcn` makes CNs of its racks */
 	{ "rackcn-link", edm_rack_cn_link_init, edm_rack_cn_link_exit },
+	/* after the registry: `ip link add ... type shpool` joins shared pools */
+	{ "shpool-link", edm_shpool_link_init, edm_shpool_link_exit },
 #endif
 	{ "netlink", edm_genl_init, edm_genl_exit },
 };

@@ -189,7 +189,13 @@ static int edm_shpool_open(struct edm_shpool *sp, const struct edm_shpool_cfg *c
 	return 0;
 }
 
-static void edm_shpool_detach(struct edm_shpool *sp)
+/*
+ * Leave the pool and unmap it. The netdev is closed first (its NAPI and
+ * poll timer stop: nothing of ours touches the view after), then
+ * unregistered at once, or on @kill (the batch of `ip link del` and of a
+ * netns's exit); it is freed once its last reference is gone.
+ */
+static void edm_shpool_detach(struct edm_shpool *sp, struct list_head *kill)
 {
 	struct net_device *nd = sp->netdev;
 
@@ -198,7 +204,8 @@ static void edm_shpool_detach(struct edm_shpool *sp)
 	if (!sp->mem)
 		return;
 	edm_shpool_x_detach(sp);	/* while the pool is still ours */
-	unregister_netdevice(nd);	/* stops NAPI and the poll timer */
+	dev_close(nd);
+	unregister_netdevice_queue(nd, kill);
 	cancel_delayed_work_sync(&sp->beat);
 	if (!sp->fenced)
 		edm_shp_leave(&sp->v);
@@ -207,7 +214,6 @@ static void edm_shpool_detach(struct edm_shpool *sp)
 	sp->mem->user = NULL;
 	sp->mem = NULL;
 	sp->netdev = NULL;
-	edm_shpool_netdev_free(nd);
 }
 
 static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg *cfg,
@@ -239,7 +245,7 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	err = edm_shpool_open(sp, cfg, extack);
 	if (err)
 		goto err_unmap;
-	nd = edm_shpool_netdev_alloc(sp, cfg->ifname);
+	nd = edm_shpool_netdev_alloc(sp, cfg->ifname, cfg->netdev);
 	if (IS_ERR(nd)) {
 		err = PTR_ERR(nd);
 		NL_SET_ERR_MSG(extack, "cannot allocate the netdev");
@@ -248,7 +254,7 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	err = edm_shp_join(&sp->v, sp->hostname, nd->dev_addr);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "every host slot of the pool is taken");
-		edm_shpool_netdev_free(nd);
+		edm_shpool_netdev_free(nd, !cfg->netdev);
 		goto err_unmap;
 	}
 	sp->netdev = nd;
@@ -258,9 +264,10 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 		NL_SET_ERR_MSG(extack, "cannot register the netdev (name taken?)");
 		sp->netdev = NULL;
 		edm_shp_leave(&sp->v);
-		edm_shpool_netdev_free(nd);
+		edm_shpool_netdev_free(nd, !cfg->netdev);
 		goto err_unmap;
 	}
+	edm_shpool_netdev_registered(nd);
 	sp->beat_jiffies = max(1UL, msecs_to_jiffies(sp->v.geo.lease_ms / EDM_SHPOOL_BEATS));
 	m->user = sp;
 	queue_delayed_work(system_power_efficient_wq, &sp->beat, 0);
@@ -296,6 +303,7 @@ static int edm_shpool_create(struct edm_dev *edev, const void *arg,
 		kfree(sp);
 		return -ENOMEM;
 	}
+	kref_init(&sp->ref);
 	sp->edev = edev;
 	strscpy(sp->device, cfg->device, sizeof(sp->device));
 	strscpy(sp->hostname, cfg->hostname ?: utsname()->nodename, sizeof(sp->hostname));
@@ -313,16 +321,29 @@ static int edm_shpool_create(struct edm_dev *edev, const void *arg,
 	return 0;
 }
 
+static void edm_shpool_release(struct kref *ref)
+{
+	struct edm_shpool *sp = container_of(ref, struct edm_shpool, ref);
+
+	mutex_destroy(&sp->xlock);
+	free_percpu(sp->ctrs);
+	kfree(sp);
+}
+
+void edm_shpool_put(struct edm_shpool *sp)
+{
+	kref_put(&sp->ref, edm_shpool_release);
+}
+
 static void edm_shpool_destroy(struct edm_dev *edev)
 {
 	struct edm_shpool *sp = edm_shpool_of(edev);
 
 	mutex_lock(&edm_shmem_lock);
-	edm_shpool_detach(sp);
+	edm_shpool_detach(sp, edev->kill);
 	mutex_unlock(&edm_shmem_lock);
-	mutex_destroy(&sp->xlock);
-	free_percpu(sp->ctrs);
-	kfree(sp);
+	sp->edev = NULL;	/* the netdev may outlive the device */
+	edm_shpool_put(sp);
 	edm_obj_put(EDM_OBJ_SHPOOL);
 }
 
@@ -374,7 +395,7 @@ static void edm_shmem_remove(struct pci_dev *pdev)
 	if (m->user) {
 		dev_warn(&pdev->dev, "device going away: shared pool %s leaves\n",
 			 m->user->edev->name);
-		edm_shpool_detach(m->user);
+		edm_shpool_detach(m->user, NULL);
 	}
 	list_del(&m->node);
 	mutex_unlock(&edm_shmem_lock);

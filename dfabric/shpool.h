@@ -15,9 +15,14 @@
  * inside RTNL and the registry lock. The data path runs with no
  * lock of ours: xmit is serialized by the netdev's TX lock (the view's one
  * producer), receive by NAPI (its one consumer); the beat work is the only
- * one that reaps. All three stop before the membership detaches:
- * unregister_netdevice() stops the NAPI and its timer, the work is
- * cancelled.
+ * one that reaps. All three stop before the membership detaches: the
+ * netdev is closed (NAPI and its timer stopped) before it is unregistered,
+ * at once or in `ip link del`'s batch, and the work is cancelled.
+ *
+ * Lifetime: a membership is counted (ref): its edm device holds one
+ * reference, its netdev another, dropped by the netdev's destructor, so
+ * the NAPI and counters it points to outlive a netdev that is unregistered
+ * after the membership is gone.
  */
 #ifndef _EDM_SHPOOL_H
 #define _EDM_SHPOOL_H
@@ -53,6 +58,7 @@ struct edm_shpool_stats {
 };
 
 struct edm_shpool {
+	struct kref ref;
 	struct edm_dev *edev;
 	char device[EDM_SHPOOL_DEV_LEN];	/* the PCI name it joined with */
 	char hostname[EDM_SHP_NAME_LEN];
@@ -91,6 +97,7 @@ struct edm_shpool_cfg {
 	const char *hostname;		/* NULL: the uts nodename */
 	struct edm_shp_cfg fmt;		/* if this join formats the pool */
 	u32 fmt_given;			/* BIT(EDM_A_SHPOOL_*) of fmt's fields given */
+	struct net_device *netdev;	/* allocated by `ip link add`, or NULL */
 };
 
 static inline struct edm_shpool *edm_shpool_of(const struct edm_dev *dev)
@@ -113,6 +120,7 @@ static inline struct edm_shpool *edm_shpool_nd(const struct net_device *nd)
 extern struct mutex edm_shmem_lock;
 extern bool edm_shpool_stall;		/* debugfs test knob: the works pause */
 void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum);
+void edm_shpool_put(struct edm_shpool *sp);
 
 /* dfabric/shpool_nl.c: events to the netns's "events" group */
 void edm_shpool_notify_reap(struct edm_shpool *sp, u32 slot);
@@ -128,8 +136,21 @@ void edm_shpool_x_start(struct edm_shpool *sp);
 void edm_shpool_x_detach(struct edm_shpool *sp);
 bool edm_shpool_x_busy(struct edm_shpool *sp);
 
+/* dfabric/shpool_nl.c, for `ip link add` (dfabric/shpool_link.c) */
+extern const struct nla_policy edm_shpool_join_policy[EDM_A_SHPOOL_MAX + 1];
+int edm_shpool_cfg_parse(struct nlattr **a, struct edm_shpool_cfg *cfg,
+			 struct netlink_ext_ack *extack);
+void edm_shpool_notify(const struct edm_dev *dev, u8 cmd);
+struct sk_buff *edm_shpool_event_msg(const struct edm_dev *dev, u8 cmd);
+
+/* dfabric/shpool_link.c */
+extern struct rtnl_link_ops edm_shpool_link_ops;
+
 /* dfabric/shpool_net.c */
-struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname);
-void edm_shpool_netdev_free(struct net_device *nd);
+void edm_shpool_setup(struct net_device *nd);
+struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname,
+					   struct net_device *given);
+void edm_shpool_netdev_registered(struct net_device *nd);
+void edm_shpool_netdev_free(struct net_device *nd, bool ours);
 
 #endif /* _EDM_SHPOOL_H */

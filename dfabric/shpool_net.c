@@ -311,7 +311,7 @@ static const struct net_device_ops edm_shpool_netdev_ops = {
 	.ndo_set_mac_address = edm_shpool_set_mac,
 };
 
-static void edm_shpool_setup(struct net_device *nd)
+void edm_shpool_setup(struct net_device *nd)
 {
 	ether_setup(nd);
 	nd->netdev_ops = &edm_shpool_netdev_ops;
@@ -323,18 +323,35 @@ static void edm_shpool_setup(struct net_device *nd)
 	eth_hw_addr_random(nd);
 }
 
-/* Sized for the pool's Buffers, which the view must know already. */
-struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname)
+/* The netdev's last reference is gone: so is its reference on the membership. */
+static void edm_shpool_ndev_destructor(struct net_device *nd)
+{
+	struct edm_shpool *sp = edm_shpool_nd(nd);
+
+	netif_napi_del(&sp->napi);	/* free_netdev() would, after sp may be gone */
+	edm_shpool_put(sp);
+}
+
+/*
+ * Sized for the pool's Buffers, which the view must know already: @given
+ * (allocated by `ip link add`) or a new one. Every shared pool's netdev
+ * carries the shpool link ops, however it was made.
+ */
+struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname,
+					   struct net_device *given)
 {
 	u32 frame = min_t(u32, edm_shp_buf_size(&sp->v), GSO_LEGACY_MAX_SIZE);
-	struct net_device *nd;
+	struct net_device *nd = given;
 
-	nd = alloc_netdev(sizeof(sp), ifname ?: "shp%d", ifname ? NET_NAME_USER : NET_NAME_ENUM,
-			  edm_shpool_setup);
-	if (!nd)
-		return ERR_PTR(-ENOMEM);
+	if (!nd) {
+		nd = alloc_netdev(sizeof(sp), ifname ?: "shp%d",
+				  ifname ? NET_NAME_USER : NET_NAME_ENUM, edm_shpool_setup);
+		if (!nd)
+			return ERR_PTR(-ENOMEM);
+		dev_net_set(nd, sp->edev->net);
+	}
 	*(struct edm_shpool **)netdev_priv(nd) = sp;
-	dev_net_set(nd, sp->edev->net);
+	nd->rtnl_link_ops = &edm_shpool_link_ops;
 	nd->max_mtu = frame - ETH_HLEN - VLAN_HLEN;
 	if (nd->mtu > nd->max_mtu)
 		nd->mtu = nd->max_mtu;
@@ -345,10 +362,23 @@ struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *if
 	return nd;
 }
 
-void edm_shpool_netdev_free(struct net_device *nd)
+/*
+ * Registered: from now on unregistering frees it, and it holds the
+ * membership until then. Under RTNL.
+ */
+void edm_shpool_netdev_registered(struct net_device *nd)
+{
+	kref_get(&edm_shpool_nd(nd)->ref);
+	nd->priv_destructor = edm_shpool_ndev_destructor;
+	nd->needs_free_netdev = true;
+}
+
+/* Never registered: ours to free; `ip link add`'s is rtnl's (@ours false). */
+void edm_shpool_netdev_free(struct net_device *nd, bool ours)
 {
 	struct edm_shpool *sp = edm_shpool_nd(nd);
 
 	netif_napi_del(&sp->napi);
-	free_netdev(nd);
+	if (ours)
+		free_netdev(nd);
 }

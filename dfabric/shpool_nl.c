@@ -24,7 +24,7 @@ static struct netlink_range_validation edm_shpool_lease_range = {
 	.max = EDM_SHP_MAX_LEASE_MS,
 };
 
-static const struct nla_policy edm_shpool_join_policy[EDM_A_SHPOOL_MAX + 1] = {
+const struct nla_policy edm_shpool_join_policy[EDM_A_SHPOOL_MAX + 1] = {
 	EDM_SHPOOL_REJECT(EDM_A_SHPOOL_ID, "device IDs are assigned by the kernel"),
 	[EDM_A_SHPOOL_NAME] = EDM_NL_NAME_POLICY,
 	[EDM_A_SHPOOL_DEVICE] = { .type = NLA_NUL_STRING, .len = EDM_SHPOOL_DEV_LEN - 1 },
@@ -249,6 +249,17 @@ out:
 	return err;
 }
 
+void edm_shpool_notify(const struct edm_dev *dev, u8 cmd)
+{
+	edm_nl_dev_notify(dev, cmd, edm_shpool_fill);
+}
+
+/* An event about @dev built now, to be sent once it is gone. */
+struct sk_buff *edm_shpool_event_msg(const struct edm_dev *dev, u8 cmd)
+{
+	return edm_nl_dev_msg(dev, NULL, cmd, edm_shpool_fill);
+}
+
 static bool edm_shpool_is(const struct edm_dev *dev)
 {
 	return dev->type == EDM_DEV_TYPE_SHPOOL;
@@ -262,30 +273,25 @@ const struct edm_nl_obj edm_shpool_nl_obj = {
 	.fill = edm_shpool_fill,
 };
 
-static int edm_shpool_chk_join(struct genl_info *info, struct edm_shpool_cfg *cfg)
+/*
+ * A join's parameters from SHPOOL_JOIN's attributes (or `ip link add`'s,
+ * dfabric/shpool_link.c): the device, the hostname and the format.
+ */
+int edm_shpool_cfg_parse(struct nlattr **a, struct edm_shpool_cfg *cfg,
+			 struct netlink_ext_ack *extack)
 {
 	static const int fmt_attrs[] = {
 		EDM_A_SHPOOL_NHOSTS, EDM_A_SHPOOL_BUF_SHIFT, EDM_A_SHPOOL_RING,
 		EDM_A_SHPOOL_LEASE_MS,
 	};
-	struct nlattr **a = info->attrs;
-	int err, i;
+	int i;
 
-	err = edm_nl_require(info, EDM_A_SHPOOL_NAME, "missing shared pool name") ?:
-	      edm_nl_require(info, EDM_A_SHPOOL_DEVICE,
-			     "missing device: the PCI name of the shared memory") ?:
-	      edm_nl_chk_name(info, EDM_A_SHPOOL_NAME);
-	if (err)
-		return err;
-	cfg->device = nla_data(a[EDM_A_SHPOOL_DEVICE]);
-	if (a[EDM_A_SHPOOL_IFNAME]) {
-		cfg->ifname = nla_data(a[EDM_A_SHPOOL_IFNAME]);
-		if (!dev_valid_name(cfg->ifname)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_SHPOOL_IFNAME],
-					    "not a valid netdev name");
-			return -EINVAL;
-		}
+	if (!a[EDM_A_SHPOOL_DEVICE]) {
+		NL_SET_ERR_MSG(extack, "missing device: the PCI name of the shared memory");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, EDM_A_SHPOOL_DEVICE);
+		return -EINVAL;
 	}
+	cfg->device = nla_data(a[EDM_A_SHPOOL_DEVICE]);
 	if (a[EDM_A_SHPOOL_HOSTNAME])
 		cfg->hostname = nla_data(a[EDM_A_SHPOOL_HOSTNAME]);
 	edm_shp_cfg_default(&cfg->fmt);
@@ -301,12 +307,32 @@ static int edm_shpool_chk_join(struct genl_info *info, struct edm_shpool_cfg *cf
 	if (a[EDM_A_SHPOOL_RING]) {
 		cfg->fmt.ring_size = nla_get_u32(a[EDM_A_SHPOOL_RING]);
 		if (!is_power_of_2(cfg->fmt.ring_size)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_SHPOOL_RING],
+			NL_SET_ERR_MSG_ATTR(extack, a[EDM_A_SHPOOL_RING],
 					    "ring size must be a power of 2");
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+static int edm_shpool_chk_join(struct genl_info *info, struct edm_shpool_cfg *cfg)
+{
+	struct nlattr **a = info->attrs;
+	int err;
+
+	err = edm_nl_require(info, EDM_A_SHPOOL_NAME, "missing shared pool name") ?:
+	      edm_nl_chk_name(info, EDM_A_SHPOOL_NAME);
+	if (err)
+		return err;
+	if (a[EDM_A_SHPOOL_IFNAME]) {
+		cfg->ifname = nla_data(a[EDM_A_SHPOOL_IFNAME]);
+		if (!dev_valid_name(cfg->ifname)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_SHPOOL_IFNAME],
+					    "not a valid netdev name");
+			return -EINVAL;
+		}
+	}
+	return edm_shpool_cfg_parse(a, cfg, info->extack);
 }
 
 static int edm_nl_shpool_join_doit(struct sk_buff *skb, struct genl_info *info)

@@ -201,12 +201,12 @@ eth_rings() {
 	[ "$(grep -cxE "Combined:[[:space:]]+1" <<<"$l")" = 2 ] || { echo "$l" >&2; return 1; }
 }
 
-# ipl ARGS...: ip(8) with our plug-ins for the ndimm, rackcn and fhost
-# kinds (tools/iplink).
+# ipl ARGS...: ip(8) with our plug-ins for the ndimm, rackcn, fhost and
+# shpool kinds (tools/iplink).
 ipl() {
 	local k
 
-	for k in ndimm rackcn fhost; do
+	for k in ndimm rackcn fhost shpool; do
 		[ -e "$EDM_TOP/tools/iplink/link_$k.so" ] ||
 			{ echo "ip's plug-ins are not built: make -C tools/iplink" >&2; return 1; }
 	done

@@ -246,9 +246,37 @@ rejoin() {
 	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" >/dev/null
 	# formatted once, by whoever came first; a new life is a new (slot, epoch)
 	sp "(.formatted | not) and (.slot != $s or .epoch != $e)"
-	x "$EDMCTL" shpool leave $SP
+	# an edmctl membership's netdev has the kind: ip shows it, ip link del leaves
+	x ipl -d link show shp0 | grep -q "shpool name $SP dev $EDM_VM_SHMEM "
+	x ip link del shp0
 	edm_no_objects
+	iplink
 	x rmmod edm
+}
+
+# The same with ip: `ip link add` joins (one path with SHPOOL_JOIN),
+# `ip -d link` shows the membership, `ip link del` leaves, and so does the
+# death of the namespace it joined from.
+iplink() {
+	expect_error_in "missing device" ip link add shpx type shpool
+	expect_error_in "no ivshmem device of that PCI name" \
+		ipl link add shpx type shpool dev 0000:00:1f.7
+	[ ! -e /sys/class/net/shpx ]
+	x ipl link add shpx type shpool dev "$EDM_VM_SHMEM" name ipjoin hostname ip-host
+	x "$EDMCTL" -j shpool show ipjoin | jq -e '.[0] | .ifname == "shpx"
+		and .device == env.EDM_VM_SHMEM and .hostname == "ip-host" and (.formatted | not)'
+	note "ip -d link: $(ipl -d link show shpx | tr -s ' \n' ' ')"
+	x ipl -j -d link show shpx | jq -e '.[0].linkinfo | .info_kind == "shpool" and
+		(.info_data | .name == "ipjoin" and .device == env.EDM_VM_SHMEM
+		 and .hostname == "ip-host" and .lease_ms == 1000 and .nhosts >= 2)'
+	x ip link set shpx up
+	x ip link del shpx
+	edm_no_objects
+	x ip netns add edm_shx
+	x ipl -n edm_shx link add shpy type shpool dev "$EDM_VM_SHMEM"
+	x "$EDMCTL" -n edm_shx -j shpool show | jq -e '.[0] | .name == "shpy" and .ifname == "shpy"'
+	x ip netns del edm_shx
+	poll 30 edm_no_objects
 }
 
 # The victim: serve the kill phase's iperf3 and die half way into it.
@@ -311,7 +339,7 @@ case $me in
 	[ "$n" -gt 2 ] || run_case redis "guest 0: redis-benchmark against guest 1 through the pool"
 	run_case death "guest $victim dies mid-traffic: reaped, nothing leaked"
 	run_case after "guest 0 goes on after the death"
-	run_case rejoin "guest 0 leaves, joins again in a new life, and unloads"
+	run_case rejoin "guest 0 leaves and joins again (edmctl, then ip link), then unloads"
 	tap_done
 	;;
 $victim)
