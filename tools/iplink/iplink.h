@@ -97,4 +97,70 @@ static inline int iplink_bad(const char *kind, const char *what, const char *arg
 	return -1;
 }
 
+/*
+ * What every option of a parse loop checks first: "help" prints @usage and
+ * exits; any other word needs a value. 0: go on; -1: said why on stderr.
+ */
+static inline int iplink_opt_start(const char *kind, const char *key, const char *arg,
+				   void (*usage)(FILE *f))
+{
+	if (!strcmp(key, "help")) {
+		usage(stdout);
+		exit(0);
+	}
+	if (!arg) {
+		fprintf(stderr, "Error: %s: \"%s\" needs a value\n", kind, key);
+		return -1;
+	}
+	return 0;
+}
+
+static inline int iplink_unknown(const char *kind, const char *key, void (*usage)(FILE *f))
+{
+	fprintf(stderr, "Error: %s: unknown option \"%s\"\n", kind, key);
+	usage(stderr);
+	return -1;
+}
+
+/* A u32 parameter: its word on ip's command line (NULL: the kernel's, shown only). */
+struct iplink_u32_opt {
+	const char *opt, *json, *fmt;
+	int attr;
+};
+
+/*
+ * Adds u32 option @key's attribute, its value @arg: 0; 1 when @key is none
+ * of @opts; -1 for a bad value (said on stderr).
+ */
+static inline int iplink_put_u32(const char *kind, const struct iplink_u32_opt *opts, size_t n,
+				 const char *key, const char *arg, struct nlmsghdr *nl)
+{
+	uint32_t u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (opts[i].opt && !strcmp(key, opts[i].opt))
+			break;
+	if (i == n)
+		return 1;
+	if (iplink_u32(arg, &u))
+		return iplink_bad(kind, key, arg);
+	addattr32(nl, IPLINK_MSG_MAX, opts[i].attr, u);
+	return 0;
+}
+
+/* Prints those of @opts that @tb carries, in their order. */
+static inline void iplink_print_u32s(const struct iplink_u32_opt *opts, size_t n,
+				     struct rtattr *tb[])
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tb[opts[i].attr])
+			print_color_uint(PRINT_ANY, COLOR_NONE, opts[i].json, opts[i].fmt,
+					 iplink_get_u32(tb[opts[i].attr]));
+}
+
+#define IPLINK_N(a)	(sizeof(a) / sizeof((a)[0]))
+
 #endif /* _EDM_IPLINK_H */

@@ -16,18 +16,13 @@
 
 #include "iplink.h"
 
-static const struct {
-	const char *opt, *json, *fmt;
-	int attr;
-} fhost_u32s[] = {
+static const struct iplink_u32_opt fhost_u32s[] = {
 	{ "addr", "addr", "addr %u ", EDM_A_FAB_ADDR },
 	{ "ports", "ports", "ports %u ", EDM_A_FAB_PORTS },
 	{ "timeout", "timeout_ms", "timeout %u ", EDM_A_FAB_TIMEOUT_MS },
 	{ "timeout-min", "timeout_min_us", "timeout-min %u ", EDM_A_FAB_TIMEOUT_MIN_US },
-	{ "minor", "minor", "cdev /dev/edm%u ", EDM_A_FAB_MINOR },
+	{ NULL, "minor", "cdev /dev/edm%u ", EDM_A_FAB_MINOR },
 };
-
-#define FHOST_NU32 (sizeof(fhost_u32s) / sizeof(fhost_u32s[0]))
 
 static void fhost_usage(FILE *f)
 {
@@ -43,59 +38,42 @@ static void fhost_usage(FILE *f)
 static int fhost_parse_opt(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n)
 {
 	uint64_t sz;
-	uint32_t u;
-	size_t i;
+	int step;
 
 	(void)lu;
-	for (; argc > 0; argc--, argv++) {
+	for (; argc > 0; argc -= step, argv += step) {
 		const char *key = argv[0], *arg = argc > 1 ? argv[1] : NULL;
+		int err;
 
-		if (!strcmp(key, "help")) {
-			fhost_usage(stdout);
-			exit(0);
-		}
+		step = 1;	/* a flag */
 		if (!strcmp(key, "keyed")) {
 			addattr_l(n, IPLINK_MSG_MAX, EDM_A_FAB_REGION_KEYED, NULL, 0);
 			continue;
 		}
-		if (!arg) {
-			fprintf(stderr, "Error: fhost: \"%s\" needs a value\n", key);
+		step = 2;	/* an option and its value */
+		if (iplink_opt_start("fhost", key, arg, fhost_usage))
 			return -1;
-		}
 		if (!strcmp(key, "region")) {
 			if (iplink_size(arg, &sz))
 				return iplink_bad("fhost", "region size", arg);
 			addattr64(n, IPLINK_MSG_MAX, EDM_A_FAB_REGION_SIZE, sz);
-		} else {
-			/* the last entry, the minor, is the kernel's to say */
-			for (i = 0; i < FHOST_NU32 - 1; i++)
-				if (!strcmp(key, fhost_u32s[i].opt))
-					break;
-			if (i == FHOST_NU32 - 1) {
-				fprintf(stderr, "Error: fhost: unknown option \"%s\"\n", key);
-				fhost_usage(stderr);
-				return -1;
-			}
-			if (iplink_u32(arg, &u))
-				return iplink_bad("fhost", key, arg);
-			addattr32(n, IPLINK_MSG_MAX, fhost_u32s[i].attr, u);
+			continue;
 		}
-		argc--, argv++;
+		err = iplink_put_u32("fhost", fhost_u32s, IPLINK_N(fhost_u32s), key, arg, n);
+		if (err > 0)
+			return iplink_unknown("fhost", key, fhost_usage);
+		if (err)
+			return -1;
 	}
 	return 0;
 }
 
 static void fhost_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 {
-	size_t i;
-
 	(void)lu, (void)f;
 	if (!tb)
 		return;
-	for (i = 0; i < FHOST_NU32; i++)
-		if (tb[fhost_u32s[i].attr])
-			print_color_uint(PRINT_ANY, COLOR_NONE, fhost_u32s[i].json,
-					 fhost_u32s[i].fmt, iplink_get_u32(tb[fhost_u32s[i].attr]));
+	iplink_print_u32s(fhost_u32s, IPLINK_N(fhost_u32s), tb);
 	if (tb[EDM_A_FAB_REGION_SIZE]) {
 		uint64_t sz;
 

@@ -24,6 +24,13 @@ static const char *const rx_modes[] = {
 	[EDM_NETDIMM_RX_CLONE] = "clone",
 };
 
+static const struct iplink_u32_opt ndimm_u32s[] = {
+	{ "poll-us", "poll_us", "poll-us %u ", EDM_A_NETDIMM_POLL_US },
+	{ "wire-mbps", "wire_mbps", "wire-mbps %u ", EDM_A_NETDIMM_WIRE_MBPS },
+	{ "wire-delay-ns", "wire_delay_ns", "wire-delay-ns %u ", EDM_A_NETDIMM_WIRE_DELAY_NS },
+	{ "numa-node", "numa_node", "numa-node %u ", EDM_A_NETDIMM_NUMA_NODE },
+};
+
 static void ndimm_usage(FILE *f)
 {
 	fprintf(f,
@@ -37,28 +44,16 @@ static void ndimm_usage(FILE *f)
 
 static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n)
 {
-	static const struct { const char *name; int attr; } u32s[] = {
-		{ "poll-us", EDM_A_NETDIMM_POLL_US },
-		{ "wire-mbps", EDM_A_NETDIMM_WIRE_MBPS },
-		{ "wire-delay-ns", EDM_A_NETDIMM_WIRE_DELAY_NS },
-		{ "numa-node", EDM_A_NETDIMM_NUMA_NODE },
-	};
 	uint32_t u;
 	uint64_t sz;
-	size_t i;
 
 	(void)lu;
-	for (; argc > 0; argc--, argv++) {
+	for (; argc > 0; argc -= 2, argv += 2) {
 		const char *key = argv[0], *arg = argc > 1 ? argv[1] : NULL;
+		int err;
 
-		if (!strcmp(key, "help")) {
-			ndimm_usage(stdout);
-			exit(0);
-		}
-		if (!arg) {
-			fprintf(stderr, "Error: ndimm: \"%s\" needs a value\n", key);
+		if (iplink_opt_start("ndimm", key, arg, ndimm_usage))
 			return -1;
-		}
 		if (!strcmp(key, "peer")) {
 			if (strlen(arg) >= 16)
 				return iplink_bad("ndimm", "peer name", arg);
@@ -80,33 +75,18 @@ static int ndimm_parse_opt(struct link_util *lu, int argc, char **argv, struct n
 				return iplink_bad("ndimm", "rx-mode", arg);
 			addattr32(n, IPLINK_MSG_MAX, EDM_A_NETDIMM_RX_MODE, u);
 		} else {
-			for (i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
-				if (!strcmp(key, u32s[i].name))
-					break;
-			if (i == sizeof(u32s) / sizeof(u32s[0])) {
-				fprintf(stderr, "Error: ndimm: unknown option \"%s\"\n", key);
-				ndimm_usage(stderr);
+			err = iplink_put_u32("ndimm", ndimm_u32s, IPLINK_N(ndimm_u32s), key, arg, n);
+			if (err > 0)
+				return iplink_unknown("ndimm", key, ndimm_usage);
+			if (err)
 				return -1;
-			}
-			if (iplink_u32(arg, &u))
-				return iplink_bad("ndimm", key, arg);
-			addattr32(n, IPLINK_MSG_MAX, u32s[i].attr, u);
 		}
-		argc--, argv++;
 	}
 	return 0;
 }
 
 static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 {
-	static const struct { const char *json, *fmt; int attr; } u32s[] = {
-		{ "poll_us", "poll-us %u ", EDM_A_NETDIMM_POLL_US },
-		{ "wire_mbps", "wire-mbps %u ", EDM_A_NETDIMM_WIRE_MBPS },
-		{ "wire_delay_ns", "wire-delay-ns %u ", EDM_A_NETDIMM_WIRE_DELAY_NS },
-		{ "numa_node", "numa-node %u ", EDM_A_NETDIMM_NUMA_NODE },
-	};
-	size_t i;
-
 	(void)lu, (void)f;
 	if (!tb)
 		return;
@@ -131,10 +111,7 @@ static void ndimm_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 		print_color_string(PRINT_ANY, COLOR_NONE, "rx_mode", "rx-mode %s ",
 				   m <= EDM_NETDIMM_RX_MAX && rx_modes[m] ? rx_modes[m] : "?");
 	}
-	for (i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
-		if (tb[u32s[i].attr])
-			print_color_uint(PRINT_ANY, COLOR_NONE, u32s[i].json, u32s[i].fmt,
-					 iplink_get_u32(tb[u32s[i].attr]));
+	iplink_print_u32s(ndimm_u32s, IPLINK_N(ndimm_u32s), tb);
 }
 
 static void ndimm_print_help(struct link_util *lu, int argc, char **argv, FILE *f)

@@ -15,18 +15,13 @@
 
 #include "iplink.h"
 
-static const struct {
-	const char *opt, *json, *fmt;
-	int attr;
-} rackcn_u32s[] = {
+static const struct iplink_u32_opt rackcn_u32s[] = {
 	{ "dcache-region", "dcache_region", "dcache-region %u ", EDM_A_CN_DCACHE_REGION },
 	{ "dcache-sets", "dcache_sets", "dcache-sets %u ", EDM_A_CN_DCACHE_SETS },
 	{ "dcache-ways", "dcache_ways", "dcache-ways %u ", EDM_A_CN_DCACHE_WAYS },
 	{ "dcache-gran", "dcache_gran", "dcache-gran %u ", EDM_A_CN_DCACHE_GRAN },
 	{ "dcache-min-len", "dcache_min_len", "dcache-min-len %u ", EDM_A_CN_DCACHE_MIN_LEN },
 };
-
-#define RACKCN_NU32 (sizeof(rackcn_u32s) / sizeof(rackcn_u32s[0]))
 
 static void rackcn_usage(FILE *f)
 {
@@ -40,47 +35,30 @@ static void rackcn_usage(FILE *f)
 
 static int rackcn_parse_opt(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n)
 {
-	uint32_t u;
-	size_t i;
-
 	(void)lu;
-	for (; argc > 0; argc--, argv++) {
+	for (; argc > 0; argc -= 2, argv += 2) {
 		const char *key = argv[0], *arg = argc > 1 ? argv[1] : NULL;
+		int err;
 
-		if (!strcmp(key, "help")) {
-			rackcn_usage(stdout);
-			exit(0);
-		}
-		if (!arg) {
-			fprintf(stderr, "Error: rackcn: \"%s\" needs a value\n", key);
+		if (iplink_opt_start("rackcn", key, arg, rackcn_usage))
 			return -1;
-		}
 		if (!strcmp(key, "rack")) {
 			if (strlen(arg) >= EDM_NAME_LEN)
 				return iplink_bad("rackcn", "rack name", arg);
 			addattr_l(n, IPLINK_MSG_MAX, EDM_A_CN_RACK, arg, strlen(arg) + 1);
-		} else {
-			for (i = 0; i < RACKCN_NU32; i++)
-				if (!strcmp(key, rackcn_u32s[i].opt))
-					break;
-			if (i == RACKCN_NU32) {
-				fprintf(stderr, "Error: rackcn: unknown option \"%s\"\n", key);
-				rackcn_usage(stderr);
-				return -1;
-			}
-			if (iplink_u32(arg, &u))
-				return iplink_bad("rackcn", key, arg);
-			addattr32(n, IPLINK_MSG_MAX, rackcn_u32s[i].attr, u);
+			continue;
 		}
-		argc--, argv++;
+		err = iplink_put_u32("rackcn", rackcn_u32s, IPLINK_N(rackcn_u32s), key, arg, n);
+		if (err > 0)
+			return iplink_unknown("rackcn", key, rackcn_usage);
+		if (err)
+			return -1;
 	}
 	return 0;
 }
 
 static void rackcn_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 {
-	size_t i;
-
 	(void)lu, (void)f;
 	if (!tb)
 		return;
@@ -90,11 +68,7 @@ static void rackcn_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	if (tb[EDM_A_CN_NODE])
 		print_color_uint(PRINT_ANY, COLOR_NONE, "node", "node %u ",
 				 iplink_get_u32(tb[EDM_A_CN_NODE]));
-	for (i = 0; i < RACKCN_NU32; i++)
-		if (tb[rackcn_u32s[i].attr])
-			print_color_uint(PRINT_ANY, COLOR_NONE, rackcn_u32s[i].json,
-					 rackcn_u32s[i].fmt,
-					 iplink_get_u32(tb[rackcn_u32s[i].attr]));
+	iplink_print_u32s(rackcn_u32s, IPLINK_N(rackcn_u32s), tb);
 }
 
 static void rackcn_print_help(struct link_util *lu, int argc, char **argv, FILE *f)

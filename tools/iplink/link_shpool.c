@@ -15,15 +15,11 @@
 
 #include "iplink.h"
 
-static const struct {
-	const char *opt, *json, *fmt;
-	int attr;
-} shpool_u32s[] = {
+static const struct iplink_u32_opt shpool_u32s[] = {
 	{ "nhosts", "nhosts", "nhosts %u ", EDM_A_SHPOOL_NHOSTS },
 	{ "buf-shift", "buf_shift", "buf-shift %u ", EDM_A_SHPOOL_BUF_SHIFT },
 	{ "ring", "ring", "ring %u ", EDM_A_SHPOOL_RING },
 	{ "lease-ms", "lease_ms", "lease-ms %u ", EDM_A_SHPOOL_LEASE_MS },
-	/* the kernel's to say */
 	{ NULL, "slot", "slot %u ", EDM_A_SHPOOL_SLOT },
 	{ NULL, "epoch", "epoch %u ", EDM_A_SHPOOL_EPOCH },
 };
@@ -36,8 +32,6 @@ static const struct {
 	{ "dev", "device", "dev %s ", EDM_A_SHPOOL_DEVICE, 32 },
 	{ "hostname", "hostname", "hostname %s ", EDM_A_SHPOOL_HOSTNAME, 32 },
 };
-
-#define SHPOOL_N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void shpool_usage(FILE *f)
 {
@@ -53,43 +47,29 @@ static void shpool_usage(FILE *f)
 
 static int shpool_parse_opt(struct link_util *lu, int argc, char **argv, struct nlmsghdr *n)
 {
-	uint32_t u;
 	size_t i;
 
 	(void)lu;
-	for (; argc > 0; argc--, argv++) {
+	for (; argc > 0; argc -= 2, argv += 2) {
 		const char *key = argv[0], *arg = argc > 1 ? argv[1] : NULL;
+		int err;
 
-		if (!strcmp(key, "help")) {
-			shpool_usage(stdout);
-			exit(0);
-		}
-		if (!arg) {
-			fprintf(stderr, "Error: shpool: \"%s\" needs a value\n", key);
+		if (iplink_opt_start("shpool", key, arg, shpool_usage))
 			return -1;
-		}
-		for (i = 0; i < SHPOOL_N(shpool_strs); i++)
+		for (i = 0; i < IPLINK_N(shpool_strs); i++)
 			if (!strcmp(key, shpool_strs[i].opt))
 				break;
-		if (i < SHPOOL_N(shpool_strs)) {
+		if (i < IPLINK_N(shpool_strs)) {
 			if (strlen(arg) >= (size_t)shpool_strs[i].max)
 				return iplink_bad("shpool", key, arg);
 			addattr_l(n, IPLINK_MSG_MAX, shpool_strs[i].attr, arg, strlen(arg) + 1);
-			argc--, argv++;
 			continue;
 		}
-		for (i = 0; i < SHPOOL_N(shpool_u32s); i++)
-			if (shpool_u32s[i].opt && !strcmp(key, shpool_u32s[i].opt))
-				break;
-		if (i == SHPOOL_N(shpool_u32s)) {
-			fprintf(stderr, "Error: shpool: unknown option \"%s\"\n", key);
-			shpool_usage(stderr);
+		err = iplink_put_u32("shpool", shpool_u32s, IPLINK_N(shpool_u32s), key, arg, n);
+		if (err > 0)
+			return iplink_unknown("shpool", key, shpool_usage);
+		if (err)
 			return -1;
-		}
-		if (iplink_u32(arg, &u))
-			return iplink_bad("shpool", key, arg);
-		addattr32(n, IPLINK_MSG_MAX, shpool_u32s[i].attr, u);
-		argc--, argv++;
 	}
 	return 0;
 }
@@ -101,15 +81,11 @@ static void shpool_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 	(void)lu, (void)f;
 	if (!tb)
 		return;
-	for (i = 0; i < SHPOOL_N(shpool_strs); i++)
+	for (i = 0; i < IPLINK_N(shpool_strs); i++)
 		if (tb[shpool_strs[i].attr])
 			print_color_string(PRINT_ANY, COLOR_NONE, shpool_strs[i].json,
 					   shpool_strs[i].fmt, RTA_DATA(tb[shpool_strs[i].attr]));
-	for (i = 0; i < SHPOOL_N(shpool_u32s); i++)
-		if (tb[shpool_u32s[i].attr])
-			print_color_uint(PRINT_ANY, COLOR_NONE, shpool_u32s[i].json,
-					 shpool_u32s[i].fmt,
-					 iplink_get_u32(tb[shpool_u32s[i].attr]));
+	iplink_print_u32s(shpool_u32s, IPLINK_N(shpool_u32s), tb);
 }
 
 static void shpool_print_help(struct link_util *lu, int argc, char **argv, FILE *f)
