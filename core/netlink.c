@@ -304,16 +304,22 @@ int edm_nl_created(struct genl_info *info, struct edm_dev *dev)
 	return genlmsg_reply(reply, info);
 }
 
-int edm_nl_deleted(struct genl_info *info, struct edm_dev *dev)
+void edm_nl_dev_destroy_notify(struct edm_net *en, struct edm_dev *dev, struct list_head *kill,
+			       const struct edm_nl_obj *obj, u8 cmd)
 {
-	const struct edm_nl_obj *obj = edm_nl_info_obj(info);
 	struct sk_buff *event;
 
-	lockdep_assert_held(&edm_nl_en(info)->lock);
-	event = edm_nl_dev_msg(dev, NULL, info->genlhdr->cmd, obj->fill);
-	edm_dev_destroy(edm_nl_en(info), dev);
+	lockdep_assert_held(&en->lock);
+	event = edm_nl_dev_msg(dev, NULL, cmd, obj->fill);
+	edm_dev_destroy_queued(en, dev, kill);
 	if (event)
-		edm_nl_notify(genl_info_net(info), event);
+		edm_nl_notify(en->net, event);
+}
+
+int edm_nl_deleted(struct genl_info *info, struct edm_dev *dev)
+{
+	edm_nl_dev_destroy_notify(edm_nl_en(info), dev, NULL, edm_nl_info_obj(info),
+				  info->genlhdr->cmd);
 	return 0;
 }
 

@@ -140,8 +140,6 @@ bool edm_shpool_x_busy(struct edm_shpool *sp);
 extern const struct nla_policy edm_shpool_join_policy[EDM_A_SHPOOL_MAX + 1];
 int edm_shpool_cfg_parse(struct nlattr **a, struct edm_shpool_cfg *cfg,
 			 struct netlink_ext_ack *extack);
-void edm_shpool_notify(const struct edm_dev *dev, u8 cmd);
-struct sk_buff *edm_shpool_event_msg(const struct edm_dev *dev, u8 cmd);
 
 /* dfabric/shpool_link.c */
 extern struct rtnl_link_ops edm_shpool_link_ops;

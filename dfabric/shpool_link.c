@@ -67,7 +67,7 @@ static int edm_shpool_newlink(struct net *src_net, struct net_device *netdev,
 	mutex_lock(&en->lock);
 	dev = edm_dev_create(en, name, EDM_DEV_TYPE_SHPOOL, EDM_BACKEND_UNSPEC, &cfg, extack);
 	if (!IS_ERR(dev))
-		edm_shpool_notify(dev, EDM_CMD_SHPOOL_JOIN);
+		edm_nl_dev_notify(dev, EDM_CMD_SHPOOL_JOIN, edm_shpool_nl_obj.fill);
 	mutex_unlock(&en->lock);
 	return PTR_ERR_OR_ZERO(dev);
 }
@@ -75,23 +75,17 @@ static int edm_shpool_newlink(struct net *src_net, struct net_device *netdev,
 static void edm_shpool_dellink(struct net_device *netdev, struct list_head *head)
 {
 	struct edm_shpool *sp = edm_shpool_nd(netdev);
-	struct sk_buff *event;
 	struct edm_dev *dev;
 	struct edm_net *en;
-	struct net *net;
 
 	/* RTNL, held here, is held by every destroy: sp->edev cannot go meanwhile */
 	dev = READ_ONCE(sp->edev);
 	if (!dev || !sp->netdev)	/* left already, or detached by an unbind */
 		return;
-	net = dev->net;
-	en = edm_net(net);
+	en = edm_net(dev->net);
 	mutex_lock(&en->lock);
-	event = edm_shpool_event_msg(dev, EDM_CMD_SHPOOL_LEAVE);
-	edm_dev_destroy_queued(en, dev, head);
+	edm_nl_dev_destroy_notify(en, dev, head, &edm_shpool_nl_obj, EDM_CMD_SHPOOL_LEAVE);
 	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(net, event);
 }
 
 static size_t edm_shpool_get_size(const struct net_device *netdev)

@@ -249,17 +249,6 @@ out:
 	return err;
 }
 
-void edm_shpool_notify(const struct edm_dev *dev, u8 cmd)
-{
-	edm_nl_dev_notify(dev, cmd, edm_shpool_fill);
-}
-
-/* An event about @dev built now, to be sent once it is gone. */
-struct sk_buff *edm_shpool_event_msg(const struct edm_dev *dev, u8 cmd)
-{
-	return edm_nl_dev_msg(dev, NULL, cmd, edm_shpool_fill);
-}
-
 static bool edm_shpool_is(const struct edm_dev *dev)
 {
 	return dev->type == EDM_DEV_TYPE_SHPOOL;
@@ -284,13 +273,12 @@ int edm_shpool_cfg_parse(struct nlattr **a, struct edm_shpool_cfg *cfg,
 		EDM_A_SHPOOL_NHOSTS, EDM_A_SHPOOL_BUF_SHIFT, EDM_A_SHPOOL_RING,
 		EDM_A_SHPOOL_LEASE_MS,
 	};
-	int i;
+	int err, i;
 
-	if (!a[EDM_A_SHPOOL_DEVICE]) {
-		NL_SET_ERR_MSG(extack, "missing device: the PCI name of the shared memory");
-		NL_SET_ERR_ATTR_MISS(extack, NULL, EDM_A_SHPOOL_DEVICE);
-		return -EINVAL;
-	}
+	err = edm_nl_require_attr(a, extack, EDM_A_SHPOOL_DEVICE,
+				  "missing device: the PCI name of the shared memory");
+	if (err)
+		return err;
 	cfg->device = nla_data(a[EDM_A_SHPOOL_DEVICE]);
 	if (a[EDM_A_SHPOOL_HOSTNAME])
 		cfg->hostname = nla_data(a[EDM_A_SHPOOL_HOSTNAME]);

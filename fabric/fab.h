@@ -425,7 +425,5 @@ extern const struct nla_policy edm_fab_new_policy[EDM_A_FAB_MAX + 1];
 int edm_fab_cfg_parse(struct nlattr **a, bool is_host, struct edm_fab_node_cfg *cfg,
 		      struct netlink_ext_ack *extack);
 int edm_fab_put_host(struct sk_buff *msg, const struct edm_fab_node_info *ni);
-void edm_fab_notify(const struct edm_dev *dev, u8 cmd);
-struct sk_buff *edm_fab_event_msg(const struct edm_dev *dev, u8 cmd);
 
 #endif /* _EDM_FAB_H */

@@ -62,7 +62,7 @@ static int edm_fab_host_newlink(struct net *src_net, struct net_device *netdev,
 	dev = edm_dev_create(en, netdev->name, EDM_DEV_TYPE_FHOST, EDM_BACKEND_UNSPEC, &cfg,
 			     extack);
 	if (!IS_ERR(dev))
-		edm_fab_notify(dev, EDM_CMD_FABRIC_NEW);
+		edm_nl_dev_notify(dev, EDM_CMD_FABRIC_NEW, edm_fab_nl_obj.fill);
 	mutex_unlock(&en->lock);
 	return PTR_ERR_OR_ZERO(dev);
 }
@@ -70,24 +70,18 @@ static int edm_fab_host_newlink(struct net *src_net, struct net_device *netdev,
 static void edm_fab_host_dellink(struct net_device *netdev, struct list_head *head)
 {
 	struct edm_fab_node *n = ((struct edm_fab_ndev *)netdev_priv(netdev))->node;
-	struct sk_buff *event = NULL;
 	struct edm_dev *dev;
 	struct edm_net *en;
-	struct net *net;
 
 	/* RTNL, held here, is held by every destroy: n->dev cannot go meanwhile */
 	dev = READ_ONCE(n->dev);
 	if (!dev)		/* already destroyed, its netdev queued */
 		return;
-	net = dev->net;
-	en = edm_net(net);
+	en = edm_net(dev->net);
 	mutex_lock(&en->lock);
 	edm_flink_notify_node(dev, EDM_CMD_FLINK_DEL);
-	event = edm_fab_event_msg(dev, EDM_CMD_FABRIC_DEL);
-	edm_dev_destroy_queued(en, dev, head);
+	edm_nl_dev_destroy_notify(en, dev, head, &edm_fab_nl_obj, EDM_CMD_FABRIC_DEL);
 	mutex_unlock(&en->lock);
-	if (event)
-		edm_nl_notify(net, event);
 }
 
 static size_t edm_fab_host_get_size(const struct net_device *netdev)

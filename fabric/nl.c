@@ -174,15 +174,9 @@ static int edm_fab_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	return 0;
 }
 
-void edm_fab_notify(const struct edm_dev *dev, u8 cmd)
+static void edm_fab_notify(const struct edm_dev *dev, u8 cmd)
 {
 	edm_nl_dev_notify(dev, cmd, edm_fab_fill);
-}
-
-/* An event about @dev built now, to be sent once it is gone. */
-struct sk_buff *edm_fab_event_msg(const struct edm_dev *dev, u8 cmd)
-{
-	return edm_nl_dev_msg(dev, NULL, cmd, edm_fab_fill);
 }
 
 const struct edm_nl_obj edm_fab_nl_obj = {
@@ -231,11 +225,8 @@ static int edm_fab_chk_kind(struct nlattr **a, bool is_host, struct netlink_ext_
 				    "a switch takes no addr, region-size, timeouts or keyed");
 	if (bad)
 		return -EINVAL;
-	if (is_host && !a[EDM_A_FAB_ADDR]) {
-		NL_SET_ERR_MSG(extack, "missing host address");
-		NL_SET_ERR_ATTR_MISS(extack, NULL, EDM_A_FAB_ADDR);
-		return -EINVAL;
-	}
+	if (is_host)
+		return edm_nl_require_attr(a, extack, EDM_A_FAB_ADDR, "missing host address");
 	return 0;
 }
 

@@ -29,20 +29,28 @@ enum edm_mcgrp {
 	[attr] = { .type = NLA_REJECT, .reject_message = "reply-only attribute" }
 
 /*
- * edm_nl_require() - fail with a message when a required attribute is absent.
- * Evaluates to 0 when @attr is present, else -EINVAL with extack naming the
- * missing attribute. A macro because NL_SET_ERR_MSG takes a literal.
+ * edm_nl_require_attr() - fail with a message when a required attribute is
+ * absent from @attrs (a request's, or `ip link add`'s IFLA_INFO_DATA).
+ * Evaluates to 0 when @attr is present, else -EINVAL with @extack naming
+ * the missing attribute. A macro because NL_SET_ERR_MSG takes a literal.
+ * edm_nl_require() is the same for a genl request.
  */
-#define edm_nl_require(info, attr, msg) ({				\
-	struct genl_info *__info = (info);				\
+#define edm_nl_require_attr(attrs, extack, attr, msg) ({		\
+	struct netlink_ext_ack *__ack = (extack);			\
 	int __attr = (attr), __err = 0;					\
 									\
-	if (!__info->attrs[__attr]) {					\
-		NL_SET_ERR_MSG(__info->extack, msg);			\
-		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, __attr);	\
+	if (!(attrs)[__attr]) {						\
+		NL_SET_ERR_MSG(__ack, msg);				\
+		NL_SET_ERR_ATTR_MISS(__ack, NULL, __attr);		\
 		__err = -EINVAL;					\
 	}								\
 	__err;								\
+})
+
+#define edm_nl_require(info, attr, msg) ({				\
+	struct genl_info *__info = (info);				\
+									\
+	edm_nl_require_attr(__info->attrs, __info->extack, attr, msg);	\
 })
 
 struct edm_dev;
@@ -169,6 +177,12 @@ int edm_nl_chk_name(struct genl_info *info, int attr);
 int edm_nl_created(struct genl_info *info, struct edm_dev *dev);
 /* Under the registry lock: delete @dev and announce it (the event is built first). */
 int edm_nl_deleted(struct genl_info *info, struct edm_dev *dev);
+/*
+ * The same, for any caller: the event @cmd as @obj shows @dev, the netdevs
+ * unregistered at once or queued on @kill (an rtnl_link_ops dellink's).
+ */
+void edm_nl_dev_destroy_notify(struct edm_net *en, struct edm_dev *dev, struct list_head *kill,
+			       const struct edm_nl_obj *obj, u8 cmd);
 
 void *edm_nl_put_hdr(struct sk_buff *msg, struct genl_info *info, u8 cmd);
 struct sk_buff *edm_nl_msg_new(struct genl_info *info, u8 cmd, size_t size, void **hdr);
