@@ -36,9 +36,17 @@ void edm_netdimm_stats_sum(struct edm_netdimm_stats __percpu *ctrs, struct edm_n
 	}
 }
 
+/*
+ * genalloc's address of zone offset @off. Address 0 means failure, so the
+ * addresses start one chunk up: an allocation aligned to its size in
+ * addresses is aligned in offsets too, so one of a chunk or less never
+ * spans two chunks, which need not be contiguous in memory.
+ */
+#define EDM_NETDIMM_ADDR_BIAS	BIT(EDM_NETDIMM_CHUNK_SHIFT)
+
 static unsigned long edm_netdimm_addr(u64 off)
 {
-	return off + PAGE_SIZE;	/* genalloc reserves address 0 for failure */
+	return off + EDM_NETDIMM_ADDR_BIAS;
 }
 
 static struct page *edm_netdimm_page(const struct edm_netdimm_zone *z, u64 off)
@@ -82,8 +90,8 @@ static unsigned long edm_netdimm_algo(unsigned long *map, unsigned long size, un
 {
 	const struct edm_netdimm_want *w = data;
 
-	return edm_netdimm_find_free(&w->zone->geom, map, size, start_addr - PAGE_SIZE, w->id,
-				  PAGE_SHIFT);
+	return edm_netdimm_find_free(&w->zone->geom, map, size,
+				     start_addr - EDM_NETDIMM_ADDR_BIAS, w->id, PAGE_SHIFT);
 }
 
 static s64 edm_netdimm_take(struct edm_netdimm_zone *z, u64 id)
@@ -92,7 +100,7 @@ static s64 edm_netdimm_take(struct edm_netdimm_zone *z, u64 id)
 	unsigned long addr;
 
 	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE, edm_netdimm_algo, &w);
-	return addr ? (s64)(addr - PAGE_SIZE) : -1;
+	return addr ? (s64)(addr - EDM_NETDIMM_ADDR_BIAS) : -1;
 }
 
 static s64 edm_netdimm_cache_pop(struct edm_netdimm_zone *z, u64 id)
@@ -142,6 +150,8 @@ struct page *edm_netdimm_alloc_pages(struct edm_netdimm_zone *z, s64 hint, unsig
 			return edm_netdimm_page(z, off);
 		}
 	}
+	if (WARN_ON_ONCE(order > EDM_NETDIMM_CHUNK_ORDER))
+		return NULL;
 	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE << order, gen_pool_first_fit_align, &align);
 	if (!addr) {
 		edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_FAIL);
@@ -150,7 +160,7 @@ struct page *edm_netdimm_alloc_pages(struct edm_netdimm_zone *z, s64 hint, unsig
 	}
 	if (hint >= 0)
 		edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_OTHER);
-	return edm_netdimm_page(z, addr - PAGE_SIZE);
+	return edm_netdimm_page(z, addr - EDM_NETDIMM_ADDR_BIAS);
 }
 
 void edm_netdimm_free_pages(struct edm_netdimm_zone *z, struct page *page, unsigned int order)
