@@ -20,10 +20,18 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/* The counters of queue pairs [@from, @to), added to @sum. */
+void edm_netdimm_queue_stats(struct edm_netdimm *nd, unsigned int from, unsigned int to,
+			     struct edm_netdimm_stats *sum)
+{
+	for (; from < to; from++)
+		edm_netdimm_stats_sum(nd->q[from].ctrs, sum);
+}
+
 void edm_netdimm_fill_stats(struct edm_netdimm *nd, struct edm_netdimm_stats *sum)
 {
 	memset(sum, 0, sizeof(*sum));
-	edm_netdimm_stats_sum(nd->ctrs, sum);
+	edm_netdimm_queue_stats(nd, 0, nd->nq_max, sum);
 	edm_netdimm_stats_sum(nd->zone->ctrs, sum);
 	/* the clone engine counts picoseconds */
 	sum->v[EDM_A_NDSTAT_CLONE_MODELED_NS] =
@@ -46,14 +54,9 @@ static int edm_netdimm_open(struct net_device *dev)
 {
 	struct edm_netdimm *nd = netdev_priv(dev);
 
-	napi_enable(&nd->napi);
-	edm_netdimm_queues_napi(dev, &nd->napi);
-	if (nd->poll_us)
-		hrtimer_start(&nd->poll_timer, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL);
-	netif_start_queue(dev);
+	edm_netdimm_queues_open(nd);
+	netif_tx_start_all_queues(dev);
 	edm_netdimm_carrier(nd);
-	napi_schedule(&nd->napi);	/* what arrived while we were down */
 	return 0;
 }
 
@@ -66,11 +69,7 @@ static int edm_netdimm_stop(struct net_device *dev)
 	if (peer)
 		netif_carrier_off(peer->netdev);
 	netif_tx_disable(dev);
-	edm_netdimm_queues_napi(dev, NULL);
-	napi_disable(&nd->napi);	/* first: a poll may arm wire_timer */
-	hrtimer_cancel(&nd->poll_timer);
-	hrtimer_cancel(&nd->wire_timer);
-	edm_netdimm_tx_clean(nd);
+	edm_netdimm_queues_close(nd);
 	return 0;
 }
 
@@ -79,7 +78,7 @@ static void edm_netdimm_get_stats64(struct net_device *dev, struct rtnl_link_sta
 	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_netdimm_stats sum = {};
 
-	edm_netdimm_stats_sum(nd->ctrs, &sum);
+	edm_netdimm_queue_stats(nd, 0, nd->nq_max, &sum);
 	s->tx_packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
 	s->tx_bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
 	s->tx_dropped = sum.v[EDM_A_NDSTAT_TX_DROPS];
@@ -115,11 +114,10 @@ void edm_netdimm_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 }
 
+/* The queues go before the zone their rings are in. */
 static void edm_netdimm_free_parts(struct edm_netdimm *nd)
 {
-	edm_netdimm_ring_fini(nd, &nd->rx);
-	edm_netdimm_ring_fini(nd, &nd->tx);
-	free_percpu(nd->ctrs);
+	edm_netdimm_queues_fini(nd);
 	if (!IS_ERR_OR_NULL(nd->zone))
 		edm_netdimm_zone_destroy(nd->zone);
 }
@@ -127,20 +125,10 @@ static void edm_netdimm_free_parts(struct edm_netdimm *nd)
 static int edm_netdimm_init_parts(struct edm_netdimm *nd, const struct edm_netdimm_cfg *cfg,
 				  struct netlink_ext_ack *extack)
 {
-	int err;
-
 	nd->zone = edm_netdimm_zone_create(cfg->size, cfg->nid, &cfg->geom, extack);
 	if (IS_ERR(nd->zone))
 		return PTR_ERR(nd->zone);
-	nd->ctrs = alloc_percpu(struct edm_netdimm_stats);
-	if (!nd->ctrs)
-		return -ENOMEM;
-	err = edm_netdimm_ring_init(nd, &nd->tx);
-	if (!err)
-		err = edm_netdimm_ring_init(nd, &nd->rx);
-	if (err)
-		NL_SET_ERR_MSG(extack, "zone too small for the descriptor rings");
-	return err;
+	return edm_netdimm_queues_init(nd, extack);
 }
 
 /* The netdev's destructor: the parts its data path used. No RTNL. */
@@ -151,7 +139,6 @@ static void edm_netdimm_free(struct net_device *netdev)
 	edm_netdimm_cdev_destroy(nd);
 	edm_netdimm_socks_fini(nd);
 	edm_netdimm_free_parts(nd);
-	netif_napi_del(&nd->napi);
 	netdev_dbg(netdev, "destroyed\n");
 }
 
@@ -174,7 +161,8 @@ static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netl
 	ASSERT_RTNL();
 	netdev = cfg->netdev;
 	if (!netdev) {
-		netdev = alloc_netdev(sizeof(*nd), edev->name, NET_NAME_USER, edm_netdimm_setup);
+		netdev = alloc_netdev_mq(sizeof(*nd), edev->name, NET_NAME_USER, edm_netdimm_setup,
+					 edm_netdimm_max_queues());
 		if (!netdev)
 			return -ENOMEM;
 		dev_net_set(netdev, edev->net);
@@ -188,11 +176,6 @@ static int edm_netdimm_create(struct edm_dev *edev, const void *arg, struct netl
 	nd->wire_delay_ns = cfg->wire_delay_ns;
 	nd->rx_mode = cfg->rx_mode;
 	INIT_LIST_HEAD(&nd->lower_node);
-	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	nd->poll_timer.function = edm_netdimm_poll_timer;
-	hrtimer_init(&nd->wire_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	nd->wire_timer.function = edm_netdimm_wire_timer;
-	netif_napi_add(netdev, &nd->napi, edm_netdimm_poll);
 
 	err = edm_netdimm_init_parts(nd, cfg, extack);
 	if (err)
@@ -234,7 +217,6 @@ err_socks:
 	edm_netdimm_socks_fini(nd);
 err_parts:
 	edm_netdimm_free_parts(nd);
-	netif_napi_del(&nd->napi);
 	if (!cfg->netdev)
 		free_netdev(netdev);
 	return err;

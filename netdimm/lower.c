@@ -14,6 +14,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
 #include <linux/rtnetlink.h>
+#include <net/flow_dissector.h>
 
 #include "edm/edm.h"
 #include "netdimm.h"
@@ -29,10 +30,30 @@ struct edm_netdimm_wirehdr {
 	struct virtio_net_hdr vh;	/* little endian, as virtio 1.0 */
 } __packed;
 
+/* RSS: the flow hash of the packet's first @len bytes, which start at
+ * byte @off of @skb (its Ethernet header). 0 if it has no flow to hash.
+ */
+static u32 edm_netdimm_lower_hash(struct edm_netdimm *nd, const struct sk_buff *skb, u32 off,
+				  u32 len)
+{
+	u8 buf[EDM_NETDIMM_INLINE];
+	struct flow_keys keys;
+	u32 n = min_t(u32, len, sizeof(buf));
+
+	if (skb_copy_bits(skb, off, buf, n))
+		return 0;
+	memset(&keys, 0, sizeof(keys));
+	if (!__skb_flow_dissect(dev_net(nd->netdev), NULL, &flow_keys_dissector, &keys, buf,
+				((struct ethhdr *)buf)->h_proto, ETH_HLEN, n, 0))
+		return 0;
+	return flow_hash_from_keys(&keys);
+}
+
 static int edm_netdimm_lower_rcv(struct sk_buff *skb, struct net_device *dev,
 				 struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct edm_netdimm *nd = container_of(pt, struct edm_netdimm, ptype);
+	unsigned int nq = READ_ONCE(nd->nq), rxq = 0;
 	struct edm_netdimm_wirehdr h;
 	u32 len;
 
@@ -41,13 +62,15 @@ static int edm_netdimm_lower_rcv(struct sk_buff *skb, struct net_device *dev,
 	len = ntohs(h.len);
 	if (len < ETH_HLEN || len > skb->len - sizeof(h))
 		goto drop;
-	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_WIRE_COPIES);
-	edm_netdimm_wire_deliver(nd, NULL, skb, sizeof(h), len, &h.vh, 0);
+	if (nq > 1)
+		rxq = reciprocal_scale(edm_netdimm_lower_hash(nd, skb, sizeof(h), len), nq);
+	edm_netdimm_stat_inc(nd->q[rxq].ctrs, EDM_A_NDSTAT_WIRE_COPIES);
+	edm_netdimm_wire_deliver(nd, rxq, NULL, skb, sizeof(h), len, &h.vh, 0);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 
 drop:
-	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
+	edm_netdimm_stat_inc(nd->q[0].ctrs, EDM_A_NDSTAT_RX_DROPS);
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }

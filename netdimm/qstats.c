@@ -3,10 +3,12 @@
  * An ndimm's per-queue statistics in the netdev netlink family (qstats-get,
  * 6.10 and later; include/edm/compat.h makes this a no-op on 6.1), and the
  * link from its queues to the NAPI that serves them (queue-get, 6.8 and
- * later). A NetDIMM has one TX and one RX ring, queue 0 of each direction,
- * so a queue's counters are the device's own, those of ndo_get_stats64 and
- * ethtool -S; with no history off the live queues, the base stats are zero.
- * Reads per-CPU counters; no locking. The NAPI links change under RTNL.
+ * later). Queue i of each direction is queue pair i's ring (netdimm/queues.c),
+ * whose counters ethtool -S shows as tx<i>_* and rx<i>_*; the base stats
+ * are the counters of the pairs no longer in use, so that base and queues
+ * add up to the device's totals. Reads per-CPU counters; the queue count is
+ * stable under RTNL, which the family holds. The NAPI links change under
+ * RTNL.
  */
 #include "edm/compat.h"
 #include "netdimm.h"
@@ -17,7 +19,7 @@ static void edm_netdimm_qstats_rx(struct net_device *dev, int idx,
 	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_netdimm_stats sum = {};
 
-	edm_netdimm_stats_sum(nd->ctrs, &sum);
+	edm_netdimm_queue_stats(nd, idx, idx + 1, &sum);
 	rx->packets = sum.v[EDM_A_NDSTAT_RX_PACKETS];
 	rx->bytes = sum.v[EDM_A_NDSTAT_RX_BYTES];
 	rx->hw_drops = sum.v[EDM_A_NDSTAT_RX_DROPS];
@@ -29,22 +31,26 @@ static void edm_netdimm_qstats_tx(struct net_device *dev, int idx,
 	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_netdimm_stats sum = {};
 
-	edm_netdimm_stats_sum(nd->ctrs, &sum);
+	edm_netdimm_queue_stats(nd, idx, idx + 1, &sum);
 	tx->packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
 	tx->bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
 	tx->hw_drops = sum.v[EDM_A_NDSTAT_TX_DROPS];
 }
 
-/* Zero, but reported: the device's totals are exactly its queues' sums. */
+/* What the queue pairs beyond those in use counted before ethtool -L. */
 static void edm_netdimm_qstats_base(struct net_device *dev, struct netdev_queue_stats_rx *rx,
 				    struct netdev_queue_stats_tx *tx)
 {
-	rx->packets = 0;
-	rx->bytes = 0;
-	rx->hw_drops = 0;
-	tx->packets = 0;
-	tx->bytes = 0;
-	tx->hw_drops = 0;
+	struct edm_netdimm *nd = netdev_priv(dev);
+	struct edm_netdimm_stats sum = {};
+
+	edm_netdimm_queue_stats(nd, nd->nq, nd->nq_max, &sum);
+	rx->packets = sum.v[EDM_A_NDSTAT_RX_PACKETS];
+	rx->bytes = sum.v[EDM_A_NDSTAT_RX_BYTES];
+	rx->hw_drops = sum.v[EDM_A_NDSTAT_RX_DROPS];
+	tx->packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
+	tx->bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
+	tx->hw_drops = sum.v[EDM_A_NDSTAT_TX_DROPS];
 }
 
 static const struct netdev_stat_ops edm_netdimm_stat_ops = {
@@ -58,10 +64,16 @@ void edm_netdimm_qstats_init(struct net_device *dev)
 	edm_netdev_set_stat_ops(dev, &edm_netdimm_stat_ops);
 }
 
-/* Under RTNL: queue 0 of each direction is served by @napi, or by none (NULL). */
-void edm_netdimm_queues_napi(struct net_device *dev, struct napi_struct *napi)
+/* Under RTNL: queue i of each direction is served by pair i's NAPI (@on) or by none. */
+void edm_netdimm_queues_napi(struct edm_netdimm *nd, bool on)
 {
+	unsigned int i;
+
 	ASSERT_RTNL();
-	netif_queue_set_napi(dev, 0, NETDEV_QUEUE_TYPE_RX, napi);
-	netif_queue_set_napi(dev, 0, NETDEV_QUEUE_TYPE_TX, napi);
+	for (i = 0; i < nd->nq; i++) {
+		struct napi_struct *napi = on ? &nd->q[i].napi : NULL;
+
+		netif_queue_set_napi(nd->netdev, i, NETDEV_QUEUE_TYPE_RX, napi);
+		netif_queue_set_napi(nd->netdev, i, NETDEV_QUEUE_TYPE_TX, napi);
+	}
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ndimm descriptor rings: EDM_NETDIMM_RING descriptors in zone memory (the
+ * ndimm descriptor rings: a power of two of descriptors in zone memory (the
  * paper allocates them with __alloc_netdimm_pages(zone, -1)), and the
  * release of a descriptor's buffers. Each segment holds one page reference:
  * a zone page goes back to the zone, a page the descriptor borrowed (the
@@ -11,9 +11,9 @@
 
 #include "netdimm.h"
 
-int edm_netdimm_ring_init(struct edm_netdimm *nd, struct edm_netdimm_ring *r)
+int edm_netdimm_ring_init(struct edm_netdimm *nd, struct edm_netdimm_ring *r, u32 size)
 {
-	size_t bytes = EDM_NETDIMM_RING * sizeof(struct edm_netdimm_desc);
+	size_t bytes = size * sizeof(struct edm_netdimm_desc);
 
 	r->order = get_order(bytes);
 	r->pages = edm_netdimm_alloc_pages(nd->zone, -1, r->order);
@@ -21,10 +21,18 @@ int edm_netdimm_ring_init(struct edm_netdimm *nd, struct edm_netdimm_ring *r)
 		return -ENOMEM;
 	r->desc = page_address(r->pages);
 	memset(r->desc, 0, bytes);
+	r->size = size;
 	r->prod = 0;
 	r->cons = 0;
 	spin_lock_init(&r->lock);
 	return 0;
+}
+
+/* Free slots, as a producer sees them. */
+u32 edm_netdimm_ring_free(const struct edm_netdimm_ring *r)
+{
+	/* acquire: pairs with the consumer's release of cons */
+	return r->size - (READ_ONCE(r->prod) - smp_load_acquire(&r->cons));
 }
 
 void edm_netdimm_desc_release(struct edm_netdimm *nd, struct edm_netdimm_desc *d)

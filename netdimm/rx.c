@@ -11,7 +11,9 @@
  * or is cloned next to the receive buffer (clone mode). Zone pages given to
  * the stack are lent: the zone takes them back when the stack lets go.
  *
- * RX ring producers serialize on rx.lock; NAPI is the only consumer.
+ * Each queue pair has its own RX ring and NAPI. An RX ring's producers
+ * serialize on its lock and check rx_closed under RCU first; its NAPI is
+ * the only consumer.
  */
 #include <linux/etherdevice.h>
 #include <linux/mm.h>
@@ -78,21 +80,17 @@ s64 edm_netdimm_next_hint(struct edm_netdimm *nd)
 	return edm_netdimm_subarray_page(&z->geom, id, 0, PAGE_SHIFT);
 }
 
-static void edm_netdimm_kick(struct edm_netdimm *nd)
-{
-	if (!nd->poll_us)
-		napi_schedule(&nd->napi);
-}
-
-/* The wire's end: copy @len bytes into @to's zone and post them, a small
- * packet into the descriptor itself. -ENOBUFS when @to has no free
- * descriptor or no memory at all.
+/* The wire's end, under RCU: copy @len bytes into @to's zone and post them
+ * on its RX queue @rxq (modulo its count), a small packet into the
+ * descriptor itself. -ENOBUFS when that ring has no free descriptor or
+ * there is no memory at all; -ENETDOWN while @to's rings change.
  */
-int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_desc *src,
-			     const struct sk_buff *skb, u32 skb_off, u32 len,
-			   const struct virtio_net_hdr *vh, u64 due_ns)
+int edm_netdimm_wire_deliver(struct edm_netdimm *to, unsigned int rxq,
+			     const struct edm_netdimm_desc *src, const struct sk_buff *skb,
+			     u32 skb_off, u32 len, const struct virtio_net_hdr *vh, u64 due_ns)
 {
-	struct edm_netdimm_ring *r = &to->rx;
+	struct edm_netdimm_queue *q;
+	struct edm_netdimm_ring *r;
 	bool fallback = false;
 	struct edm_netdimm_desc *d;
 	u32 pos = 0;
@@ -100,11 +98,19 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 
 	if (DIV_ROUND_UP(len, PAGE_SIZE) > EDM_NETDIMM_SEGS)
 		return -EMSGSIZE;
+	/* acquire: pairs with edm_netdimm_reconfigure()'s release of the new rings */
+	if (smp_load_acquire(&to->rx_closed)) {
+		edm_netdimm_stat_inc(to->q[0].ctrs, EDM_A_NDSTAT_RX_DROPS);
+		return -ENETDOWN;
+	}
+	q = &to->q[rxq % READ_ONCE(to->nq)];
+	r = &q->rx;
 	spin_lock(&r->lock);
 	/* acquire: the consumer is done with the slot before we reuse it */
-	if (r->prod - smp_load_acquire(&r->cons) >= EDM_NETDIMM_RING) {
-		trace_edm_ndimm_drop(netdev_name(to->netdev), true, len, "receive ring full");
-		edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
+	if (r->prod - smp_load_acquire(&r->cons) >= r->size) {
+		trace_edm_ndimm_drop(netdev_name(to->netdev), true, q->idx, len,
+				     "receive ring full");
+		edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_DROPS);
 		err = -ENOBUFS;
 		goto out;
 	}
@@ -126,8 +132,9 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 
 		if (!page) {
 			edm_netdimm_desc_release(to, d);
-			trace_edm_ndimm_drop(netdev_name(to->netdev), true, len, "no memory");
-			edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_DROPS);
+			trace_edm_ndimm_drop(netdev_name(to->netdev), true, q->idx, len,
+					     "no memory");
+			edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_DROPS);
 			err = -ENOBUFS;
 			goto out;
 		}
@@ -136,13 +143,13 @@ int edm_netdimm_wire_deliver(struct edm_netdimm *to, const struct edm_netdimm_de
 		pos += n;
 	}
 	if (fallback)
-		edm_netdimm_stat_inc(to->ctrs, EDM_A_NDSTAT_RX_ZONE_FALLBACK);
+		edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_ZONE_FALLBACK);
 	/* release: the descriptor is complete before NAPI can see it */
 	smp_store_release(&r->prod, r->prod + 1);
 out:
 	spin_unlock(&r->lock);
-	if (!err)
-		edm_netdimm_kick(to);
+	if (!err && !to->poll_us)
+		napi_schedule(&q->napi);
 	return err;
 }
 
@@ -203,21 +210,22 @@ static int edm_netdimm_rx_offloads(struct sk_buff *skb, const struct virtio_net_
 }
 
 /* The skb for a descriptor: its head line, and the payload as fragments. */
-static struct sk_buff *edm_netdimm_rx_build(struct edm_netdimm *nd, struct edm_netdimm_desc *d,
-					    unsigned int *how)
+static struct sk_buff *edm_netdimm_rx_build(struct edm_netdimm_queue *q,
+					    struct edm_netdimm_desc *d, unsigned int *how)
 {
 	u32 line = min_t(u32, d->len, EDM_NETDIMM_HDR_LINE);
+	struct edm_netdimm *nd = q->nd;
 	struct sk_buff *skb;
 	u16 i;
 
 	if (d->inline_len) {	/* a small packet: all of it is the head */
-		skb = napi_alloc_skb(&nd->napi, d->inline_len);
+		skb = napi_alloc_skb(&q->napi, d->inline_len);
 		if (skb)
 			skb_put_data(skb, d->hdr, d->inline_len);
 		d->inline_len = 0;
 		return skb;
 	}
-	skb = napi_alloc_skb(&nd->napi, EDM_NETDIMM_HDR_LINE);
+	skb = napi_alloc_skb(&q->napi, EDM_NETDIMM_HDR_LINE);
 	if (!skb)
 		return NULL;
 	memcpy_from_page(skb_put(skb, line), d->seg[0].page, d->seg[0].off, line);
@@ -230,13 +238,14 @@ static struct sk_buff *edm_netdimm_rx_build(struct edm_netdimm *nd, struct edm_n
 	return skb;
 }
 
-static void edm_netdimm_rx_one(struct edm_netdimm *nd, struct edm_netdimm_desc *d)
+static void edm_netdimm_rx_one(struct edm_netdimm_queue *q, struct edm_netdimm_desc *d)
 {
 	const char *what = "copied";	/* ordinary pages: the zone was full */
+	struct edm_netdimm *nd = q->nd;
 	unsigned int how = 0;
 	struct sk_buff *skb;
 
-	skb = edm_netdimm_rx_build(nd, d, &how);
+	skb = edm_netdimm_rx_build(q, d, &how);
 	if (!skb) {
 		what = "no memory for an skb";
 		goto drop;
@@ -248,49 +257,45 @@ static void edm_netdimm_rx_one(struct edm_netdimm *nd, struct edm_netdimm_desc *
 		goto count_drop;
 	}
 	if (!skb_shinfo(skb)->nr_frags) {
-		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_INLINE);
+		edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_INLINE);
 		what = "inline";
 	} else if (how & EDM_NETDIMM_RX_CLONED) {
-		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_CLONED);
+		edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_CLONED);
 		what = "cloned";
 	} else if (how & EDM_NETDIMM_RX_LENT) {
-		edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
+		edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_ZEROCOPY);
 		what = "zerocopy";
 	}
-	trace_edm_ndimm_rx(netdev_name(nd->netdev), d->len, what);
+	trace_edm_ndimm_rx(netdev_name(nd->netdev), q->idx, d->len, what);
 	skb->protocol = eth_type_trans(skb, nd->netdev);
-	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_PACKETS);
-	edm_netdimm_stat_add(nd->ctrs, EDM_A_NDSTAT_RX_BYTES, d->len);
-	napi_gro_receive(&nd->napi, skb);
+	skb_record_rx_queue(skb, q->idx);
+	edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_PACKETS);
+	edm_netdimm_stat_add(q->ctrs, EDM_A_NDSTAT_RX_BYTES, d->len);
+	napi_gro_receive(&q->napi, skb);
 	return;
 
 drop:
 	edm_netdimm_desc_release(nd, d);
 count_drop:
-	trace_edm_ndimm_drop(netdev_name(nd->netdev), true, d->len, what);
-	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_RX_DROPS);
+	trace_edm_ndimm_drop(netdev_name(nd->netdev), true, q->idx, d->len, what);
+	edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_RX_DROPS);
 }
 
-/* Let the peer send again once our ring has room. */
-static void edm_netdimm_wake_peer(struct edm_netdimm *nd)
+/* Let the peer's TX queues that feed RX queue @q send again once it has room. */
+static void edm_netdimm_wake_peer(struct edm_netdimm_queue *q)
 {
 	struct edm_netdimm *peer;
 
 	rcu_read_lock();
-	peer = rcu_dereference(nd->peer);
-	if (peer) {
-		struct netdev_queue *txq = netdev_get_tx_queue(peer->netdev, 0);
-
-		smp_mb();	/* pairs with edm_netdimm_maybe_stop() */
-		if (netif_tx_queue_stopped(txq) && edm_netdimm_can_send(peer))
-			netif_tx_wake_queue(txq);
-	}
+	peer = rcu_dereference(q->nd->peer);
+	if (peer)
+		edm_netdimm_wake_txqs(peer, q->idx);
 	rcu_read_unlock();
 }
 
-static int edm_netdimm_rx(struct edm_netdimm *nd, int budget, u64 *next_due)
+static int edm_netdimm_rx(struct edm_netdimm_queue *q, int budget, u64 *next_due)
 {
-	struct edm_netdimm_ring *r = &nd->rx;
+	struct edm_netdimm_ring *r = &q->rx;
 	u32 prod = smp_load_acquire(&r->prod);	/* pairs with the wire's release */
 	u64 now = 0;
 	int done = 0;
@@ -306,53 +311,53 @@ static int edm_netdimm_rx(struct edm_netdimm *nd, int budget, u64 *next_due)
 				break;
 			}
 		}
-		edm_netdimm_rx_one(nd, d);
+		edm_netdimm_rx_one(q, d);
 		/* release: we are done with the slot; producers may reuse it */
 		smp_store_release(&r->cons, r->cons + 1);
 		done++;
 	}
 	if (done)
-		edm_netdimm_wake_peer(nd);
+		edm_netdimm_wake_peer(q);
 	return done;
 }
 
 int edm_netdimm_poll(struct napi_struct *napi, int budget)
 {
-	struct edm_netdimm *nd = container_of(napi, struct edm_netdimm, napi);
+	struct edm_netdimm_queue *q = container_of(napi, struct edm_netdimm_queue, napi);
 	u64 next_due = 0;
 	int done;
 
-	edm_netdimm_stat_inc(nd->ctrs, EDM_A_NDSTAT_POLLS);
-	edm_netdimm_tx_clean(nd);
-	done = edm_netdimm_rx(nd, budget, &next_due);
+	edm_netdimm_stat_inc(q->ctrs, EDM_A_NDSTAT_POLLS);
+	edm_netdimm_tx_clean(q, true);
+	done = edm_netdimm_rx(q, budget, &next_due);
 	if (done < budget && napi_complete_done(napi, done)) {
 		/* interrupt mode: what we left must still be seen */
-		if (!nd->poll_us) {
+		if (!q->nd->poll_us) {
 			if (next_due)
-				hrtimer_start(&nd->wire_timer, ns_to_ktime(next_due),
+				hrtimer_start(&q->wire_timer, ns_to_ktime(next_due),
 					      HRTIMER_MODE_ABS);
-			else if (READ_ONCE(nd->rx.prod) != nd->rx.cons ||
-				 READ_ONCE(nd->tx.prod) != nd->tx.cons)
+			else if (READ_ONCE(q->rx.prod) != q->rx.cons ||
+				 READ_ONCE(q->tx.prod) != q->tx.cons)
 				napi_schedule(napi);
 		}
 	}
 	return done;
 }
 
-/* The polling agent: look at the rings every poll_us. */
+/* A queue's polling agent: look at its rings every poll_us. */
 enum hrtimer_restart edm_netdimm_poll_timer(struct hrtimer *t)
 {
-	struct edm_netdimm *nd = container_of(t, struct edm_netdimm, poll_timer);
+	struct edm_netdimm_queue *q = container_of(t, struct edm_netdimm_queue, poll_timer);
 
-	napi_schedule(&nd->napi);
-	hrtimer_forward_now(t, ns_to_ktime((u64)nd->poll_us * NSEC_PER_USEC));
+	napi_schedule(&q->napi);
+	hrtimer_forward_now(t, ns_to_ktime((u64)q->nd->poll_us * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
 
 enum hrtimer_restart edm_netdimm_wire_timer(struct hrtimer *t)
 {
-	struct edm_netdimm *nd = container_of(t, struct edm_netdimm, wire_timer);
+	struct edm_netdimm_queue *q = container_of(t, struct edm_netdimm_queue, wire_timer);
 
-	napi_schedule(&nd->napi);
+	napi_schedule(&q->napi);
 	return HRTIMER_NORESTART;
 }

@@ -172,11 +172,34 @@ zone_report() {
 	in_b ss -tanm >&2
 }
 
-# eth_json DEV [NS]: `ethtool -S DEV` as JSON, under edmctl's names
-# (tx0_packets is tx_packets, zone_alloc_same_subarray is alloc_same).
+# eth_json DEV [NS]: the device's totals in `ethtool -S DEV` as JSON, under
+# edmctl's names (zone_alloc_same_subarray is alloc_same); the queue
+# pairs' own counters (tx<i>_*, rx<i>_*) left out.
 eth_json() {
-	ethtool_json "$1" "$2" | jq -c 'with_entries(.key |= (sub("^tx0_"; "tx_") |
-		sub("^rx0_"; "rx_") | sub("_subarray$"; "") | sub("^zone_"; "")))'
+	ethtool_json "$1" "$2" | jq -c 'with_entries(select(.key | test("^[rt]x[0-9]+_") | not)
+		| .key |= (sub("_subarray$"; "") | sub("^zone_"; "")))'
+}
+
+# eth_queues DEV [NS]: the queue pairs' counters in `ethtool -S DEV`, as
+# [{tx_packets, ..., rx_polls}, ...] by pair.
+eth_queues() {
+	ethtool_json "$1" "$2" | jq -c '[to_entries[]
+		| (.key | capture("^(?<d>[rt]x)(?<q>[0-9]+)_(?<n>.*)")) as $c
+		| {q: ($c.q | tonumber), k: "\($c.d)_\($c.n)", value}]
+		| group_by(.q) | map(map({(.k): .value}) | add)'
+}
+
+# queues_add_up DEV [NS]: the pairs' counters add up to the device's totals.
+queues_add_up() {
+	local e q
+
+	e=$(eth_json "$1" "$2")
+	q=$(eth_queues "$1" "$2")
+	jq -ne --argjson e "$e" --argjson q "$q" '
+		all(["tx_packets", "tx_bytes", "tx_drops", "rx_packets", "rx_bytes", "rx_drops"][];
+			. as $k | ($q | map(.[$k]) | add) == $e[$k])
+		and ($q | map(.rx_polls) | add) == $e.polls' >/dev/null ||
+		{ echo "device: $e"; echo "queues: $q"; return 1; }
 }
 
 # eth_agrees DEV NS: ethtool -S and edmctl report the same counters.
@@ -272,7 +295,7 @@ create_show_delete() {
 	ethtool -i nda | grep -qx "bus-info: NET$z0"
 	# ethtool -S names every counter edmctl shows
 	eth_agrees nda ""
-	eth_rings nda "" 256
+	queues_add_up nda ""
 	[ "$(edm_objects dev)" = 2 ]
 	x "$EDMCTL" netdimm del ndb		# takes its peer along
 	x "$EDMCTL" -j netdimm show | jq -e 'length == 0'
@@ -304,11 +327,11 @@ ping_mtu() {
 # iperf3 through the copy path: the counters account for every packet;
 # TSO makes packets larger than the MTU; BQL sees bytes and drains.
 iperf_counters() {
-	local bql=/sys/class/net/nda/queues/tx-0/byte_queue_limits
+	local bql=/sys/class/net/nda/queues/tx-*/byte_queue_limits
 
 	trap nd_cleanup EXIT
 	pair size 16M
-	in_a sh -c "test -r $bql/inflight && test -r $bql/limit"
+	in_a sh -c "for q in $bql; do test -r \$q/inflight && test -r \$q/limit || exit 1; done"
 	iperf "$(scaled 3)"
 	check_soon '.nda.tx_packets == .ndb.rx_packets and .nda.tx_bytes == .ndb.rx_bytes
 		and .ndb.tx_packets == .nda.rx_packets'
@@ -331,8 +354,8 @@ iperf_counters() {
 	poll 30 eth_agrees ndb $NS_B >/dev/null || eth_agrees ndb $NS_B
 	[ "$(in_a cat /sys/class/net/nda/statistics/tx_packets)" = \
 	  "$("$EDMCTL" -j netdimm stats nda | jq '.[0].stats.tx_packets')" ]
-	# BQL: everything sent was completed
-	poll 30 in_a sh -c "[ \$(cat $bql/inflight) = 0 ]"
+	# BQL: everything sent was completed, on every queue
+	poll 30 in_a sh -c "[ \"\$(cat $bql/inflight | sort -u)\" = 0 ]"
 	# and the zones got every lent page back
 	poll 20 zones_settled || { zone_report; return 1; }
 }
@@ -361,59 +384,175 @@ print(ops.index(sys.argv[2]) + 1)' "$YNL/netdev.yaml" "$1")
 	jq -e --argjson id "$id" '[.ops[][].id] | index($id) != null' >/dev/null <<<"$fam"
 }
 
-# qstats_agree IFINDEX: nda's queues and device totals in the netdev
-# family (qstats-get) are ethtool -S's counters; read back to back, so a
-# stray ARP between them is polled away.
+# qstats_agree IFINDEX N: nda's N queues of each direction and its device
+# totals in the netdev family (qstats-get) are ethtool -S's counters, queue
+# by queue; read back to back, so a stray ARP between them is polled away.
 qstats_agree() {
-	local e q d
+	local e eq q d
 
 	q=$(ynl $NS_A --dump qstats-get --json "{\"ifindex\": $1, \"scope\": \"queue\"}")
 	d=$(ynl $NS_A --dump qstats-get --json "{\"ifindex\": $1}")
 	e=$(eth_json nda $NS_A)
-	jq -ne --argjson e "$e" --argjson q "$q" --argjson d "$d" --argjson i "$1" '
-		($q | map(select(.["queue-type"] == "rx")) | .[0]) as $rx
-		| ($q | map(select(.["queue-type"] == "tx")) | .[0]) as $tx
-		| ($q | length) == 2 and $e.rx_packets >= 4 and $e.tx_packets >= 4
-		and $rx.ifindex == $i and $rx["queue-id"] == 0 and $tx["queue-id"] == 0
-		and $rx["rx-packets"] == $e.rx_packets and $rx["rx-bytes"] == $e.rx_bytes
-		and $rx["rx-hw-drops"] == $e.rx_drops
-		and $tx["tx-packets"] == $e.tx_packets and $tx["tx-bytes"] == $e.tx_bytes
-		and $tx["tx-hw-drops"] == $e.tx_drops
+	eq=$(eth_queues nda $NS_A)
+	jq -ne --argjson e "$e" --argjson eq "$eq" --argjson q "$q" --argjson d "$d" \
+		--argjson i "$1" --argjson n "$2" '
+		($q | map(select(.["queue-type"] == "rx")) | sort_by(.["queue-id"])) as $rx
+		| ($q | map(select(.["queue-type"] == "tx")) | sort_by(.["queue-id"])) as $tx
+		| ($rx | length) == $n and ($tx | length) == $n and ($eq | length) >= $n
+		and $e.rx_packets >= 4 and $e.tx_packets >= 4 and all($q[]; .ifindex == $i)
+		and ($rx | map(.["queue-id"])) == [range($n)]
+		and ($tx | map(.["queue-id"])) == [range($n)]
+		and all(range($n); . as $k | $rx[$k]["rx-packets"] == $eq[$k].rx_packets
+			and $rx[$k]["rx-bytes"] == $eq[$k].rx_bytes
+			and $rx[$k]["rx-hw-drops"] == $eq[$k].rx_drops
+			and $tx[$k]["tx-packets"] == $eq[$k].tx_packets
+			and $tx[$k]["tx-bytes"] == $eq[$k].tx_bytes
+			and $tx[$k]["tx-hw-drops"] == $eq[$k].tx_drops)
 		and ($d | length) == 1 and $d[0]["rx-packets"] == $e.rx_packets
 		and $d[0]["rx-bytes"] == $e.rx_bytes and $d[0]["tx-packets"] == $e.tx_packets
 		and $d[0]["tx-bytes"] == $e.tx_bytes and $d[0]["rx-hw-drops"] == $e.rx_drops
 		and $d[0]["tx-hw-drops"] == $e.tx_drops' >/dev/null ||
-		{ echo "ethtool: $e"; echo "queues: $q"; echo "device: $d"; return 1; }
+		{ echo "ethtool: $e $eq"; echo "queues: $q"; echo "device: $d"; return 1; }
+}
+
+# queues_napi IFINDEX N: queue-get lists N queues of each direction, queue
+# i of both served by one NAPI, each pair by its own.
+queues_napi() {
+	local q
+
+	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $1}")
+	jq -e --argjson n "$2" 'length == 2 * $n and all(.[]; .["napi-id"] > 0)
+		and (group_by(.id) | length == $n and all(.[]; map(.["napi-id"]) | unique | length == 1))
+		and (map(.["napi-id"]) | unique | length == $n)' >/dev/null <<<"$q" ||
+		{ echo "queues: $q"; return 1; }
 }
 
 # The netdev family's view of an ndimm, read with the kernel's YNL client
 # as a user of 6.10 or later would: per queue (qstats-get, scope queue),
-# queue 0 of each direction holds the device's counters as ethtool -S has
-# them, and the device's totals are the same; queue-get names one NAPI for
-# both queues while the device is up (and lists none while it is down). Skipped
-# where the family lacks qstats-get (6.1: no netdev family at all).
+# each queue holds its pair's counters as ethtool -S has them, and the
+# device's totals are the same; queue-get names one NAPI per queue pair while
+# the device is up (and lists none while it is down); after ethtool -L
+# with one pair fewer, the pair gone counts in the base stats, so the
+# totals stay. Skipped where the family lacks qstats-get (6.1: no netdev
+# family at all).
 queue_stats() {
-	local ifi q
+	local ifi n
 
 	[ -f "$YNL/cli.py" ] || { echo "no $YNL (make selftests)"; return 1; }
 	netdev_has qstats-get || skip "the netdev family has no qstats-get (Linux 6.10+)"
 	trap nd_cleanup EXIT
 	pair size 16M
+	n=$(in_a ethtool -l nda | awk '/^Combined:/ { n = $2 } END { print n }')
 	x in_a ping -c "$(scaled 5)" -i 0.2 -W 5 $IP_B
 	x in_b ping -c 2 -i 0.2 -W 5 $IP_A
 	ifi=$(in_a cat /sys/class/net/nda/ifindex)
-	poll 20 qstats_agree "$ifi" >/dev/null || qstats_agree "$ifi"
-	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $ifi}")
-	jq -e 'length == 2 and (map(.["napi-id"]) | unique | length == 1 and .[0] > 0)' \
-		>/dev/null <<<"$q" || { echo "queues while up: $q"; return 1; }
-	# down, the family lists no queue of it; up again, the link is back
+	poll 20 qstats_agree "$ifi" "$n" >/dev/null || qstats_agree "$ifi" "$n"
+	queues_napi "$ifi" "$n"
+	# down, the family lists no queue of it; up again, the links are back
 	x in_a ip link set nda down
 	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $ifi}")
 	jq -e 'length == 0' >/dev/null <<<"$q" || { echo "queues while down: $q"; return 1; }
 	x in_a ip link set nda up
-	q=$(ynl $NS_A --dump queue-get --json "{\"ifindex\": $ifi}")
-	jq -e 'length == 2 and all(.[]; .["napi-id"] > 0)' >/dev/null <<<"$q" ||
-		{ echo "queues up again: $q"; return 1; }
+	queues_napi "$ifi" "$n"
+	[ "$n" -gt 1 ] || return 0
+	x in_a ethtool -L nda combined $((n - 1))
+	queues_napi "$ifi" $((n - 1))
+	poll 20 qstats_agree "$ifi" $((n - 1)) >/dev/null || qstats_agree "$ifi" $((n - 1))
+}
+
+# ethtool_field TITLE NAME: in `ethtool -l` or `-g` output on stdin, NAME's
+# value under the heading that starts with TITLE ("Pre-set", "Current").
+ethtool_field() {
+	awk -v t="$1" -v n="$2:" '/:$/ { in_t = index($0, t) == 1 } in_t && $1 == n { print $2 }'
+}
+
+# chan NS DEV: the combined channels now and at most ("N MAX").
+chan() {
+	local l
+
+	l=$(ip netns exec "$1" ethtool -l "$2")
+	echo "$(ethtool_field <<<"$l" Current Combined)" \
+		"$(ethtool_field <<<"$l" Pre-set Combined)"
+}
+
+# rings NS DEV: the RX and TX descriptors now, and at most ("RX TX RXMAX TXMAX").
+rings() {
+	local g
+
+	g=$(ip netns exec "$1" ethtool -g "$2")
+	echo "$(ethtool_field <<<"$g" Current RX)" "$(ethtool_field <<<"$g" Current TX)" \
+		"$(ethtool_field <<<"$g" Pre-set RX)" "$(ethtool_field <<<"$g" Pre-set TX)"
+}
+
+# queue_used DEV NS K KEY: queue pair K of DEV counted 5 or more KEY.
+queue_used() {
+	eth_queues "$1" "$2" | jq -e --argjson k "$3" ".[\$k].$4 >= 5" >/dev/null
+}
+
+# ethtool -l/-L and -g/-G, as with any multi-queue NIC: one queue pair per
+# CPU (as many as there may be, 16 at most), 256 descriptors a ring, 4096
+# at most. A ping pinned to each CPU leaves on that CPU's queue (XPS) and
+# arrives on the peer's queue of the same index; the pairs' counters add
+# up to the device's. Ring sizes round up to a power of two; sizes and
+# counts change under iperf3 traffic, which goes on, and nothing is lost
+# that the counters do not count; bad values are refused with the reason,
+# and a zone too small for the rings asked for keeps the ones it has.
+queues_rings() {
+	local cpus max n r rx k
+
+	trap nd_cleanup EXIT
+	pair size 16M
+	cpus=$(nproc)
+	max=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
+	[ "$max" -le 16 ] || max=16
+	[ "$(chan $NS_A nda)" = "$((cpus < max ? cpus : max)) $max" ]
+	[ "$(rings $NS_A nda)" = "256 256 4096 4096" ]
+	n=$((cpus < max ? cpus : max))
+	for ((k = 0; k < n; k++)); do
+		x in_a taskset -c "$k" ping -c 5 -i 0.2 -W 5 -q $IP_B
+	done
+	for ((k = 0; k < n; k++)); do
+		queue_used nda $NS_A "$k" tx_packets || { eth_queues nda $NS_A; return 1; }
+		queue_used ndb $NS_B "$k" rx_packets || { eth_queues ndb $NS_B; return 1; }
+	done
+	poll 20 queues_add_up nda $NS_A >/dev/null || queues_add_up nda $NS_A
+	poll 20 queues_add_up ndb $NS_B >/dev/null || queues_add_up ndb $NS_B
+	# sizes round up; refusals say why and change nothing
+	x in_a ethtool -G nda rx 100 tx 300
+	[ "$(rings $NS_A nda)" = "128 512 4096 4096" ]
+	expect_error_in "64 descriptors at least" in_a ethtool -G nda rx 32
+	fails in_a ethtool -G nda tx 8192
+	fails in_a ethtool -L nda combined 0
+	fails in_a ethtool -L nda combined $((max + 1))
+	fails in_a ethtool -L nda rx 1
+	[ "$(rings $NS_A nda)" = "128 512 4096 4096" ]
+	[ "$(chan $NS_A nda)" = "$n $max" ]
+	# changes under traffic
+	bg $NS_B iperf3 -s -1 -B $IP_B
+	poll 60 ready "${BG[-1]}" 5201
+	bg $NS_A iperf3 -c $IP_B -t 300 -P 2	# stopped below
+	poll 60 check '.ndb.rx_packets > 200'
+	for r in "-L nda combined 1" "-G nda rx 1024 tx 64" "-L nda combined $n" "-G nda rx 256 tx 256"; do
+		x in_a ethtool $r
+		x in_b ethtool ${r/nda/ndb}
+		# the traffic goes on: ndb receives 100 packets more
+		rx=$(stat_of ndb rx_packets)
+		poll 60 check ".ndb.rx_packets > $rx + 100"
+	done
+	[ "$(chan $NS_B ndb)" = "$n $max" ]
+	kill "${BG[@]}"
+	check_soon '.nda.tx_packets == .ndb.rx_packets + .ndb.rx_drops
+		and .ndb.tx_packets == .nda.rx_packets + .nda.rx_drops'
+	x in_a ping -c 3 -i 0.2 -W 5 $IP_B
+	poll 20 queues_add_up nda $NS_A >/dev/null || queues_add_up nda $NS_A
+	poll 20 zones_settled || { zone_report; return 1; }
+	# a 4 MiB zone has no room for 4096-descriptor rings
+	nd_cleanup
+	trap nd_cleanup EXIT
+	pair size 4M
+	expect_error_in "no room for these rings" in_a ethtool -G nda rx 4096 tx 4096
+	[ "$(rings $NS_A nda)" = "256 256 4096 4096" ]
+	x in_a ping -c 2 -i 0.2 -W 5 $IP_B
 }
 
 sockperf_pp() {
@@ -799,10 +938,11 @@ tracepoints() {
 	trace_off edm_ndimm
 	t=$(grep -E 'edm_ndimm_(tx|rx|drop):' $TRACING/trace)
 	note "$(grep -c . <<<"$t") edm_ndimm events, the first: $(sed -n '1s/.*edm_ndimm/edm_ndimm/p' <<<"$t")"
-	[ "$(grep -c 'edm_ndimm_tx: dev=nda len=[0-9]* path=copy err=0$' <<<"$t")" -ge $((tx - tx0)) ]
-	[ "$(grep -c 'edm_ndimm_tx: dev=nda len=3042 path=copy err=0$' <<<"$t")" -eq 3 ]
-	[ "$(grep -c 'edm_ndimm_rx: dev=ndb len=[0-9]* how=' <<<"$t")" -ge $((rx - rx0)) ]
-	[ "$(grep -c 'edm_ndimm_rx: dev=ndb len=3042 how=zerocopy$' <<<"$t")" -eq 3 ]
+	[ "$(grep -c 'edm_ndimm_tx: dev=nda queue=[0-9]* len=[0-9]* path=copy err=0$' <<<"$t")" \
+		-ge $((tx - tx0)) ]
+	[ "$(grep -c 'edm_ndimm_tx: dev=nda queue=[0-9]* len=3042 path=copy err=0$' <<<"$t")" -eq 3 ]
+	[ "$(grep -c 'edm_ndimm_rx: dev=ndb queue=[0-9]* len=[0-9]* how=' <<<"$t")" -ge $((rx - rx0)) ]
+	[ "$(grep -c 'edm_ndimm_rx: dev=ndb queue=[0-9]* len=3042 how=zerocopy$' <<<"$t")" -eq 3 ]
 	! grep -q 'edm_ndimm_drop:' <<<"$t"
 }
 
@@ -813,6 +953,7 @@ cases=(
 	ping_mtu "ndimm: ping between two namespaces; MTU 9000, jumbo pings with DF"
 	iperf_counters "ndimm: iperf3; copy-needed TX, zero-copy RX, TSO, BQL, counters agree"
 	queue_stats "ndimm: the netdev family's per-queue stats and NAPIs (qstats-get, queue-get)"
+	queues_rings "ndimm: ethtool -l/-L and -g/-G; pinned pings use each queue; changes under iperf3"
 	sockperf_pp "ndimm: sockperf ping-pong, UDP and TCP"
 	file_transfer "ndimm: a file crosses intact (sha256)"
 	zone_exhaustion "ndimm: a full zone falls back to ordinary pages, no drop, file intact"

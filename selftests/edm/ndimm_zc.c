@@ -438,8 +438,8 @@ TEST_F_TIMEOUT(zc, msg_zerocopy_takes_fast_path, 900)
 	close(pfd[0]);
 
 	ASSERT_EQ(0, ns_enter(NS_TX));
-	fast0 = eth_stat(DEV_TX, "tx0_fast_path");
-	copy0 = eth_stat(DEV_TX, "tx0_copy_needed");
+	fast0 = eth_stat(DEV_TX, "tx_fast_path");
+	copy0 = eth_stat(DEV_TX, "tx_copy_needed");
 	ASSERT_LE(0, fast0);
 
 	fd = open(self->path, O_RDWR | O_CLOEXEC);
@@ -479,9 +479,9 @@ TEST_F_TIMEOUT(zc, msg_zerocopy_takes_fast_path, 900)
 	EXPECT_EQ(z.sends, z.done);
 	EXPECT_LT(z.copied, z.sends) TH_LOG("every send was copied: no zero-copy at all");
 
-	fast1 = eth_stat(DEV_TX, "tx0_fast_path");
-	copy1 = eth_stat(DEV_TX, "tx0_copy_needed");
-	TH_LOG("%u sends, %u copied; tx0_fast_path %lld -> %lld, tx0_copy_needed %lld -> %lld",
+	fast1 = eth_stat(DEV_TX, "tx_fast_path");
+	copy1 = eth_stat(DEV_TX, "tx_copy_needed");
+	TH_LOG("%u sends, %u copied; tx_fast_path %lld -> %lld, tx_copy_needed %lld -> %lld",
 	       z.sends, z.copied, (long long)fast0, (long long)fast1, (long long)copy0,
 	       (long long)copy1);
 	EXPECT_LT(fast0, fast1);
