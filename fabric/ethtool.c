@@ -2,7 +2,10 @@
 /*
  * ethtool for a fabric host's netdev: driver info (bus-info names the
  * host's /dev/edm<N>) and `ethtool -S`, the host's counters as `edmctl
- * fabric show` names them, with underscores. The counters are read under
+ * fabric show` names them, with underscores; `ethtool -l`, one queue pair
+ * served by the node's poll, and `-g`, the port's queue of frames waiting
+ * for the wire (there is no RX ring: a frame comes up as the PHY decodes
+ * it). The counters are read under
  * the node lock (edm_fab_node_info()); ethtool runs under RTNL, while the
  * netdev is registered, so the node is alive (it unregisters the netdev
  * before it goes).
@@ -69,10 +72,20 @@ static void edm_fab_get_ethtool_stats(struct net_device *dev, struct ethtool_sta
 		       ni.stats.v, data);
 }
 
+static void edm_fab_get_ringparam(struct net_device *dev, struct ethtool_ringparam *rp,
+				  struct kernel_ethtool_ringparam *krp,
+				  struct netlink_ext_ack *extack)
+{
+	rp->tx_max_pending = EDM_FRAMES_QLEN;
+	rp->tx_pending = EDM_FRAMES_QLEN;
+}
+
 const struct ethtool_ops edm_fab_ethtool_ops = {
 	.get_drvinfo = edm_fab_get_drvinfo,
 	.get_link = ethtool_op_get_link,
 	.get_sset_count = edm_fab_get_sset_count,
 	.get_strings = edm_fab_get_strings,
 	.get_ethtool_stats = edm_fab_get_ethtool_stats,
+	.get_ringparam = edm_fab_get_ringparam,
+	.get_channels = edm_eth_get_one_channel,
 };
