@@ -216,7 +216,9 @@ debian_lane() {
 	local k=$1 s minimal_ko
 
 	s=$(series "$k")
-	vm_suite "debian-$s" "$k" --kernel-release "$k" --cpuless-node 256M --timeout 1200
+	# --shmem: an ivshmem device for netdev_kinds.sh's shared pool member
+	vm_suite "debian-$s" "$k" --kernel-release "$k" --cpuless-node 256M --shmem 16M \
+		--timeout 1200
 	minimal_ko=$(echo "$top/build/$k"-no-*/edm.ko)
 	if [ -e "$minimal_ko" ]; then
 		lane "vm-minimal-$s" suite "vm-minimal-$s" selftests/vm/run --kernel-release "$k" \
@@ -319,7 +321,7 @@ if lane "debug kernel (built once, cached)" gate debug-kernel scripts/debug-kern
 	vm_suite debug "$dkrel" --kernel "$(scripts/debug-kernel.sh image)" \
 		--modules-dir "$(scripts/debug-kernel.sh moddir)" \
 		--append "$(scripts/debug-kernel.sh cmdline)" --env EDM_TEST_SCALE=5 \
-		--timeout $((full ? 4800 : 2400)) --cpuless-node 256M -- \
+		--timeout $((full ? 4800 : 2400)) --cpuless-node 256M --shmem 16M -- \
 		$(make -s -C selftests/edm $list)
 fi
 echo "# make check took $((SECONDS - start)) s"
