@@ -13,28 +13,38 @@
 #include "edm/compat.h"
 #include "netdimm.h"
 
+static void edm_netdimm_fill_rx(const struct edm_netdimm_stats *sum,
+				struct netdev_queue_stats_rx *rx)
+{
+	rx->packets = sum->v[EDM_A_NDSTAT_RX_PACKETS];
+	rx->bytes = sum->v[EDM_A_NDSTAT_RX_BYTES];
+	rx->hw_drops = sum->v[EDM_A_NDSTAT_RX_DROPS];
+}
+
+static void edm_netdimm_fill_tx(const struct edm_netdimm_stats *sum,
+				struct netdev_queue_stats_tx *tx)
+{
+	tx->packets = sum->v[EDM_A_NDSTAT_TX_PACKETS];
+	tx->bytes = sum->v[EDM_A_NDSTAT_TX_BYTES];
+	tx->hw_drops = sum->v[EDM_A_NDSTAT_TX_DROPS];
+}
+
 static void edm_netdimm_qstats_rx(struct net_device *dev, int idx,
 				  struct netdev_queue_stats_rx *rx)
 {
-	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_netdimm_stats sum = {};
 
-	edm_netdimm_queue_stats(nd, idx, idx + 1, &sum);
-	rx->packets = sum.v[EDM_A_NDSTAT_RX_PACKETS];
-	rx->bytes = sum.v[EDM_A_NDSTAT_RX_BYTES];
-	rx->hw_drops = sum.v[EDM_A_NDSTAT_RX_DROPS];
+	edm_netdimm_queue_stats(netdev_priv(dev), idx, idx + 1, &sum);
+	edm_netdimm_fill_rx(&sum, rx);
 }
 
 static void edm_netdimm_qstats_tx(struct net_device *dev, int idx,
 				  struct netdev_queue_stats_tx *tx)
 {
-	struct edm_netdimm *nd = netdev_priv(dev);
 	struct edm_netdimm_stats sum = {};
 
-	edm_netdimm_queue_stats(nd, idx, idx + 1, &sum);
-	tx->packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
-	tx->bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
-	tx->hw_drops = sum.v[EDM_A_NDSTAT_TX_DROPS];
+	edm_netdimm_queue_stats(netdev_priv(dev), idx, idx + 1, &sum);
+	edm_netdimm_fill_tx(&sum, tx);
 }
 
 /* What the queue pairs beyond those in use counted before ethtool -L. */
@@ -45,12 +55,8 @@ static void edm_netdimm_qstats_base(struct net_device *dev, struct netdev_queue_
 	struct edm_netdimm_stats sum = {};
 
 	edm_netdimm_queue_stats(nd, nd->nq, nd->nq_max, &sum);
-	rx->packets = sum.v[EDM_A_NDSTAT_RX_PACKETS];
-	rx->bytes = sum.v[EDM_A_NDSTAT_RX_BYTES];
-	rx->hw_drops = sum.v[EDM_A_NDSTAT_RX_DROPS];
-	tx->packets = sum.v[EDM_A_NDSTAT_TX_PACKETS];
-	tx->bytes = sum.v[EDM_A_NDSTAT_TX_BYTES];
-	tx->hw_drops = sum.v[EDM_A_NDSTAT_TX_DROPS];
+	edm_netdimm_fill_rx(&sum, rx);
+	edm_netdimm_fill_tx(&sum, tx);
 }
 
 static const struct netdev_stat_ops edm_netdimm_stat_ops = {
