@@ -392,7 +392,7 @@ void edm_host_write_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g);
 void edm_host_rx_rres(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_rerr(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
 void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr, const u8 *pl);
-u64 edm_host_expire(struct edm_fab_host *h, u64 now);
+u64 edm_host_expire(struct edm_fab_host *h, u64 now, bool *rested);
 void edm_host_pick(struct edm_fab_host *h);
 
 /* responder.c, under node->lock */

@@ -141,13 +141,23 @@ void edm_fab_host_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 
 u64 edm_fab_host_poll(struct edm_fab_node *n)
 {
 	struct edm_fab_host *h = to_host(n);
-	u64 wake;
+	bool rested = false;
+	u64 wake, due;
 
 	lockdep_assert_held(&n->lock);
 	edm_host_pick(h);
 	edm_host_grants(h);
+	/* issue first: an op that can go now does, before its dispatch bound ends it */
 	wake = edm_host_issue(h);
-	return min(wake, edm_host_expire(h, edm_fab_now_ns()));
+	due = edm_host_expire(h, edm_fab_now_ns(), &rested);
+	/*
+	 * Ids of ops that just timed out rest: the queue is looked at again to
+	 * learn when they free. Without it nothing polled then, and the ops
+	 * queued behind them waited for their own queued deadline, ten timeouts.
+	 */
+	if (rested)
+		wake = min(wake, edm_host_issue(h));
+	return min(wake, due);
 }
 
 u32 edm_fab_host_addr(const struct edm_fab_node *n)

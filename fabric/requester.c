@@ -344,13 +344,14 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op, u64 *wake
 	op->active_ns = now;
 	list_move_tail(&op->list, &h->inflight);
 	trace_edm_fab_op_issue(h->node->name, op, h->addr, op->dst, op->id);
+	*wake = min(*wake, edm_op_due(h, op));
 	return 0;
 }
 
 /*
  * The message queue: oldest first, never past a blocked op to the same node.
- * Returns when an op waiting only for a resting id can go (the node's tick
- * polls then), or U64_MAX.
+ * Returns when an op waiting only for a resting id can go or an op it
+ * issued is due (the node's tick polls then), or U64_MAX.
  */
 u64 edm_host_issue(struct edm_fab_host *h)
 {
@@ -533,9 +534,10 @@ void edm_host_rx_wack(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *hdr,
  * An issued op times out as the head comment says; one still queued (its
  * node busy, or the link down) has ten times the longest from submission,
  * or ends -EBUSY at its dispatch bound if it was never issued. Returns
- * when the next op is due, or U64_MAX: the node's tick polls then.
+ * when the next op is due, or U64_MAX: the node's tick polls then; sets
+ * *rested if an issued op timed out (its id rests).
  */
-u64 edm_host_expire(struct edm_fab_host *h, u64 now)
+u64 edm_host_expire(struct edm_fab_host *h, u64 now, bool *rested)
 {
 	struct edm_fab_op *op, *tmp;
 	u64 due = U64_MAX, at;
@@ -543,10 +545,12 @@ u64 edm_host_expire(struct edm_fab_host *h, u64 now)
 	lockdep_assert_held(&h->node->lock);
 	list_for_each_entry_safe(op, tmp, &h->inflight, list) {
 		at = edm_op_due(h, op);
-		if (at <= now)
+		if (at <= now) {
 			edm_op_finish(h, op, -ETIMEDOUT);
-		else
+			*rested = true;
+		} else {
 			due = min(due, at);
+		}
 	}
 	list_for_each_entry_safe(op, tmp, &h->queue, list) {
 		if (op->deadline_ns > now)
