@@ -11,7 +11,7 @@
  * the exact size only, shared and never executable. Each open file has an
  * inode of its own (a pseudo filesystem's, as DRM and VFIO do), so its
  * mappings live in an address space of their own: an instance in shared
- * pool memory can have them all zapped (shpool_x.c) without touching
+ * pool memory can have them all zapped (dfabric/shpool_x.c) without touching
  * another file's. The mapping holds the
  * file, so release runs once nothing maps the area: it takes the instance
  * from the engine (which waits for the thread serving it), stops every ring
@@ -303,34 +303,44 @@ static struct cowbird_inst *cowbird_inst_new(struct net *net, struct edm_fab_nod
 }
 
 /*
- * The engine's instance for another kernel's offer (dfabric/shpool_x.c):
- * @area (@len bytes of pool memory) laid out for @c, served with the region
- * @c names in @net. -EAGAIN: the registry is busy, try later.
+ * Cowbird across kernels over a shared pool (include/edm/shpool_x.h): the
+ * pool carries the area between kernels; what it holds is ours to read
+ * and write, so the pool calls these.
+ *
+ * The engine's instance for another kernel's offer: @area (@len bytes of
+ * pool memory) laid out for @p, served with the region @p names in @net.
+ * -EAGAIN: the registry is busy, try later.
  */
-struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
-				    struct cowbird_create *c, u32 owner_id,
-				    bool (*ours)(const void *arg), const void *arg)
+static void *cowbird_x_import(struct net *net, void *area, u64 len,
+			      const struct edm_shpool_x_params *p, u32 owner_id,
+			      bool (*ours)(const void *arg), const void *arg, u64 *region_size)
 {
+	struct cowbird_create c = {
+		.abi_version = COWBIRD_ABI_VERSION,
+		.region_id = p->region_id,
+		.region_key = p->region_key,
+		.nr_rings = p->nr_rings,
+		.meta_order = p->meta_order,
+		.data_order = p->data_order,
+	};
 	struct edm_pool_region *preg;
 	struct edm_fab_node *host;
 	struct cowbird_inst *inst;
 	u64 size;
 	int err;
 
-	err = cowbird_layout_check(c);
-	if (err)
+	if (cowbird_layout_check(&c))
 		return ERR_PTR(-EINVAL);
-	err = cowbird_region_find(net, c->region_id, c->region_key, &host, &preg, &size, true);
+	err = cowbird_region_find(net, c.region_id, c.region_key, &host, &preg, &size, true);
 	if (err)
 		return ERR_PTR(err);
-	inst = cowbird_inst_new(net, host, preg, c, size);
+	inst = cowbird_inst_new(net, host, preg, &c, size);
 	if (IS_ERR(inst))
 		return inst;
 	inst->imported = true;
 	inst->area = area;
 	inst->area_ours = ours;
 	inst->area_ours_arg = arg;
-	c->region_size = size;
 	err = inst->lay.mmap_size > len ? -EINVAL : cowbird_inst_alloc(inst, false);
 	if (!err)
 		err = cowbird_engine_add(inst);
@@ -338,17 +348,43 @@ struct cowbird_inst *cowbird_import(struct net *net, void *area, u64 len,
 		cowbird_inst_put(inst);
 		return ERR_PTR(err);
 	}
+	*region_size = size;
 	pr_debug("cowbird instance %u serves another kernel's instance %u: region %u\n",
 		 inst->id, owner_id, inst->region_id);
 	return inst;
 }
 
-void cowbird_import_drop(struct cowbird_inst *inst, bool area_gone)
+static void cowbird_x_drop(void *handle, bool area_gone)
 {
+	struct cowbird_inst *inst = handle;
+
 	inst->area_gone = area_gone;
 	cowbird_engine_del(inst);
 	cowbird_inst_put(inst);
 }
+
+/*
+ * The kernel serving our offered instance died: stop every ring, so the
+ * library says EPIPE instead of waiting. Our rings are not in our engine,
+ * so the books are written here, as the engine would.
+ */
+static void cowbird_x_engine_lost(void *owner)
+{
+	struct cowbird_inst *inst = owner;
+	struct cowbird_book *book = inst->area + inst->lay.book_off;
+	u32 r;
+
+	for (r = 0; r < inst->lay.nr_rings; r++)
+		if (!READ_ONCE(book[r].error))
+			/* pairs with the library's acquire of book.error */
+			smp_store_release(&book[r].error, COWBIRD_RING_EDEAD);
+}
+
+static const struct edm_shpool_x_ops cowbird_x_ops = {
+	.import = cowbird_x_import,
+	.drop = cowbird_x_drop,
+	.engine_lost = cowbird_x_engine_lost,
+};
 
 /*
  * An instance served by another kernel's engine over a shared pool: its
@@ -356,6 +392,15 @@ void cowbird_import_drop(struct cowbird_inst *inst, bool area_gone)
  */
 static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
 {
+	const struct edm_shpool_x_params p = {
+		.shpool = c->shpool,
+		.via = c->via,
+		.region_id = c->region_id,
+		.region_key = c->region_key,
+		.nr_rings = c->nr_rings,
+		.meta_order = c->meta_order,
+		.data_order = c->data_order,
+	};
 	struct edm_shpool_x_area area;
 	struct cowbird_inst *inst;
 	int err;
@@ -366,7 +411,8 @@ static struct cowbird_inst *cowbird_inst_offer(struct cowbird_create *c)
 	/* the netns's devices (our membership) are deleted only after we are gone */
 	inst->sx_net = get_net(current->nsproxy->net_ns);
 	err = edm_fault_should_fail(EDM_OBJ_COWBIRD) ? -ENOMEM :
-	      edm_shpool_x_open(inst->sx_net, c, inst->lay.mmap_size, inst->id, &inst->sx, &area);
+	      edm_shpool_x_open(inst->sx_net, &p, inst->lay.mmap_size, inst->id, inst, &inst->sx,
+				&area);
 	if (err) {
 		cowbird_inst_put(inst);
 		return ERR_PTR(err);
@@ -584,6 +630,8 @@ int edm_cowbird_init(void)
 		edm_cowbird_engine_exit();
 		return err;
 	}
+	/* before the registry: no membership exists yet */
+	edm_shpool_x_register(&cowbird_x_ops);
 	/* Every netns's regions and keys, root only (Documentation/cowbird.md). */
 	debugfs_create_file("cowbird_regions", 0400, edm_debugfs_root, NULL,
 			    &cowbird_regions_fops);
@@ -594,6 +642,7 @@ int edm_cowbird_init(void)
 void edm_cowbird_exit(void)
 {
 	debugfs_lookup_and_remove("cowbird_regions", edm_debugfs_root);
+	edm_shpool_x_unregister();	/* the registry is gone: no membership is left */
 	misc_deregister(&cowbird_misc);
 	edm_cowbird_engine_exit();
 	ida_destroy(&cowbird_ida);

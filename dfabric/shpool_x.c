@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cowbird across kernels (include/edm/shpool_x.h): export slots of a
- * shared pool carry Cowbird instances from the kernel whose application
- * maps them (the owner) to the kernel whose engine serves them.
+ * Export slots of a shared pool (include/edm/shpool_x.h): they carry an
+ * area of pool Buffers, a Cowbird instance's today, from the kernel whose
+ * application maps it (the owner) to the kernel whose importer serves it.
+ * What the area holds is the importer's business: this file calls the
+ * registered edm_shpool_x_ops and never looks inside.
  *
  * Owner: edm_shpool_x_open() claims a slot and a run of Buffers for the
  * instance's mapping, zeroes it, offers it to the host slot the user named
@@ -11,26 +13,27 @@
  * its netns, so the membership is not deleted with the netns under it.
  *
  * The owner's user mappings are faulted in page by page, each fault under
- * x->map_lock, and revoked (unmap_mapping_range() on the file's own
- * address space, cowbird/dev.c) once the area may no longer be ours: when
- * this kernel finds itself reaped (stalled past its lease: the others
- * freed our slots and may reuse the Buffers) and when the membership
- * detaches. A fault after that, or while the view is fenced, is SIGBUS.
+ * x->map_lock, and revoked (unmap_mapping_range() on the address space of
+ * the importer's file) once the area may no longer be ours: when this
+ * kernel finds itself reaped (stalled past its lease: the others freed our
+ * slots and may reuse the Buffers) and when the membership detaches. A
+ * fault after that, or while the view is fenced, is SIGBUS.
  *
- * Engine: the export work (every EDM_SHPOOL_XWORK_MS) takes offers made to
- * this host, builds an engine instance over the pool memory with the
- * region the offer names in the membership's netns, and answers; it drops
- * an instance (then acknowledges) once its owner closed it or died. It
- * also stops the rings of our own instances whose engine died, and sweeps.
+ * Importer: the export work (every EDM_SHPOOL_XWORK_MS) takes offers made
+ * to this host, has the importer serve the pool memory with the params the
+ * offer carries, in the membership's netns, and answers; it drops an import
+ * (then acknowledges) once its owner closed it or died. It also tells the
+ * importer of our own offers whose serving kernel died, and sweeps.
  *
  * Locking: sp->xlock protects the two lists and serializes this kernel's
  * export calls on its view. The owner's calls hold edm_shmem_lock as well
  * whenever they touch the membership, so it cannot detach under them (it
  * detaches under that lock, and clears x->sp); waiting for the answer
  * they take it for each look only. The work never takes edm_shmem_lock,
- * because detach cancels it synchronously. The work looks regions up with a
- * trylock on the registry lock, which detach may hold while it waits for
- * the work: an offer it cannot look up now is left for the next run.
+ * because detach cancels it synchronously. An importer that cannot serve
+ * now says -EAGAIN (Cowbird's looks regions up with a trylock on the
+ * registry lock, which detach may hold while it waits for the work): the
+ * offer is left for the next run.
  * x->map_lock nests inside mmap_lock (faults, mmap) and inside xlock
  * (revoke); the zap itself runs after it is dropped.
  */
@@ -38,21 +41,21 @@
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <uapi/linux/cowbird.h>
 
 #include "edm/compat.h"
 #include "edm/edm.h"
 #include "edm/shpool_x.h"
 #include "shpool.h"
 
-/* An offer of this kernel's (one Cowbird instance's mapping). */
+/* An offer of this kernel's (one importer area, e.g. a Cowbird instance's mapping). */
 struct edm_shpool_x {
 	struct list_head node;		/* sp->xowned */
 	struct edm_shpool *sp;		/* NULL once the membership detached */
 	u32 xi;				/* its export slot */
-	u16 nr_rings;
-	u32 inst_id, region_id, target;	/* for events: the slot may be gone */
-	bool lost;			/* its engine died: the rings are stopped */
+	struct edm_shpool_x_params p;	/* as offered: the slot may be gone */
+	u32 inst_id;
+	void *owner;			/* the importer's, for ->engine_lost */
+	bool lost;			/* its serving kernel died: the importer was told */
 	void *va;
 	phys_addr_t pa;			/* of va: user mappings */
 	unsigned long npages;		/* of the mapping */
@@ -61,13 +64,27 @@ struct edm_shpool_x {
 	bool revoked;			/* no more user mappings: faults are SIGBUS */
 };
 
-/* An offer this kernel's engine serves. */
+/* An offer this kernel's importer serves. */
 struct edm_shpool_imp {
 	struct list_head node;		/* sp->ximports */
 	u32 xi;
 	u64 word;			/* the export word it was taken as */
-	struct cowbird_inst *inst;
+	void *handle;			/* the importer's */
 };
+
+/* Set at module init before any membership, cleared at exit after the last. */
+static const struct edm_shpool_x_ops *edm_shpool_x_importer;
+
+void edm_shpool_x_register(const struct edm_shpool_x_ops *ops)
+{
+	WARN_ON(edm_shpool_x_importer);
+	edm_shpool_x_importer = ops;
+}
+
+void edm_shpool_x_unregister(void)
+{
+	edm_shpool_x_importer = NULL;
+}
 
 /* How long an owner waits for the engine's answer: a lease, at least 2 s. */
 static unsigned long edm_shpool_x_wait(const struct edm_shpool *sp)
@@ -116,7 +133,7 @@ static int edm_shpool_x_errno(int err)
  * held. A claim that cannot be offered (we were reaped) is closed here.
  */
 static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
-			      const struct cowbird_create *c, u64 size, u32 inst_id,
+			      const struct edm_shpool_x_params *p, u64 size, u32 inst_id,
 			      struct edm_shpool_x_area *area)
 {
 	u32 bufsz = edm_shp_buf_size(&sp->v), nbufs = DIV_ROUND_UP_ULL(size, bufsz), buf;
@@ -126,7 +143,7 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	if (size > (u64)sp->v.geo.nbufs * bufsz)
 		return -E2BIG;
 	mutex_lock(&sp->xlock);
-	err = edm_shp_x_claim(&sp->v, c->via, nbufs, &x->xi, &buf);
+	err = edm_shp_x_claim(&sp->v, p->via, nbufs, &x->xi, &buf);
 	if (err) {
 		mutex_unlock(&sp->xlock);
 		return edm_shpool_x_errno(err);
@@ -135,11 +152,11 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	/* our own numbers, not what the shared slot says now */
 	x->va = edm_shp_buf(&sp->v, buf);
 	memset(x->va, 0, (size_t)nbufs * bufsz);	/* Buffers keep what they last held */
-	WRITE_ONCE(e->region_id, c->region_id);
-	WRITE_ONCE(e->region_key, c->region_key);
-	WRITE_ONCE(e->nr_rings, c->nr_rings);
-	WRITE_ONCE(e->meta_order, c->meta_order);
-	WRITE_ONCE(e->data_order, c->data_order);
+	WRITE_ONCE(e->region_id, p->region_id);
+	WRITE_ONCE(e->region_key, p->region_key);
+	WRITE_ONCE(e->nr_rings, p->nr_rings);
+	WRITE_ONCE(e->meta_order, p->meta_order);
+	WRITE_ONCE(e->data_order, p->data_order);
 	WRITE_ONCE(e->inst_id, inst_id);
 	err = edm_shp_x_offer(&sp->v, x->xi);
 	if (err) {
@@ -149,10 +166,8 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	}
 	WRITE_ONCE(sp->x_offered, sp->x_offered + 1);
 	x->sp = sp;
-	x->nr_rings = c->nr_rings;
+	x->p = *p;
 	x->inst_id = inst_id;
-	x->region_id = c->region_id;
-	x->target = c->via;
 	x->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
 	x->npages = size >> PAGE_SHIFT;
 	list_add_tail(&x->node, &sp->xowned);
@@ -189,8 +204,9 @@ static int edm_shpool_x_answer(struct edm_shpool_x *x, struct edm_shpool_x_area 
 	}
 }
 
-int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size, u32 inst_id,
-		      struct edm_shpool_x **xp, struct edm_shpool_x_area *area)
+int edm_shpool_x_open(struct net *net, const struct edm_shpool_x_params *p, u64 size,
+		      u32 inst_id, void *owner, struct edm_shpool_x **xp,
+		      struct edm_shpool_x_area *area)
 {
 	struct edm_shpool_x *x;
 	struct edm_shpool *sp;
@@ -204,12 +220,13 @@ int edm_shpool_x_open(struct net *net, const struct cowbird_create *c, u64 size,
 		return -ENOMEM;
 	INIT_LIST_HEAD(&x->node);
 	mutex_init(&x->map_lock);
-	sp = edm_shpool_x_find(net, c->shpool);
+	x->owner = owner;
+	sp = edm_shpool_x_find(net, p->shpool);
 	if (!sp) {
 		kfree(x);
 		return -ENODEV;
 	}
-	err = edm_shpool_x_offer(sp, x, c, size, inst_id, area);
+	err = edm_shpool_x_offer(sp, x, p, size, inst_id, area);
 	mutex_unlock(&edm_shmem_lock);
 	if (!err)
 		err = edm_shpool_x_answer(x, area);
@@ -287,9 +304,9 @@ static void edm_shpool_x_revoke(struct edm_shpool *sp, struct edm_shpool_x *x)
 	if (mapping)
 		unmap_mapping_range(mapping, 0, 0, 1);
 	WRITE_ONCE(sp->x_revoked, sp->x_revoked + 1);
-	netdev_warn(sp->netdev, "Cowbird export %u may be reused by others: its mappings are gone\n",
+	netdev_warn(sp->netdev, "export %u may be reused by others: its mappings are gone\n",
 		    x->xi);
-	edm_shpool_notify_xdown(sp, x->xi, x->inst_id, x->region_id, x->target,
+	edm_shpool_notify_xdown(sp, x->xi, x->inst_id, x->p.region_id, x->p.via,
 				EDM_SHPOOL_DOWN_REVOKED);
 }
 
@@ -311,31 +328,28 @@ void edm_shpool_x_close(struct edm_shpool_x *x)
 	kfree(x);
 }
 
-/* Its engine died: stop every ring, so the library says EPIPE instead of waiting. */
+/* The kernel serving it died: the importer tells its users (Cowbird stops the rings). */
 static void edm_shpool_x_lost(struct edm_shpool *sp, struct edm_shpool_x *x)
 {
-	struct cowbird_book *book = x->va;
-	u16 r;
+	const struct edm_shpool_x_ops *ops = edm_shpool_x_importer;
 
-	for (r = 0; r < x->nr_rings; r++)
-		if (!READ_ONCE(book[r].error))
-			/* pairs with the library's acquire of book.error */
-			smp_store_release(&book[r].error, COWBIRD_RING_EDEAD);
+	if (ops)
+		ops->engine_lost(x->owner);
 	x->lost = true;
 	WRITE_ONCE(sp->x_lost, sp->x_lost + 1);
-	netdev_warn(sp->netdev, "the engine of Cowbird export %u is gone: its rings are stopped\n",
+	netdev_warn(sp->netdev, "the kernel serving export %u is gone: its users were told\n",
 		    x->xi);
-	edm_shpool_notify_xdown(sp, x->xi, x->inst_id, x->region_id, x->target,
+	edm_shpool_notify_xdown(sp, x->xi, x->inst_id, x->p.region_id, x->p.via,
 				EDM_SHPOOL_DOWN_ENGINE_GONE);
 }
 
-/* ---- the engine's side ---- */
+/* ---- the importer's side ---- */
 
-#if IS_ENABLED(CONFIG_EDM_COWBIRD)
+/* Only with an importer: an import exists only if one made it. */
 static void edm_shpool_x_drop(struct edm_shpool *sp, struct edm_shpool_imp *im, bool ack)
 {
 	list_del(&im->node);
-	cowbird_import_drop(im->inst, !ack);
+	edm_shpool_x_importer->drop(im->handle, !ack);
 	if (ack)
 		edm_shp_x_ack(&sp->v, im->xi);
 	WRITE_ONCE(sp->x_dropped, sp->x_dropped + 1);
@@ -350,38 +364,40 @@ static bool edm_shpool_x_ours(const void *v)
 
 static void edm_shpool_x_serve(struct edm_shpool *sp, u32 xi)
 {
-	struct edm_shp_export e;
-	struct cowbird_create c = {
-		.abi_version = COWBIRD_ABI_VERSION,
-	};
+	const struct edm_shpool_x_ops *ops = edm_shpool_x_importer;
+	struct edm_shpool_x_params p = {};
 	struct edm_shpool_imp *im;
-	struct cowbird_inst *inst;
+	struct edm_shp_export e;
+	u64 region_size = 0;
+	void *handle;
 	int err;
 
 	err = edm_shp_x_take(&sp->v, xi, &e);
 	if (err && err != -EINVAL)
 		return;		/* not ours to answer (stale, taken, or we were reaped) */
+	if (!err && !ops)
+		err = -EOPNOTSUPP;
 	if (!err) {
-		c.region_id = e.region_id;
-		c.region_key = e.region_key;
-		c.nr_rings = e.nr_rings;
-		c.meta_order = e.meta_order;
-		c.data_order = e.data_order;
-		inst = cowbird_import(sp->edev->net, edm_shp_buf(&sp->v, e.buf),
-				      (u64)e.nbufs << sp->v.geo.buf_shift, &c, e.inst_id,
-				      edm_shpool_x_ours, &sp->v);
-		if (inst == ERR_PTR(-EAGAIN)) {
+		p.region_id = e.region_id;
+		p.region_key = e.region_key;
+		p.nr_rings = e.nr_rings;
+		p.meta_order = e.meta_order;
+		p.data_order = e.data_order;
+		handle = ops->import(sp->edev->net, edm_shp_buf(&sp->v, e.buf),
+				     (u64)e.nbufs << sp->v.geo.buf_shift, &p, e.inst_id,
+				     edm_shpool_x_ours, &sp->v, &region_size);
+		if (handle == ERR_PTR(-EAGAIN)) {
 			edm_shp_x_untake(&sp->v, xi);	/* the registry is busy: next run */
 			return;
 		}
-		err = PTR_ERR_OR_ZERO(inst);
+		err = PTR_ERR_OR_ZERO(handle);
 	}
 	im = err ? NULL : kzalloc(sizeof(*im), GFP_KERNEL);
 	if (!err && !im) {
-		cowbird_import_drop(inst, false);
+		ops->drop(handle, false);
 		err = -ENOMEM;
 	}
-	edm_shp_x_answer(&sp->v, xi, err, err ? 0 : c.region_size);
+	edm_shp_x_answer(&sp->v, xi, err, err ? 0 : region_size);
 	if (err) {
 		edm_shp_x_ack(&sp->v, xi);
 		WRITE_ONCE(sp->x_refused, sp->x_refused + 1);
@@ -389,7 +405,7 @@ static void edm_shpool_x_serve(struct edm_shpool *sp, u32 xi)
 	}
 	im->xi = xi;
 	im->word = e.word;
-	im->inst = inst;
+	im->handle = handle;
 	list_add_tail(&im->node, &sp->ximports);
 	WRITE_ONCE(sp->x_served, sp->x_served + 1);
 }
@@ -408,11 +424,6 @@ static void edm_shpool_x_engine(struct edm_shpool *sp, bool fenced)
 	for (i = 0; (i = edm_shp_x_next_offer(&sp->v, i)) >= 0; i++)
 		edm_shpool_x_serve(sp, i);
 }
-#else
-static void edm_shpool_x_engine(struct edm_shpool *sp, bool fenced)
-{
-}
-#endif
 
 static void edm_shpool_x_work(struct work_struct *work)
 {
@@ -483,11 +494,9 @@ void edm_shpool_x_detach(struct edm_shpool *sp)
 	cancel_delayed_work_sync(&sp->xwork);
 	mutex_lock(&sp->xlock);
 	fenced = edm_shp_fenced(&sp->v);
-#if IS_ENABLED(CONFIG_EDM_COWBIRD)
 	while (!list_empty(&sp->ximports))
 		edm_shpool_x_drop(sp, list_first_entry(&sp->ximports, struct edm_shpool_imp, node),
 				  !fenced);
-#endif
 	list_for_each_entry_safe(x, tmp, &sp->xowned, node) {
 		edm_shpool_x_revoke(sp, x);
 		edm_shp_x_close(&sp->v, x->xi);
