@@ -28,6 +28,10 @@ struct edm_fab_link;
 
 enum {
 	EDM_MUX_FIFO_BLOCKS	= 32768,	/* memory blocks a port may hold */
+	/* and past that, in its spill list: a switch port's forwarded runs */
+	EDM_MUX_SPILL_BLOCKS	= 4 * EDM_MUX_FIFO_BLOCKS,
+	/* a switch holds a port back (no grant) while this many wait in it */
+	EDM_MUX_HOLD_BLOCKS	= EDM_MUX_FIFO_BLOCKS / 2,
 	EDM_FRAME_MAX		= 9018,		/* jumbo frame + FCS room */
 	EDM_FRAMES_QLEN		= 256,		/* frames waiting at a port */
 	EDM_RUN_MAX		= EDM_PCS_MSG_MAX / 8 + 3,	/* blocks of a longest message */
@@ -71,6 +75,9 @@ struct edm_mux {
 	u32 frame_blk, frame_nblk;	/* its next block, its block count */
 	bool mem_turn;			/* fair: a memory message goes next */
 	bool in_msg;			/* inside an /MS/../MT/ run */
+	/* runs put while the FIFO had no room, oldest first: they go in first */
+	struct list_head spill;
+	u32 spill_blocks;
 };
 
 struct edm_fab_port {
@@ -210,6 +217,7 @@ extern const struct ethtool_ops edm_fab_ethtool_ops;	/* fabric/ethtool.c */
 int edm_mux_init(struct edm_mux *m);
 void edm_mux_uninit(struct edm_mux *m);
 u32 edm_mux_space(const struct edm_mux *m);
+u32 edm_mux_backlog(const struct edm_mux *m);
 int edm_mux_put_msg(struct edm_fab_port *p, const struct edm_pcs_msg_hdr *hdr, const u8 *payload);
 int edm_mux_put_blocks(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
 int edm_mux_put_ng(struct edm_fab_port *p, bool grant, const struct edm_pcs_ng *ng);
@@ -411,7 +419,7 @@ int edm_fab_switch_create(struct edm_fab_node *n);
 void edm_fab_switch_stop(struct edm_fab_node *n);
 void edm_fab_switch_free(struct edm_fab_node *n);
 void edm_fab_switch_rx(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n);
-void edm_fab_switch_poll(struct edm_fab_node *n);
+u64 edm_fab_switch_poll(struct edm_fab_node *n);
 void edm_fab_switch_port_down(struct edm_fab_node *n, u32 port);
 void edm_fab_switch_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st);
 

@@ -168,13 +168,13 @@ static int edm_flink_put_stats(struct sk_buff *msg, const struct edm_fab_link_st
 		EDM_A_LSTAT_RX_BAD, EDM_A_LSTAT_SEQ_GAPS, EDM_A_LSTAT_TX_DROPS,
 		EDM_A_LSTAT_DOWN_EVENTS, EDM_A_LSTAT_RX_FOREIGN, EDM_A_LSTAT_TX_RESENT,
 		EDM_A_LSTAT_TX_RTO, EDM_A_LSTAT_TX_ACKS, EDM_A_LSTAT_TX_NACKS, EDM_A_LSTAT_RX_DUPS,
-		EDM_A_LSTAT_SRTT_NS,
+		EDM_A_LSTAT_SRTT_NS, EDM_A_LSTAT_TX_SPILLED,
 	};
 	const u64 v[] = {
 		s->tx_blocks, s->rx_blocks, s->tx_mem_blocks, s->tx_frame_blocks, s->tx_bursts,
 		s->rx_bursts, s->preemptions, s->mem_wait_max, s->sherr, s->rx_bad,
 		s->seq_gaps, s->tx_drops, s->down_events, s->rx_foreign, s->tx_resent, s->tx_rto,
-		s->tx_acks, s->tx_nacks, s->rx_dups, s->srtt_ns,
+		s->tx_acks, s->tx_nacks, s->rx_dups, s->srtt_ns, s->tx_spilled,
 	};
 	struct nlattr *nest = nla_nest_start(msg, EDM_A_FLINK_STATS);
 	int i;

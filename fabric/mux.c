@@ -11,6 +11,14 @@
  * baseline without preemption (memory waits for the end of the frame). With
  * no frame in progress memory always goes: it fills the inter-frame gap.
  *
+ * Blocks put while the FIFO has no room wait in a spill list, whole runs
+ * in order, and enter the FIFO ahead of anything newer as it drains; past
+ * EDM_MUX_SPILL_BLOCKS they are dropped (tx_drops). A switch forwards
+ * every chunk it granted here, and holds a backed-up port back from its
+ * scheduler (edm_mux_backlog()), so the list only absorbs the chunks
+ * already granted when it did: a link slower than its modeled rate (a
+ * netdev under link-level retry) loses nothing.
+ *
  * Called under the owning node's lock; no locking of its own.
  */
 #include <linux/skbuff.h>
@@ -21,6 +29,13 @@
 
 #define EDM_MUX_MASK	(EDM_MUX_FIFO_BLOCKS - 1)
 
+/* A run that found the FIFO full. */
+struct edm_mux_spill {
+	struct list_head node;
+	u32 n;
+	struct edm_pcs_block b[];
+};
+
 int edm_mux_init(struct edm_mux *m)
 {
 	BUILD_BUG_ON(EDM_MUX_FIFO_BLOCKS & EDM_MUX_MASK);
@@ -28,11 +43,19 @@ int edm_mux_init(struct edm_mux *m)
 	if (!m->mem)
 		return -ENOMEM;
 	skb_queue_head_init(&m->frames);
+	INIT_LIST_HEAD(&m->spill);
 	return 0;
 }
 
 void edm_mux_purge(struct edm_mux *m)
 {
+	struct edm_mux_spill *sp, *tmp;
+
+	list_for_each_entry_safe(sp, tmp, &m->spill, node) {
+		list_del(&sp->node);
+		kfree(sp);
+	}
+	m->spill_blocks = 0;
 	m->mem_head = m->mem_tail;
 	m->in_msg = false;
 	m->mem_wait = 0;
@@ -48,14 +71,24 @@ void edm_mux_uninit(struct edm_mux *m)
 	m->mem = NULL;
 }
 
+/* Room in the FIFO for a new message: none while runs wait in the spill list. */
 u32 edm_mux_space(const struct edm_mux *m)
 {
+	if (m->spill_blocks)
+		return 0;
 	return EDM_MUX_FIFO_BLOCKS - (m->mem_tail - m->mem_head);
+}
+
+/* Memory blocks waiting to go, in the FIFO and in the spill list. */
+u32 edm_mux_backlog(const struct edm_mux *m)
+{
+	return m->mem_tail - m->mem_head + m->spill_blocks;
 }
 
 bool edm_mux_pending(const struct edm_mux *m)
 {
-	return m->mem_head != m->mem_tail || m->frame || !skb_queue_empty(&m->frames);
+	return m->mem_head != m->mem_tail || m->spill_blocks || m->frame ||
+	       !skb_queue_empty(&m->frames);
 }
 
 int edm_mux_put_msg(struct edm_fab_port *p, const struct edm_pcs_msg_hdr *hdr, const u8 *payload)
@@ -78,20 +111,57 @@ int edm_mux_put_msg(struct edm_fab_port *p, const struct edm_pcs_msg_hdr *hdr, c
 	return 0;
 }
 
-/* Whole messages or single /N/ /G/ /MST/ blocks, as a switch forwards them. */
-int edm_mux_put_blocks(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n)
+static void edm_mux_fifo_put(struct edm_mux *m, const struct edm_pcs_block *b, u32 n)
 {
-	struct edm_mux *m = &p->mux;
 	u32 i;
 
-	if (edm_mux_space(m) < n) {
-		p->stats.tx_drops++;
-		return -ENOSPC;
-	}
 	for (i = 0; i < n; i++)
 		m->mem[(m->mem_tail + i) & EDM_MUX_MASK] = b[i];
 	m->mem_tail += n;
+}
+
+/* Move waiting runs into the FIFO, oldest first, while they fit whole. */
+static void edm_mux_unspill(struct edm_mux *m)
+{
+	struct edm_mux_spill *sp, *tmp;
+
+	list_for_each_entry_safe(sp, tmp, &m->spill, node) {
+		if (EDM_MUX_FIFO_BLOCKS - (m->mem_tail - m->mem_head) < sp->n)
+			return;
+		edm_mux_fifo_put(m, sp->b, sp->n);
+		m->spill_blocks -= sp->n;
+		list_del(&sp->node);
+		kfree(sp);
+	}
+}
+
+/*
+ * Whole messages or single /N/ /G/ /MST/ blocks, as a switch forwards them:
+ * into the FIFO, or behind it in the spill list.
+ */
+int edm_mux_put_blocks(struct edm_fab_port *p, const struct edm_pcs_block *b, u32 n)
+{
+	struct edm_mux *m = &p->mux;
+	struct edm_mux_spill *sp;
+
+	if (edm_mux_space(m) >= n) {
+		edm_mux_fifo_put(m, b, n);
+		return 0;
+	}
+	if (n > EDM_MUX_FIFO_BLOCKS || m->spill_blocks + n > EDM_MUX_SPILL_BLOCKS)
+		goto drop;
+	sp = kmalloc(struct_size(sp, b, n), GFP_ATOMIC);
+	if (!sp)
+		goto drop;
+	sp->n = n;
+	memcpy(sp->b, b, n * sizeof(*b));
+	list_add_tail(&sp->node, &m->spill);
+	m->spill_blocks += n;
+	p->stats.tx_spilled += n;
 	return 0;
+drop:
+	p->stats.tx_drops++;
+	return -ENOSPC;
 }
 
 int edm_mux_put_ng(struct edm_fab_port *p, bool grant, const struct edm_pcs_ng *ng)
@@ -157,6 +227,8 @@ u32 edm_mux_pull(struct edm_fab_port *p, struct edm_pcs_block *out, u32 max)
 	struct edm_pcs_block *b;
 	u32 k = 0;
 
+	if (m->spill_blocks)
+		edm_mux_unspill(m);
 	while (k < max) {
 		if (m->in_msg) {
 			b = &m->mem[m->mem_head++ & EDM_MUX_MASK];

@@ -114,7 +114,7 @@ static bool edm_fab_stat_kept(bool is_host, int i)
 	if (is_host)
 		return (i >= EDM_A_FSTAT_READS && i <= EDM_A_FSTAT_SERVED_ERRORS) ||
 		       (i >= EDM_A_FSTAT_SERVED_WRITE_CHUNKS && i <= EDM_A_FSTAT_FAILOVERS);
-	return i >= EDM_A_FSTAT_SCHED_NOTIFS && i <= EDM_A_FSTAT_DROPS;
+	return (i >= EDM_A_FSTAT_SCHED_NOTIFS && i <= EDM_A_FSTAT_DROPS) || i == EDM_A_FSTAT_HOLDS;
 }
 
 static int edm_fab_put_stats(struct sk_buff *msg, const struct edm_fab_node_info *ni)

@@ -94,11 +94,10 @@ static int edm_fab_poll(struct napi_struct *napi, int budget)
 
 	spin_lock(&n->lock);
 	edm_fab_node_timers(n);
-	due = U64_MAX;
 	if (n->kind == EDM_FAB_HOST)
 		due = edm_fab_host_poll(n);
 	else
-		edm_fab_switch_poll(n);
+		due = edm_fab_switch_poll(n);
 	due = min(due, edm_fab_flush_ports(n));
 	__skb_queue_head_init(&out);
 	__skb_queue_head_init(&up);

@@ -106,6 +106,7 @@ static size_t sched_layout(struct edm_sched *s, u32 n, u32 x)
 	s->has_demand = carve(base, &off, words * sizeof(u64));
 	s->src_busy = carve(base, &off, words * sizeof(u64));
 	s->dst_busy = carve(base, &off, words * sizeof(u64));
+	s->held = carve(base, &off, words * sizeof(u64));
 	s->src_until = carve(base, &off, n * sizeof(u64));
 	s->dst_until = carve(base, &off, n * sizeof(u64));
 	s->depth = carve(base, &off, n * sizeof(u32));
@@ -495,8 +496,8 @@ int edm_sched_step(struct edm_sched *s, u64 now_ps, struct edm_sched_grant *gran
 	release_map(s->src_busy, s->src_until, s->words, now_ps);
 	release_map(s->dst_busy, s->dst_until, s->words, now_ps);
 	for (w = 0; w < s->words; w++) {
-		s->src_free[w] = ~s->src_busy[w] & map_valid(s->cfg.nports, w);
-		s->dst_todo[w] = s->has_demand[w] & ~s->dst_busy[w];
+		s->src_free[w] = ~(s->src_busy[w] | s->held[w]) & map_valid(s->cfg.nports, w);
+		s->dst_todo[w] = s->has_demand[w] & ~(s->dst_busy[w] | s->held[w]);
 	}
 	memset(s->cursor, 0, s->cfg.nports * sizeof(*s->cursor));
 	while (pim_request(s)) {
@@ -526,6 +527,29 @@ u64 edm_sched_next_release(const struct edm_sched *s)
 		}
 	}
 	return next;
+}
+
+/*
+ * Hold a port back, or let it go. The paper's switch grants a chunk when
+ * both links are free at the line rate; a port whose egress drains slower
+ * than that (a software link, a lossy one that retries) would queue
+ * without bound. A held port gets no grant, neither to send a chunk nor to
+ * receive one, until the caller lets it go; its notifications wait in
+ * their queues. No release time is kept: the caller polls a held port.
+ */
+void edm_sched_hold(struct edm_sched *s, u32 port, bool hold)
+{
+	if (port >= s->cfg.nports)
+		return;
+	if (hold)
+		bit_set(s->held, port);
+	else
+		bit_clear(s->held, port);
+}
+
+bool edm_sched_held(const struct edm_sched *s, u32 port)
+{
+	return port < s->cfg.nports && bit_test(s->held, port);
 }
 
 static u32 pair_flush(struct edm_sched *s, u32 src, u32 dst)

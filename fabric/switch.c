@@ -13,6 +13,14 @@
  * when a grant to that pair may have freed a place; a notification never
  * overtakes an earlier one of its pair.
  *
+ * The scheduler models each link at its line rate; a real link may drain
+ * slower (a netdev under link-level retry, under TCG). Before it steps, the
+ * switch holds back from the scheduler every port with more than
+ * EDM_MUX_HOLD_BLOCKS waiting to go out (holds), and polls again while
+ * one is held; what was granted before the hold waits in the port's spill
+ * list (fabric/mux.c), bounded but far from full: a chunk granted is a
+ * chunk forwarded.
+ *
  * Ordinary Ethernet frames are switched store-and-forward with a small MAC
  * learning table.
  *
@@ -68,6 +76,7 @@ struct edm_fab_switch {
 	bool stopped;
 	struct edm_sw_mac mac[EDM_SW_MACS];
 	u64 fwd_msgs, fwd_frames, drops;
+	u64 holds;				/* times a port was held back */
 };
 
 static struct edm_fab_switch *to_sw(const struct edm_fab_node *n)
@@ -457,13 +466,36 @@ static enum hrtimer_restart edm_sw_release(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-void edm_fab_switch_poll(struct edm_fab_node *n)
+/*
+ * Hold back the ports whose egress is backed up, let go the others.
+ * Returns whether one is held: the node polls again soon to look again.
+ */
+static bool edm_sw_hold_ports(struct edm_fab_switch *sw)
+{
+	struct edm_fab_node *n = sw->node;
+	bool held, any = false;
+	u32 i;
+
+	for (i = 0; i < n->nports; i++) {
+		held = edm_mux_backlog(&n->port[i].mux) > EDM_MUX_HOLD_BLOCKS;
+		if (held && !edm_sched_held(sw->sched, i))
+			sw->holds++;
+		edm_sched_hold(sw->sched, i, held);
+		any |= held;
+	}
+	return any;
+}
+
+/* Returns when the node must poll again for a held port, or U64_MAX. */
+u64 edm_fab_switch_poll(struct edm_fab_node *n)
 {
 	struct edm_fab_switch *sw = to_sw(n);
+	u64 due = U64_MAX, next;
 	u32 round;
 	int i, k;
-	u64 next;
 
+	if (edm_sw_hold_ports(sw))
+		due = edm_fab_now_ns() + EDM_LLR_TICK_NS;
 	/*
 	 * A chunk keeps its links busy for its time at the modeled rate, which
 	 * is usually over before software gets back here: step again at once
@@ -474,14 +506,15 @@ void edm_fab_switch_poll(struct edm_fab_node *n)
 		for (i = 0; i < k; i++)
 			edm_sw_grant(sw, &sw->grants[i]);
 		if (sw->stopped || !sw->sched->stats.depth)
-			return;
+			return due;
 		next = edm_sched_next_release(sw->sched);
 		if (next == ~0ULL)
-			return;
+			return due;
 		if (next > edm_sw_now_ps())
 			break;
 	}
 	hrtimer_start(&sw->release, ns_to_ktime(div_u64(next, 1000) + 1), HRTIMER_MODE_ABS_SOFT);
+	return due;
 }
 
 /* Under the node lock: forget what the port had asked or was owed. */
@@ -559,6 +592,7 @@ void edm_fab_switch_stats(struct edm_fab_node *n, struct edm_fab_node_stats *st)
 	st->v[EDM_A_FSTAT_FWD_MSGS] = sw->fwd_msgs;
 	st->v[EDM_A_FSTAT_FWD_FRAMES] = sw->fwd_frames;
 	st->v[EDM_A_FSTAT_DROPS] = sw->drops;
+	st->v[EDM_A_FSTAT_HOLDS] = sw->holds;
 }
 
 /* Lifetime */

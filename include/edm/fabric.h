@@ -108,6 +108,7 @@ struct edm_fab_link_stats {
 	u64 tx_nacks;		/* gaps asked for again */
 	u64 rx_dups;		/* bursts received again, dropped */
 	u64 srtt_ns;		/* smoothed RTT of bursts to their acks, 0: none yet */
+	u64 tx_spilled;		/* memory blocks that waited past the port's FIFO */
 };
 
 /* What a link end says about itself (netlink FLINK_GET). */

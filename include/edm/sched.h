@@ -108,6 +108,7 @@ struct edm_sched {
 	u64 *has_demand;		/* [words] dst with a nonempty queue */
 	u64 *src_busy;			/* [words] */
 	u64 *dst_busy;			/* [words] */
+	u64 *held;			/* [words] held back by the caller: no grant */
 	u64 *src_until;			/* [port] end of the ingress link's busy time */
 	u64 *dst_until;			/* [port] end of the egress link's busy time */
 	u32 *depth;			/* [dst] queued notifications */
@@ -131,6 +132,8 @@ int edm_sched_set_rate(struct edm_sched *s, u32 rate_mbps);
 int edm_sched_notify(struct edm_sched *s, const struct edm_sched_notif *n);
 int edm_sched_step(struct edm_sched *s, u64 now_ps, struct edm_sched_grant *grants, u32 max);
 u64 edm_sched_next_release(const struct edm_sched *s);
+void edm_sched_hold(struct edm_sched *s, u32 port, bool hold);
+bool edm_sched_held(const struct edm_sched *s, u32 port);
 u32 edm_sched_flush_port(struct edm_sched *s, u32 port);
 
 u32 edm_sched_depth(const struct edm_sched *s, u32 dst);

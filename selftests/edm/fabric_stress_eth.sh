@@ -3,8 +3,9 @@
 # fabric_stress's workload over EDM over Ethernet (issue 17), between three
 # network namespaces, every host on its own veth to the switch:
 #
-#   edms_c: compute hosts c1 (addr 1), c2 (addr 2); lossy host cl (addr 5)
-#   edms_s: switch sw, ports 1, 2, 3, 4, 5 bound to the veths' other ends
+#   edms_c: compute hosts c1 (addr 1), c2 (addr 2); lossy host cl (addr 5);
+#           slow host cs (addr 6)
+#   edms_s: switch sw, ports 1 to 6 bound to the veths' other ends
 #   edms_m: memory hosts m1 (addr 3, keyed), m2 (addr 4), 4 MiB regions each
 #
 # stress: both compute hosts, four threads each, random batches to both
@@ -18,6 +19,11 @@
 # every op of cl's completes, none times out; each end counts what it sent
 # again (tx_resent). Once the loss stops, every pair works, and the workload
 # from the other hosts over m1's links verifies.
+# slow_egress: the switch's veth toward cs sends at 20 Mbit/s, a thousandth
+# of the rate the switch schedules at, while cs reads 32 KiB at a time, 64
+# in flight, then runs the checked workload: the switch holds that port
+# back instead of overfilling it, so nothing is dropped, no op times out,
+# and every byte read back matches the shadow model.
 source "$(dirname "$0")/lib.sh"
 
 EDMOP=$EDM_TOP/tools/edmop/edmop
@@ -76,12 +82,16 @@ topology() {
 	veth $M m1 3
 	veth $M m2 4
 	veth $C cl 5
-	"$EDMCTL" -n $S -j fabric link show sw | jq -e 'length == 5 and all(.state == "up")'
+	ctl $C fabric add host cs addr 6 timeout 20000
+	veth $C cs 6
+	"$EDMCTL" -n $S -j fabric link show sw | jq -e 'length == 6 and all(.state == "up")'
 	echo "$(dev $C c1),$(dev $C c2)" >/tmp/edms_devs
 	"$EDMCTL" -n $M region key 3 >/tmp/edms_key
 	[ -s /tmp/edms_key ]
 	dev $C cl >/tmp/edms_lossy
+	dev $C cs >/tmp/edms_slow
 	poll 5 test -c "$(cat /tmp/edms_lossy)"
+	poll 5 test -c "$(cat /tmp/edms_slow)"
 }
 
 # links_clean NETNS NODE: none of the node's link ends lost or refused a block
@@ -228,9 +238,47 @@ lossy() {
 	stress_run 10
 }
 
-run_case topology "three netns: 3 compute and 2 memory hosts, each on its own veth"
+# sw_stat KEY: a switch counter; port6_stat KEY: a counter of its port to cs
+sw_stat() {
+	"$EDMCTL" -n $S -j fabric stats sw | jq -er ".[0].stats.$1"
+}
+
+port6_stat() {
+	"$EDMCTL" -n $S -s -j fabric link show sw | jq -er ".[] | select(.port == 6) | .stats.$1"
+}
+
+slow_egress() {
+	local out h0 d0
+
+	x modprobe sch_netem
+	h0=$(sw_stat holds) d0=$(sw_stat drops)
+	x ip netns exec $S tc qdisc add dev es_s6 root netem rate 20mbit
+	out=$(ip netns exec $C "$EDMOP" -j "$(cat /tmp/edms_slow)" bench 4 read 32768 \
+		"$(scaled 256)" depth 64) || { echo "$out"; dump; return 1; }
+	note "cs reads through a 20 Mbit/s egress: $out"
+	jq -e '.count > 0 and .errors == 0' <<<"$out" >/dev/null
+	out=$(x ip netns exec $C "$STRESS" run --seconds "$(scaled 10)" --threads 4 \
+		--dev "$(cat /tmp/edms_slow)" --mem 3,4 --keys "$(cat /tmp/edms_key),0" \
+		--region $((4 << 20)) 2>&1) || { echo "$out"; dump; return 1; }
+	x ip netns exec $S tc qdisc del dev es_s6 root
+	note "$(tail -n 1 <<<"$out")"
+	grep -Eq '^fabric_stress: ops [1-9][0-9]* verified [1-9][0-9]* mismatches 0 timeouts 0 errors 0$' \
+		<<<"$out" || { echo "$out"; dump; return 1; }
+	out="switch: holds $(($(sw_stat holds) - h0)), drops $(($(sw_stat drops) - d0));"
+	out+=" to cs: $(port6_stat tx_spilled) blocks spilled, $(port6_stat tx_drops) frames"
+	note "$out the qdisc refused (sent again)"
+	# the port was held back, and the switch dropped nothing (the qdisc's
+	# refusals are the wire's losses: link-level retry sends them again)
+	[ "$(sw_stat holds)" -gt "$h0" ] || { dump; return 1; }
+	[ "$(sw_stat drops)" -eq "$d0" ] || { dump; return 1; }
+	"$EDMCTL" -n $C -j fabric stats cs | jq -e '.[0].stats.timeouts == 0' >/dev/null
+	links_clean $C cs
+}
+
+run_case topology "three netns: 4 compute and 2 memory hosts, each on its own veth"
 [ -s /tmp/edms_devs ] || { tap_done; exit 1; }
 run_case stress "2 x 2 random batches over veths match the shadow model, nothing lost"
 run_case reorder "frames reordered on the way: bursts put back in order, no op fails"
 run_case lossy "10% frame loss: lost bursts are sent again, no op fails, then every pair works"
+run_case slow_egress "an egress 1000 times slower than scheduled: its port is held, nothing lost"
 tap_done

@@ -38,6 +38,7 @@ struct shadow {
 	struct smsg q[MAXP][MAXP][MAXX];	/* [src][dst], oldest first */
 	u32 cnt[MAXP][MAXP];
 	u64 src_until[MAXP], dst_until[MAXP];
+	bool held[MAXP];			/* edm_sched_hold() */
 	u64 accepted, granted, flushed;		/* bytes */
 };
 
@@ -104,6 +105,7 @@ static void check_grant(const struct edm_sched_grant *gr, u64 now, bool *sused, 
 
 	CHECK(gr->src < sh.n && gr->dst < sh.n && gr->src != gr->dst);
 	CHECK(!sused[gr->src] && !dused[gr->dst]);
+	CHECK(!sh.held[gr->src] && !sh.held[gr->dst]);
 	CHECK(sh.src_until[gr->src] <= now && sh.dst_until[gr->dst] <= now);
 	sused[gr->src] = true;
 	dused[gr->dst] = true;
@@ -122,7 +124,8 @@ static void check_policy(const struct edm_sched_grant *gr, u64 now, const bool *
 	u32 a;
 
 	for (a = 0; a < sh.n; a++) {
-		if (a == gr->src || sused[a] || sh.src_until[a] > now || !sh.cnt[a][gr->dst])
+		if (a == gr->src || sused[a] || sh.held[a] || sh.src_until[a] > now ||
+		    !sh.cnt[a][gr->dst])
 			continue;
 		CHECK(!before(&sh.q[a][gr->dst][0], win));
 	}
@@ -160,11 +163,12 @@ static int do_step(struct edm_sched *s, u64 now)
 		check_policy(&g[i], now, sused);
 	for (i = 0; i < n; i++)
 		apply_grant(s, &g[i], now);
-	/* Maximal: every pair with demand is blocked at one end. */
+	/* Maximal: every pair with demand is blocked (or held) at one end. */
 	for (a = 0; a < sh.n; a++)
 		for (b = 0; b < sh.n; b++)
 			if (sh.cnt[a][b])
-				CHECK(sh.src_until[a] > now || sh.dst_until[b] > now);
+				CHECK(sh.src_until[a] > now || sh.dst_until[b] > now ||
+				      sh.held[a] || sh.held[b]);
 	check_depths(s);
 	return n;
 }
@@ -191,7 +195,16 @@ static const u32 rates[] = { 10000, 25000, 100000, 400000 };
 
 static void reconfigure(struct edm_sched *s, const u8 *b)
 {
-	switch (b[1] % 3) {
+	u32 port = b[2] % (sh.n + 1);
+
+	switch (b[1] % 4) {
+	case 3:
+		/* a port past the last is ignored */
+		edm_sched_hold(s, port, b[3] & 1);
+		if (port < sh.n)
+			sh.held[port] = b[3] & 1;
+		CHECK(edm_sched_held(s, port) == (port < sh.n && sh.held[port]));
+		break;
 	case 0:
 		CHECK(edm_sched_set_policy(s, b[2] % 3) == (b[2] % 3 < 2 ? 0 : -EINVAL));
 		if (b[2] % 3 < 2)
@@ -215,6 +228,10 @@ static void drain(struct edm_sched *s, u64 now)
 	u32 a, b, left;
 	u64 next;
 
+	for (a = 0; a < sh.n; a++) {
+		edm_sched_hold(s, a, false);
+		sh.held[a] = false;
+	}
 	for (;;) {
 		do_step(s, now);
 		left = 0;

@@ -123,6 +123,44 @@ TEST_F(sched, write_is_granted_chunk_by_chunk_after_l_over_b)
 	EXPECT_EQ(1ULL, s->stats.messages_done);
 }
 
+/*
+ * A held port gets no grant as destination or as source; the others go on,
+ * and what waits for it is granted, in order, once it is let go.
+ */
+TEST_F(sched, held_port_gets_no_grant_until_let_go)
+{
+	struct edm_sched *s = self->s;
+	u64 t = 0;
+	int i;
+
+	ASSERT_EQ(0, notify(s, 1, 2, 7, EDM_SCHED_WRITE, 256));	/* into 2 */
+	ASSERT_EQ(0, notify(s, 2, 4, 8, EDM_SCHED_WRITE, 256));	/* out of 2 */
+	ASSERT_EQ(0, notify(s, 3, 5, 9, EDM_SCHED_WRITE, 256));	/* not 2's */
+	edm_sched_hold(s, 2, true);
+	EXPECT_TRUE(edm_sched_held(s, 2));
+	EXPECT_FALSE(edm_sched_held(s, 1));
+	EXPECT_FALSE(edm_sched_held(s, 9999));	/* no such port: not held, no fault */
+	edm_sched_hold(s, 9999, true);
+	ASSERT_EQ(1, edm_sched_step(s, t, g, GMAX));
+	EXPECT_EQ(3, g[0].src);
+	EXPECT_EQ(5, g[0].dst);
+	/* long after every link freed: still nothing while 2 is held */
+	for (i = 0; i < 4; i++) {
+		t += 1000000;
+		EXPECT_EQ(0, edm_sched_step(s, t, g, GMAX));
+	}
+	EXPECT_EQ(1U, edm_sched_depth(s, 2));
+	EXPECT_EQ(1U, edm_sched_depth(s, 4));
+	edm_sched_hold(s, 2, false);
+	EXPECT_FALSE(edm_sched_held(s, 2));
+	ASSERT_EQ(2, edm_sched_step(s, t, g, GMAX));
+	EXPECT_EQ(g[0].dst == 2 ? 1 : 2, g[0].src);
+	EXPECT_EQ(g[1].dst == 2 ? 1 : 2, g[1].src);
+	EXPECT_NE(g[0].dst, g[1].dst);
+	EXPECT_EQ(0U, edm_sched_depth(s, 2) + edm_sched_depth(s, 4));
+	EXPECT_EQ(3ULL, s->stats.grants);
+}
+
 TEST_F(sched, read_data_flows_from_memory_node_to_requester)
 {
 	struct edm_sched *s = self->s;

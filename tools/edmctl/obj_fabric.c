@@ -149,6 +149,7 @@ static const struct edm_stat node_stats[] = {
 	{ EDM_A_FSTAT_FWD_MSGS,       "fwd_msgs",       "fwd",    "msgs" },
 	{ EDM_A_FSTAT_FWD_FRAMES,     "fwd_frames",     "fwd",    "frames" },
 	{ EDM_A_FSTAT_DROPS,          "drops",          "fwd",    "drops" },
+	{ EDM_A_FSTAT_HOLDS,          "holds",          "fwd",    "holds" },
 };
 /* Every counter but UNSPEC and PAD; the unit tests check each is there once. */
 _Static_assert(ARRAY_SIZE(node_stats) == __EDM_A_FSTAT_CNT - 2,
@@ -160,6 +161,7 @@ static const struct edm_stat link_stats[] = {
 	{ EDM_A_LSTAT_TX_FRAME_BLOCKS, "tx_frame_blocks", "tx",  "frame-blocks" },
 	{ EDM_A_LSTAT_TX_BURSTS,       "tx_bursts",       "tx",  "bursts" },
 	{ EDM_A_LSTAT_TX_DROPS,        "tx_drops",        "tx",  "drops" },
+	{ EDM_A_LSTAT_TX_SPILLED,      "tx_spilled",      "tx",  "spilled" },
 	{ EDM_A_LSTAT_TX_RESENT,       "tx_resent",       "llr", "resent" },
 	{ EDM_A_LSTAT_TX_RTO,          "tx_rto",          "llr", "rto" },
 	{ EDM_A_LSTAT_TX_ACKS,         "tx_acks",         "llr", "acks" },

@@ -307,6 +307,8 @@ enum {
 	EDM_A_FSTAT_NACKS_GONE,		/* the node serves no region */
 	/* host with two ports: times it moved to the other (a standby switch) */
 	EDM_A_FSTAT_FAILOVERS,
+	/* switch: times it held a port back from its scheduler (egress backed up) */
+	EDM_A_FSTAT_HOLDS,
 
 	__EDM_A_FSTAT_CNT,
 	EDM_A_FSTAT_MAX = __EDM_A_FSTAT_CNT - 1
@@ -376,6 +378,7 @@ enum {
 	EDM_A_LSTAT_TX_NACKS,		/* gaps asked for again */
 	EDM_A_LSTAT_RX_DUPS,		/* bursts received again, dropped */
 	EDM_A_LSTAT_SRTT_NS,		/* link-level retry's smoothed RTT, 0: not measured */
+	EDM_A_LSTAT_TX_SPILLED,		/* memory blocks queued past the port's FIFO */
 
 	__EDM_A_LSTAT_CNT,
 	EDM_A_LSTAT_MAX = __EDM_A_LSTAT_CNT - 1

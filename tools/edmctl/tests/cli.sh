@@ -542,7 +542,8 @@ def attrs(space):
 fstat = attrs("FSTAT")
 host_keys = fstat[:fstat.index("served_errors") + 1] + \
     fstat[fstat.index("served_write_chunks"):fstat.index("failovers") + 1]
-sw_keys = fstat[fstat.index("sched_notifs"):fstat.index("drops") + 1]
+sw_keys = fstat[fstat.index("sched_notifs"):fstat.index("drops") + 1] + \
+    fstat[fstat.index("holds"):]
 assert sorted(host_keys + sw_keys) == sorted(fstat), fstat
 assert list(sw) == ["id", "name", "type", "ports", "sched_x", "chunk", "policy",
                     "rate_mbps", "stats"], list(sw)

@@ -34,7 +34,9 @@ static struct nl_msg *fab_switch_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FAB_POLICY, EDM_FAB_POLICY_SRPT) ||
 	    nla_put_u32(msg, EDM_A_FAB_RATE_MBPS, 25000))
 		abort();
-	unit_put_counters(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_SCHED_NOTIFS, EDM_A_FSTAT_DROPS, 1000);
+	/* as the kernel sends them: SCHED_NOTIFS..DROPS, then the appended one */
+	unit_put_counters_and(msg, EDM_A_FAB_STATS, EDM_A_FSTAT_SCHED_NOTIFS, EDM_A_FSTAT_DROPS,
+			      EDM_A_FSTAT_HOLDS, EDM_A_FSTAT_HOLDS, 1000);
 	return msg;
 }
 
@@ -75,7 +77,7 @@ static struct nl_msg *flink_msg(uint8_t cmd)
 	    nla_put_u32(msg, EDM_A_FLINK_SHERR_THRESHOLD, 64) ||
 	    nla_put_u32(msg, EDM_A_FLINK_STATE, EDM_FLINK_UP))
 		abort();
-	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_SRTT_NS,
+	unit_put_counters(msg, EDM_A_FLINK_STATS, EDM_A_LSTAT_TX_BLOCKS, EDM_A_LSTAT_TX_SPILLED,
 			  2000);
 	return msg;
 }
@@ -104,13 +106,13 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\n    sched notifs 1018 rejected 1019 grants 1020 grant-bytes 1021" \
 	"\n    pim matchings 1022 iterations 1023 iter-max 1024 matching-max 1025" \
 	"\n    queue depth 1026 depth-max 1027" \
-	"\n    fwd msgs 1028 frames 1029 drops 1030"
+	"\n    fwd msgs 1028 frames 1029 drops 1030 holds 1036"
 #define SW_JSON "\"id\":1,\"name\":\"sw0\",\"type\":\"switch\",\"ports\":16,\"sched_x\":3," \
 	"\"chunk\":256,\"policy\":\"srpt\",\"rate_mbps\":25000"
 #define SW_JSON_STATS "\"stats\":{\"sched_notifs\":1018,\"sched_rejected\":1019," \
 	"\"grants\":1020,\"grant_bytes\":1021,\"matchings\":1022,\"iterations\":1023," \
 	"\"iter_max\":1024,\"matching_max\":1025,\"depth\":1026,\"depth_max\":1027," \
-	"\"fwd_msgs\":1028,\"fwd_frames\":1029,\"drops\":1030}"
+	"\"fwd_msgs\":1028,\"fwd_frames\":1029,\"drops\":1030,\"holds\":1036}"
 #define HOST_LINE "2: name h0 type host addr 1 region 64M keyed timeout 100 timeout-min 25000" \
 	" cdev /dev/edm0"
 #define HOST_STATS_TEXT \
@@ -132,6 +134,7 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 #define LINK_LINE "sw0:1 peer h1:0 rate 25000 delay 10 mux fair sherr 64 state up"
 #define LINK_STATS_TEXT \
 	"\n    tx blocks 2002 mem-blocks 2004 frame-blocks 2005 bursts 2006 drops 2013" \
+	" spilled 2022" \
 	"\n    llr resent 2016 rto 2017 acks 2018 nacks 2019 rx-dups 2020 srtt-ns 2021" \
 	"\n    rx blocks 2003 bursts 2007 bad 2011 sherr 2010 seq-gaps 2012 foreign 2015" \
 	"\n    mux preemptions 2008 mem-wait-max 2009" \
@@ -140,7 +143,8 @@ static const char *fab_one(struct nl_msg *msg, bool link, enum fabric_view view,
 	"\"rate_mbps\":25000,\"delay_ns\":10,\"mux\":\"fair\",\"sherr_threshold\":64," \
 	"\"state\":\"up\""
 #define LINK_JSON_STATS "\"stats\":{\"tx_blocks\":2002,\"tx_mem_blocks\":2004," \
-	"\"tx_frame_blocks\":2005,\"tx_bursts\":2006,\"tx_drops\":2013,\"tx_resent\":2016," \
+	"\"tx_frame_blocks\":2005,\"tx_bursts\":2006,\"tx_drops\":2013,\"tx_spilled\":2022," \
+	"\"tx_resent\":2016," \
 	"\"tx_rto\":2017,\"tx_acks\":2018,\"tx_nacks\":2019,\"rx_dups\":2020,\"srtt_ns\":2021," \
 	"\"rx_blocks\":2003," \
 	"\"rx_bursts\":2007,\"rx_bad\":2011,\"sherr\":2010,\"seq_gaps\":2012,\"rx_foreign\":2015," \
