@@ -55,11 +55,12 @@ def main(argv):
         d = kv(spec)
         if d.get("mount_tag") == "out":
             outdir = d["path"]
-    shmem = None
+    # every shared file (--shmem, --nvdimm): dirty writes and check reads each
+    shmems = []
     for spec in opt_values(argv, "-object"):
         d = kv(spec)
         if spec.startswith("memory-backend-file"):
-            shmem = d["mem-path"]
+            shmems.append(d["mem-path"])
     # The links: connect toward guest I-1; listen toward guest I+1 and, as
     # the runner starts guest I+1 only once guest I listens, wait for it to
     # connect before booting (a real guest takes longer than that to boot).
@@ -116,17 +117,19 @@ def main(argv):
         elif step == "wait":
             time.sleep(3600)
         elif step == "dirty":
-            with open(shmem, "r+b") as f:
-                f.write(b"\x5a")
+            for shmem in shmems:
+                with open(shmem, "r+b") as f:
+                    f.write(b"\x5a")
             open(os.path.join(state, "dirty"), "w").close()
         elif step == "await-dirty":
             while not os.path.exists(os.path.join(state, "dirty")):
                 time.sleep(0.05)
         elif step == "check":
-            with open(shmem, "rb") as f:
-                if any(f.read()):
-                    out.write(f"# guest {guest}: the shared memory was not zeroed\n")
-                    status = 1
+            for shmem in shmems:
+                with open(shmem, "rb") as f:
+                    if any(f.read()):
+                        out.write(f"# guest {guest}: {shmem} was not zeroed\n")
+                        status = 1
         else:
             raise SystemExit(f"fake_qemu: unknown step {step}")
     return 0

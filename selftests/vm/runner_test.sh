@@ -132,11 +132,35 @@ tcg_cpu() {
 	expect "$(grep -A1 -x -- "-cpu" "$TMP/state/argv0" | tail -1)" "max,cx16=off" "TCG's -cpu"
 }
 
+# --nvdimm: one backing file every guest's QEMU maps as an nvdimm, zeroed
+# for a second boot as --shmem's is; sizes off x86's 128 MiB step refused.
+nvdimm() {
+	local a
+
+	PLAN="0:1:await-dirty+panic 1:1:started+dirty+wait 1:2:started+check+print+status"
+	fake --guests 2 --shmem 1M --nvdimm 128M
+	expect "$st" 0 "runner status"
+	expect "$(grep -c "not zeroed" "$TMP/out")" 0 "complaints of guest 1's check"
+	expect "$(grep -c '^\[g1\] ok 1 guest 1$' "$TMP/out")" 1 "guest 1's result lines"
+	a=$(tr '\n' ' ' <"$TMP/state/argv1")
+	[[ $a == *"-machine q35,nvdimm=on "* ]] || { echo "no nvdimm=on: $a"; return 1; }
+	[[ $a == *"-device nvdimm,memdev=nvmem,id=nv0 "* ]] || { echo "no nvdimm: $a"; return 1; }
+	[[ $a == *"-m 2G,slots=1,maxmem=2176M "* ]] || { echo "no hotplug room: $a"; return 1; }
+	grep -qx "export EDM_VM_NVDIMM_SIZE='134217728'" "$TMP/res/guest1/cmd.sh" ||
+		{ echo "no EDM_VM_NVDIMM_SIZE in guest 1's environment"; return 1; }
+
+	PLAN=
+	fake --nvdimm 100M
+	expect "$st" 2 "runner status with --nvdimm 100M"
+	grep -q "needs SIZE as a multiple of 128 M" "$TMP/err"
+}
+
 run_case panic_once "a guest's panic while booting boots every guest again, shmem zeroed"
 run_case panic_twice "a kernel that panics at every boot is booted twice, then fails"
 run_case panic_after_result "no second boot once a result was printed"
 run_case die_while_running "a guest lost while CMD runs stops the others (unless --may-die)"
 run_case single_guest "a single guest's panic or stall while booting boots it again"
 run_case no_retry "no second boot after init's own failure or a death while CMD ran"
+run_case nvdimm "--nvdimm: one nvdimm file in every guest, zeroed for a second boot"
 run_case tcg_cpu "a TCG guest's CPU has no CMPXCHG16B"
 tap_done
