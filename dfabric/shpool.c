@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Shared pools (dfabric/shpool.h): the ivshmem PCI driver that offers
- * memory devices, the SHPOOL device type that joins one (formatting it if
+ * memory devices (the ivshmem memory provider, include/edm/memprov.h), the
+ * SHPOOL device type that joins one or a pmem device (formatting it if
  * blank) and leaves it, and the beat work that keeps this kernel's lease
  * and reaps members whose beat stopped.
  *
@@ -209,39 +210,69 @@ static void edm_shpool_detach(struct edm_shpool *sp, struct list_head *kill)
 	cancel_delayed_work_sync(&sp->beat);
 	if (!sp->fenced)
 		edm_shp_leave(&sp->v);
-	memunmap(sp->va);
+	edm_memprov_release(&sp->prov);
 	sp->va = NULL;
-	sp->mem->user = NULL;
+	if (sp->shm)
+		sp->shm->user = NULL;
+	sp->shm = NULL;
 	sp->mem = NULL;
 	sp->netdev = NULL;
+}
+
+/* The ivshmem provider: the BAR, mapped write-back for as long as it is lent. */
+static void edm_shmem_release(struct edm_memprov *mp)
+{
+	memunmap(mp->va);
+}
+
+static const struct edm_memprov_ops edm_shmem_prov_ops = {
+	.kind = "ivshmem",
+	.release = edm_shmem_release,
+};
+
+/* The memory @cfg names: an ivshmem device's PCI name, or a pmem device's path. */
+static int edm_shpool_get_mem(struct edm_shpool *sp, const struct edm_shpool_cfg *cfg,
+			      struct netlink_ext_ack *extack)
+{
+	struct edm_shmem *m;
+	void *va;
+
+	lockdep_assert_held(&edm_shmem_lock);
+	if (edm_memprov_is_path(cfg->device))
+		return edm_memprov_pmem_get(&sp->prov, cfg->device, sp, extack);
+	m = edm_shmem_find(cfg->device);
+	if (!m) {
+		NL_SET_ERR_MSG(extack, "no ivshmem device of that PCI name is bound to edm");
+		return -ENODEV;
+	}
+	if (m->user) {
+		NL_SET_ERR_MSG(extack, "this kernel has joined that device already");
+		return -EBUSY;
+	}
+	va = memremap(m->start, m->len, MEMREMAP_WB);
+	if (!va) {
+		NL_SET_ERR_MSG(extack, "cannot map the device's memory");
+		return -ENOMEM;
+	}
+	sp->prov = (struct edm_memprov){
+		.ops = &edm_shmem_prov_ops, .va = va, .phys = m->start, .len = m->len,
+	};
+	sp->shm = m;
+	return 0;
 }
 
 static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg *cfg,
 			     struct netlink_ext_ack *extack)
 {
-	struct edm_shmem *m;
 	struct net_device *nd;
 	int err;
 
 	mutex_lock(&edm_shmem_lock);
-	m = edm_shmem_find(cfg->device);
-	if (!m) {
-		NL_SET_ERR_MSG(extack, "no ivshmem device of that PCI name is bound to edm");
-		err = -ENODEV;
+	err = edm_shpool_get_mem(sp, cfg, extack);
+	if (err)
 		goto out;
-	}
-	if (m->user) {
-		NL_SET_ERR_MSG(extack, "this kernel has joined that device already");
-		err = -EBUSY;
-		goto out;
-	}
-	sp->va = memremap(m->start, m->len, MEMREMAP_WB);
-	if (!sp->va) {
-		NL_SET_ERR_MSG(extack, "cannot map the device's memory");
-		err = -ENOMEM;
-		goto out;
-	}
-	sp->mem = m;
+	sp->mem = &sp->prov;
+	sp->va = sp->prov.va;
 	err = edm_shpool_open(sp, cfg, extack);
 	if (err)
 		goto err_unmap;
@@ -269,15 +300,17 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	}
 	edm_shpool_netdev_registered(nd);
 	sp->beat_jiffies = max(1UL, msecs_to_jiffies(sp->v.geo.lease_ms / EDM_SHPOOL_BEATS));
-	m->user = sp;
+	if (sp->shm)
+		sp->shm->user = sp;
 	queue_delayed_work(system_power_efficient_wq, &sp->beat, 0);
 	edm_shpool_x_start(sp);
 	mutex_unlock(&edm_shmem_lock);
 	return 0;
 
 err_unmap:
-	memunmap(sp->va);
+	edm_memprov_release(&sp->prov);
 	sp->va = NULL;
+	sp->shm = NULL;
 	sp->mem = NULL;
 out:
 	mutex_unlock(&edm_shmem_lock);

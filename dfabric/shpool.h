@@ -33,6 +33,7 @@
 #include <linux/workqueue.h>
 
 #include "edm/dev.h"
+#include "edm/memprov.h"
 #include "edm/shpool_core.h"
 
 enum {
@@ -60,10 +61,12 @@ struct edm_shpool_stats {
 struct edm_shpool {
 	struct kref ref;
 	struct edm_dev *edev;
-	char device[EDM_SHPOOL_DEV_LEN];	/* the PCI name it joined with */
+	char device[EDM_SHPOOL_DEV_LEN];	/* the PCI name or pmem path it joined with */
 	char hostname[EDM_SHP_NAME_LEN];
-	struct edm_shmem *mem;		/* edm_shmem_lock; NULL once detached */
-	void *va;			/* its BAR, mapped write-back */
+	struct edm_memprov prov;	/* the memory, while attached */
+	struct edm_memprov *mem;	/* edm_shmem_lock; &prov, NULL once detached */
+	struct edm_shmem *shm;		/* edm_shmem_lock; the ivshmem device, if one */
+	void *va;			/* prov.va: mapped write-back */
 	struct edm_shp v;		/* this kernel's view of the pool */
 	bool formatted;			/* this join wrote the layout */
 	struct net_device *netdev;	/* edm_shmem_lock; NULL once detached */

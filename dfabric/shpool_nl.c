@@ -276,7 +276,7 @@ int edm_shpool_cfg_parse(struct nlattr **a, struct edm_shpool_cfg *cfg,
 	int err, i;
 
 	err = edm_nl_require_attr(a, extack, EDM_A_SHPOOL_DEVICE,
-				  "missing device: the PCI name of the shared memory");
+				  "missing device: the shared memory's PCI name or pmem path");
 	if (err)
 		return err;
 	cfg->device = nla_data(a[EDM_A_SHPOOL_DEVICE]);

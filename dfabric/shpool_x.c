@@ -168,7 +168,7 @@ static int edm_shpool_x_offer(struct edm_shpool *sp, struct edm_shpool_x *x,
 	x->sp = sp;
 	x->p = *p;
 	x->inst_id = inst_id;
-	x->pa = sp->mem->start + ((u8 *)x->va - (u8 *)sp->va);
+	x->pa = sp->mem->phys + ((u8 *)x->va - (u8 *)sp->va);
 	x->npages = size >> PAGE_SHIFT;
 	list_add_tail(&x->node, &sp->xowned);
 	area->va = x->va;

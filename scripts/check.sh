@@ -274,6 +274,13 @@ shpool_guests() {
 		selftests/edm/shpool_guests.sh
 }
 
+# The same on a pmem device: one NVDIMM backing file, its fsdax namespace
+# in every guest (Documentation/pool.md, "Persistent memory underneath").
+shpool_guests_pmem() {
+	multi_guest "$1" "$2" --guests "$3" --nvdimm 128M --may-die $(($3 - 1)) -- \
+		selftests/edm/shpool_guests.sh
+}
+
 # Cowbird across kernels: guest 1's engine serves guest 0's rings through
 # the shared pool, then guest 1 dies with reads in flight.
 cowbird_guests() {
@@ -299,6 +306,8 @@ multi_guest_runs() {
 		fabric_two_guests.sh
 	# The same script twice: guest 0 and the guest that dies each in both kernels.
 	suite vm-shpool-two-guests shpool_guests shpool-two-guests "$(pair "$k_new" "$k_old")" 2
+	suite vm-shpool-two-guests-pmem shpool_guests_pmem shpool-two-guests-pmem \
+		"$(pair "$k_old" "$k_new")" 2
 	suite vm-shpool-three-guests shpool_guests shpool-three-guests \
 		"$(pair "$k_old" "$k_new"),$k_new" 3
 	both_ways cowbird_guests cowbird-two-guests

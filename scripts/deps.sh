@@ -23,6 +23,8 @@ pkgs=(
 	# pool.sh and nicpool.sh: redis-server, redis-benchmark and redis-cli between
 	# compute nodes (packages only: the service Debian would start is not used)
 	redis-server redis-tools
+	# shpool_guests.sh on an NVDIMM (--nvdimm): ndctl puts its namespace in fsdax mode
+	ndctl
 	# make sim-report's plots
 	gnuplot-nox
 	# Soft-RoCE for tools/bench/edm.sh: the rxe verbs provider (librxe), ibv_devices

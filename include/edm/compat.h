@@ -146,4 +146,57 @@ static inline void netif_queue_set_napi(struct net_device *dev, unsigned int que
 }
 #endif
 
+/*
+ * 6.9 opens a block device as a file: bdev_file_open_by_path() claims it
+ * for a holder, file_bdev() gives the block device and bdev_fput() yields
+ * the claim at once and puts the file. Before, blkdev_get_by_path() and
+ * blkdev_put() with FMODE_EXCL did the same on the block device itself.
+ * struct edm_bdev holds what the running kernel's open returned.
+ */
+#include <linux/blkdev.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+struct edm_bdev {
+	struct file *file;
+};
+
+static inline int edm_bdev_open_excl(struct edm_bdev *b, const char *path, void *holder)
+{
+	b->file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
+	return PTR_ERR_OR_ZERO(b->file);
+}
+
+static inline struct block_device *edm_bdev_get(const struct edm_bdev *b)
+{
+	return file_bdev(b->file);
+}
+
+static inline void edm_bdev_close(struct edm_bdev *b)
+{
+	bdev_fput(b->file);
+}
+#else
+#define EDM_BDEV_MODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
+
+struct edm_bdev {
+	struct block_device *bdev;
+};
+
+static inline int edm_bdev_open_excl(struct edm_bdev *b, const char *path, void *holder)
+{
+	b->bdev = blkdev_get_by_path(path, EDM_BDEV_MODE, holder);
+	return PTR_ERR_OR_ZERO(b->bdev);
+}
+
+static inline struct block_device *edm_bdev_get(const struct edm_bdev *b)
+{
+	return b->bdev;
+}
+
+static inline void edm_bdev_close(struct edm_bdev *b)
+{
+	blkdev_put(b->bdev, EDM_BDEV_MODE);
+}
+#endif
+
 #endif /* _EDM_COMPAT_H */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs in each guest of `selftests/vm/run --guests N --shmem 64M --may-die
 # N-1` (N = 2 or 3): the guests join one shared pool (an ivshmem device
-# every guest maps) and talk through its netdevs; then the last guest
+# every guest maps; with --nvdimm 128M instead, the pmem device of one
+# NVDIMM backing file) and talk through its netdevs; then the last guest
 # kills its own kernel while receiving traffic, and the others must reap
 # it and go on. Written from the uapi header and Documentation/pool.md.
 #
@@ -25,20 +26,25 @@ addr() { echo "10.83.0.$(($1 + 1))"; }
 for t in jq iperf3 redis-server redis-benchmark redis-cli python3 sha256sum; do
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
 done
-if [ -z "${EDM_VM_SHMEM:-}" ] || [ "$n" -lt 2 ]; then
-	echo "1..0 # SKIP needs selftests/vm/run --guests 2 or 3 --shmem SIZE"
+source "$(dirname "$0")/shpool_lib.sh"
+if [ -z "$SHP_DEV" ] || [ "$n" -lt 2 ]; then
+	echo "1..0 # SKIP needs selftests/vm/run --guests 2 or 3 --shmem SIZE or --nvdimm SIZE"
 	exit $KSFT_SKIP
 fi
-
-source "$(dirname "$0")/shpool_lib.sh"
 trap shpool_cleanup EXIT
 
 # Every guest joins, and finds what the uapi promises of a fresh member.
 join() {
+	local busy="this kernel has joined that device already"
+
 	shpool_join
-	sp '.device == env.EDM_VM_SHMEM and .ifname == "shp0" and .["lease-ms"] == 1000
+	sp '.device == env.SHP_DEV and .ifname == "shp0" and .["lease-ms"] == 1000
 		and .nhosts >= 2 and .bufs > 0 and .epoch > 0
 		and ([.hosts[]? | select(.self)] | length) == 1'
+	# one membership of a memory per kernel (a pmem device is claimed)
+	[ "$SHP_DEV" != /dev/pmem0 ] || busy="that block device is in use"
+	expect_error_in "$busy" "$EDMCTL" shpool join twice dev "$SHP_DEV"
+	[ "$(edm_objects shpool)" = 1 ]
 }
 
 # The victim's slot: reaped (free, counted) and holding nothing.
@@ -71,15 +77,14 @@ reach() {
 	eth_agrees
 }
 
-# ethtool on the pool's netdev: -i names the driver and the ivshmem device
-# joined; -g the pool's ring size; -S has every counter edmctl shows, under
-# its name with underscores, each between edmctl's reads before and after
-# (lib.sh).
+# ethtool on the pool's netdev: -i names the driver and the device joined;
+# -g the pool's ring size; -S has every counter edmctl shows, under its name
+# with underscores, each between edmctl's reads before and after (lib.sh).
 eth_agrees() {
 	local e0 e1 s
 
 	ethtool -i shp0 | grep -qx 'driver: edm-shpool'
-	ethtool -i shp0 | grep -qx "bus-info: $EDM_VM_SHMEM"
+	ethtool -i shp0 | grep -qx "bus-info: $SHP_DEV"
 	eth_rings shp0 "" "$("$EDMCTL" -j shpool show $SP | jq -er '.[0].ring')"
 	e0=$("$EDMCTL" -j -s shpool show $SP | jq -c '.[0].stats')
 	s=$(ethtool_json shp0)
@@ -243,11 +248,11 @@ rejoin() {
 	x "$EDMCTL" shpool leave $SP
 	[ "$(edm_objects shpool)" = 0 ]
 	[ ! -e /sys/class/net/shp0 ]
-	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" >/dev/null
+	x "$EDMCTL" shpool join $SP dev "$SHP_DEV" >/dev/null
 	# formatted once, by whoever came first; a new life is a new (slot, epoch)
 	sp "(.formatted | not) and (.slot != $s or .epoch != $e)"
 	# an edmctl membership's netdev has the kind: ip shows it, ip link del leaves
-	x ipl -d link show shp0 | grep -q "shpool name $SP dev $EDM_VM_SHMEM "
+	x ipl -d link show shp0 | grep -q "shpool name $SP dev $SHP_DEV "
 	x ip link del shp0
 	edm_no_objects
 	iplink
@@ -261,19 +266,21 @@ iplink() {
 	expect_error_in "missing device" ip link add shpx type shpool
 	expect_error_in "no ivshmem device of that PCI name" \
 		ipl link add shpx type shpool dev 0000:00:1f.7
+	expect_error_in "no block device at that path" ipl link add shpx type shpool dev /dev/null
+	expect_error_in "no block device at that path" ipl link add shpx type shpool dev /dev/nothing
 	[ ! -e /sys/class/net/shpx ]
-	x ipl link add shpx type shpool dev "$EDM_VM_SHMEM" name ipjoin hostname ip-host
+	x ipl link add shpx type shpool dev "$SHP_DEV" name ipjoin hostname ip-host
 	x "$EDMCTL" -j shpool show ipjoin | jq -e '.[0] | .ifname == "shpx"
-		and .device == env.EDM_VM_SHMEM and .hostname == "ip-host" and (.formatted | not)'
+		and .device == env.SHP_DEV and .hostname == "ip-host" and (.formatted | not)'
 	note "ip -d link: $(ipl -d link show shpx | tr -s ' \n' ' ')"
 	x ipl -j -d link show shpx | jq -e '.[0].linkinfo | .info_kind == "shpool" and
-		(.info_data | .name == "ipjoin" and .device == env.EDM_VM_SHMEM
+		(.info_data | .name == "ipjoin" and .device == env.SHP_DEV
 		 and .hostname == "ip-host" and .lease_ms == 1000 and .nhosts >= 2)'
 	x ip link set shpx up
 	x ip link del shpx
 	edm_no_objects
 	x ip netns add edm_shx
-	x ipl -n edm_shx link add shpy type shpool dev "$EDM_VM_SHMEM"
+	x ipl -n edm_shx link add shpy type shpool dev "$SHP_DEV"
 	x "$EDMCTL" -n edm_shx -j shpool show | jq -e '.[0] | .name == "shpy" and .ifname == "shpy"'
 	x ip netns del edm_shx
 	poll 30 edm_no_objects

@@ -4,6 +4,49 @@
 # membership's name), LEASE_MS, me (its guest index), n (the guests) and
 # addr() (a guest's address on shp0) first.
 
+# The memory the guests share (SHP_DEV): the NVDIMM's namespace as a pmem
+# device (/dev/pmem0) with selftests/vm/run --nvdimm, else the ivshmem
+# device of --shmem; empty with neither.
+if [ -n "${EDM_VM_NVDIMM_SIZE:-}" ]; then
+	SHP_DEV=/dev/pmem0
+else
+	SHP_DEV=${EDM_VM_SHMEM:-}
+fi
+export SHP_DEV
+
+pmem_fsdax() {
+	ndctl list -n namespace0.0 | jq -e '(if type == "array" then .[0] else . end).mode == "fsdax"' \
+		>/dev/null 2>&1
+}
+
+# Probe the namespace again until it shows the info block guest 0 wrote.
+pmem_reprobe() {
+	pmem_fsdax && return 0
+	ndctl disable-namespace namespace0.0 >/dev/null 2>&1
+	ndctl enable-namespace namespace0.0 >/dev/null 2>&1
+	pmem_fsdax
+}
+
+# The NVDIMM's namespace in fsdax mode in every guest (pmem DAX is what
+# edm maps; edm.ko loaded): guest 0, which first finds it raw and refused,
+# writes the info block into the shared memory, with its struct pages in
+# RAM (-M mem: nothing per guest in the shared part).
+pmem_setup() {
+	x modprobe nfit
+	x modprobe nd_pmem
+	udevadm settle 2>/dev/null
+	if [ "$me" = 0 ]; then
+		if ! pmem_fsdax; then
+			# raw: the pmem driver maps it, but it has no DAX device for edm
+			expect_error_in "has no DAX" "$EDMCTL" shpool join $SP dev "$SHP_DEV"
+			x ndctl create-namespace -f -e namespace0.0 -m fsdax -M mem >/dev/null
+		fi
+	else
+		poll 120 pmem_reprobe
+	fi
+	poll 10 test -b "$SHP_DEV"
+}
+
 # Background jobs die with us; the module unloads if it can.
 shpool_cleanup() {
 	jobs -p | xargs -r kill -9 2>/dev/null
@@ -25,7 +68,8 @@ sp() {
 # Load edm.ko and join; the guest that finds the memory blank formats it.
 shpool_join() {
 	x insmod "$EDM_KO"
-	x "$EDMCTL" shpool join $SP dev "$EDM_VM_SHMEM" lease-ms $LEASE_MS >/dev/null
+	[ "$SHP_DEV" != /dev/pmem0 ] || pmem_setup
+	x "$EDMCTL" shpool join $SP dev "$SHP_DEV" lease-ms $LEASE_MS >/dev/null
 	x ip addr add "$(addr "$me")/24" dev shp0
 	x ip link set shp0 up
 }

@@ -152,18 +152,47 @@ pings() {
 	ping -c 1 -W 1 "$1" >/dev/null 2>&1
 }
 
+# --pmem: the NVDIMM's namespace in fsdax mode; guest 0 makes it so, guest 1
+# probes it again until it finds the info block (as selftests/edm/shpool_lib.sh)
+pmem_mode() {
+	ndctl list -n namespace0.0 | jq -r 'if type == "array" then .[0].mode else .mode end'
+}
+
+pmem_setup() {
+	local i
+
+	modprobe nfit && modprobe nd_pmem || { log "no nfit/nd_pmem"; return 1; }
+	udevadm settle 2>/dev/null
+	if [ "$me" = 0 ]; then
+		[ "$(pmem_mode)" = fsdax ] ||
+			ndctl create-namespace -f -e namespace0.0 -m fsdax -M mem >/dev/null ||
+			{ log "ndctl create-namespace failed"; return 1; }
+		return 0
+	fi
+	for i in $(seq 600); do
+		[ "$(pmem_mode)" = fsdax ] && return 0
+		ndctl disable-namespace namespace0.0 >/dev/null 2>&1
+		ndctl enable-namespace namespace0.0 >/dev/null 2>&1
+		sleep 0.2
+	done
+	log "the namespace never showed guest 0's fsdax info block"
+	return 1
+}
+
 setup() {
-	local fifo=/tmp/shpool-nap
+	local fifo=/tmp/shpool-nap dev
 
 	mkfifo $fifo && exec {napfd}<>$fifo || { log "no fifo"; return 1; }
 	# a copy: the tree's edmctl may be rebuilt while we run
 	cp "$top/tools/edmctl/edmctl" "$edmctl" || { log "no edmctl"; return 1; }
 	[ -n "$nic" ] || { log "no $nicvar: not booted with --guests 2?"; return 1; }
-	[ -n "${EDM_VM_SHMEM:-}" ] || { log "no EDM_VM_SHMEM: not booted with --shmem?"; return 1; }
+	dev=${EDM_VM_SHMEM:-}
+	[ -z "${EDM_VM_NVDIMM_SIZE:-}" ] || { pmem_setup && dev=/dev/pmem0; } || return 1
+	[ -n "$dev" ] || { log "no EDM_VM_SHMEM: not booted with --shmem or --nvdimm?"; return 1; }
 	insmod "$ko" || { log "insmod $ko failed"; return 1; }
 	# lease-ms: generous, so that a guest starved by the host is not reaped
-	"$edmctl" shpool join "$pool" dev "$EDM_VM_SHMEM" ifname $ifp lease-ms 10000 >/dev/null ||
-		{ log "edmctl shpool join $pool dev $EDM_VM_SHMEM failed"; return 1; }
+	"$edmctl" shpool join "$pool" dev "$dev" ifname $ifp lease-ms 10000 >/dev/null ||
+		{ log "edmctl shpool join $pool dev $dev failed"; return 1; }
 	ip -b - <<EOF || { log "addressing failed"; return 1; }
 link set $ifp addrgenmode none
 addr add ${paddr[$me]}/24 dev $ifp

@@ -24,10 +24,12 @@
 # measurement could not be taken (or the VMs failed). Not part of make check.
 #
 #   tools/bench/shpool.sh [-l LAT_SECS] [-w WARM_SECS] [-t TPUT_SECS]
-#                         [-u UDP_SECS] [-s SMP] [-o|--out DIR]
+#                         [-u UDP_SECS] [-s SMP] [--pmem] [-o|--out DIR]
 #   tools/bench/shpool.sh --report DIR     format an earlier run again
 #
-# Defaults: sockperf 10 s after a 2 s warm-up, iperf3 TCP 10 s (+1 s
+# --pmem: the pool on one NVDIMM's pmem device (selftests/vm/run --nvdimm
+# 128M, its namespace in fsdax mode; Documentation/pool.md) instead of
+# ivshmem. Defaults: sockperf 10 s after a 2 s warm-up, iperf3 TCP 10 s (+1 s
 # omitted), UDP 5 s (0 skips it), 2 vCPUs per guest; sockperf's client and
 # server both on vCPU 0 of their guest (SHB_LAT_CPU). About three minutes
 # under TCG. Uses the built edm.ko (build/<release>/edm.ko) and
@@ -38,11 +40,11 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lat=${SHB_LAT_SECS:-10} warm=${SHB_WARM_SECS:-2} tput=${SHB_TPUT_SECS:-10}
-udp=${SHB_UDP_SECS:-5} smp=2 out='' report=''
+udp=${SHB_UDP_SECS:-5} smp=2 out='' report='' mem=(--shmem 64M)
 
 usage() {
 	echo "usage: $0 [-l LAT_SECS] [-w WARM_SECS] [-t TPUT_SECS] [-u UDP_SECS] [-s SMP]" \
-		"[-o|--out DIR] | --report DIR" >&2
+		"[--pmem] [-o|--out DIR] | --report DIR" >&2
 	exit 2
 }
 
@@ -240,6 +242,7 @@ while [ $# -gt 0 ]; do
 	-t) tput=$2; shift ;;
 	-u) udp=$2; shift ;;
 	-s) smp=$2; shift ;;
+	--pmem) mem=(--nvdimm 128M) ;;
 	-o | --out) out=$2; shift ;;
 	--out=*) out=${1#--out=} ;;
 	--report) report=$2; shift ;;
@@ -275,7 +278,7 @@ for v in SHB_LAT_CPU SHB_MSG SHB_BOOT_SECS; do
 done
 echo "VM: two guests, about three minutes under TCG" >&2
 status=0
-selftests/vm/run --guests 2 --shmem 64M --smp "$smp" --kernel-release "$krel" --out "$out" \
+selftests/vm/run --guests 2 "${mem[@]}" --smp "$smp" --kernel-release "$krel" --out "$out" \
 	--timeout $((4 * (lat + warm + 20) + 2 * (tput + 30) + 2 * (udp + 30) + 400)) \
 	--env SHB_LAT_SECS="$lat" --env SHB_WARM_SECS="$warm" --env SHB_TPUT_SECS="$tput" \
 	--env SHB_UDP_SECS="$udp" --env SHB_DONE_SECS=$((4 * (lat + warm + 20) + 2 * (tput + 30) +
@@ -286,7 +289,8 @@ b1=$(host_busy) c1=$(children_cpu) t1=$(date +%s)
 hz=$(getconf CLK_TCK)
 other=$(awk -v b=$((b1 - b0)) -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v hz="$hz" \
 	'BEGIN { printf "%.2f", (b - c) / hz / (t > 0 ? t : 1) }')
-echo "tree $(git describe --always --dirty 2>/dev/null || echo '?'); $(nproc) CPUs, of which" \
+echo "tree $(git describe --always --dirty 2>/dev/null || echo '?'), pool on ${mem[*]};" \
+	"$(nproc) CPUs, of which" \
 	"other work used $other on average during the $((t1 - t0)) s run" >"$out/host"
 summarize "$out" || status=1
 echo "raw files: $out/guest0/shpool, $out/guest1/shpool" >&2

@@ -36,11 +36,12 @@ static const struct {
 static void shpool_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ip link add NAME type shpool dev PCI-NAME [ name MEMBERSHIP ]\n"
+		"Usage: ip link add NAME type shpool dev DEVICE [ name MEMBERSHIP ]\n"
 		"		[ hostname HOST ] [ nhosts N ] [ buf-shift S ] [ ring R ]\n"
 		"		[ lease-ms MS ]\n"
 		"\n"
-		"dev is the ivshmem device's PCI name (edm binds it). The membership is named\n"
+		"dev is the shared memory: an ivshmem device's PCI name (edm binds it), or the\n"
+		"path of a pmem device in fsdax mode (/dev/pmem0). The membership is named\n"
 		"as the netdev unless name says. The format options apply when this join\n"
 		"formats the pool, and must match the pool's otherwise.\n");
 }

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pmem memory provider (include/edm/memprov.h): a persistent-memory
+ * block device whose namespace is in fsdax mode, found by path, claimed
+ * exclusively, and mapped through its DAX device (dax_direct_access()) as
+ * one range. The pmem driver maps the namespace write-back already; the
+ * range is what follows the namespace's info block, the same in every
+ * kernel that shares the memory (two guests on one NVDIMM backing file).
+ *
+ * The namespace must stay bound while it is lent: the driver unmapping it
+ * (ndctl disable-namespace, unbind) under a user gives no notice on 6.1,
+ * as for a DAX file system mounted on it. No locking: see memprov.h.
+ */
+#include <linux/blkdev.h>
+#include <linux/capability.h>
+#include <linux/dax.h>
+#include <linux/pfn_t.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
+
+#include "edm/compat.h"
+#include "edm/memprov.h"
+
+struct edm_pmem {
+	struct edm_bdev bdev;
+	struct dax_device *dax;
+	void *holder;
+};
+
+static void edm_pmem_release(struct edm_memprov *mp)
+{
+	struct edm_pmem *pm = mp->priv;
+
+	fs_put_dax(pm->dax, pm->holder);
+	edm_bdev_close(&pm->bdev);
+	kfree(pm);
+	mp->priv = NULL;
+}
+
+static const struct edm_memprov_ops edm_pmem_ops = {
+	.kind = "pmem",
+	.release = edm_pmem_release,
+};
+
+static int edm_pmem_open_err(int err, struct netlink_ext_ack *extack)
+{
+	switch (err) {
+	case -EBUSY:
+		NL_SET_ERR_MSG(extack, "that block device is in use (joined already, or mounted)");
+		break;
+	case -ENOTBLK:
+	case -ENOENT:
+	case -ENXIO:
+	case -ENODEV:
+		NL_SET_ERR_MSG(extack, "no block device at that path");
+		err = -ENODEV;
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "cannot open that block device");
+	}
+	return err;
+}
+
+int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
+			 struct netlink_ext_ack *extack)
+{
+	struct block_device *bdev;
+	struct edm_pmem *pm;
+	u64 start = 0, len;
+	long npages, avail;
+	void *va;
+	pfn_t pfn;
+	int err, id;
+
+	/* raw memory that other kernels share: as much as opening the device for writing */
+	if (!capable(CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(extack, "joining persistent memory takes CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
+	if (!pm)
+		return -ENOMEM;
+	pm->holder = holder;
+	err = edm_bdev_open_excl(&pm->bdev, path, holder);
+	if (err) {
+		kfree(pm);
+		return edm_pmem_open_err(err, extack);
+	}
+	bdev = edm_bdev_get(&pm->bdev);
+	pm->dax = fs_dax_get_by_bdev(bdev, &start, holder, NULL);
+	if (!pm->dax) {
+		NL_SET_ERR_MSG(extack,
+			       "that block device has no DAX: put its namespace in fsdax mode");
+		err = -EOPNOTSUPP;
+		goto err_close;
+	}
+	len = bdev_nr_bytes(bdev);
+	npages = len >> PAGE_SHIFT;
+	if (len < SZ_1M) {
+		NL_SET_ERR_MSG(extack, "that device has less than 1 MiB of memory");
+		err = -ENOSPC;
+		goto err_put;
+	}
+	if (!PAGE_ALIGNED(start)) {
+		NL_SET_ERR_MSG(extack, "that partition does not start on a page boundary");
+		err = -EINVAL;
+		goto err_put;
+	}
+	id = dax_read_lock();
+	avail = dax_direct_access(pm->dax, PHYS_PFN(start), npages, DAX_ACCESS, &va, &pfn);
+	dax_read_unlock(id);
+	if (avail < npages) {
+		NL_SET_ERR_MSG(extack, "the device's memory is not one range the kernel maps");
+		err = avail < 0 ? (int)avail : -ENXIO;
+		goto err_put;
+	}
+	*mp = (struct edm_memprov){
+		.ops = &edm_pmem_ops,
+		.va = va,
+		.phys = pfn_t_to_phys(pfn),
+		.len = len,
+		.priv = pm,
+	};
+	return 0;
+
+err_put:
+	fs_put_dax(pm->dax, holder);
+err_close:
+	edm_bdev_close(&pm->bdev);
+	kfree(pm);
+	return err;
+}
