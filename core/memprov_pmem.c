@@ -7,13 +7,20 @@
  * range is what follows the namespace's info block, the same in every
  * kernel that shares the memory (two guests on one NVDIMM backing file).
  *
- * The namespace must stay bound while it is lent: the driver unmapping it
- * (ndctl disable-namespace, unbind) under a user gives no notice on 6.1,
- * as for a DAX file system mounted on it. No locking: see memprov.h.
+ * A namespace unbound while lent (ndctl disable-namespace) tells its
+ * holder first on 6.7 and later (MF_MEM_PRE_REMOVE): the gone hook runs,
+ * and its user detaches and releases before the driver unmaps the range.
+ * 6.1 gives no notice (memprov.h).
+ *
+ * Locking: edm_pmem_lock protects the list of lent devices, which the
+ * notice looks its holder up in; it is dropped before the hook runs, which
+ * takes its user's locks and may release (taking edm_pmem_lock again).
  */
 #include <linux/blkdev.h>
 #include <linux/capability.h>
 #include <linux/dax.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
@@ -22,15 +29,54 @@
 #include "edm/memprov.h"
 
 struct edm_pmem {
+	struct list_head node;		/* edm_pmem_list */
 	struct edm_bdev bdev;
 	struct dax_device *dax;
 	void *holder;
+};
+
+static DEFINE_MUTEX(edm_pmem_lock);
+static LIST_HEAD(edm_pmem_list);
+static void (*edm_pmem_gone)(void *holder);
+
+void edm_memprov_pmem_set_gone(void (*gone)(void *holder))
+{
+	edm_pmem_gone = gone;
+}
+
+/*
+ * The DAX device's notices: before the namespace goes (6.7 and later),
+ * the holder's user detaches. Memory failures are left to the kernel's
+ * default handling (EOPNOTSUPP).
+ */
+static int edm_pmem_notify(struct dax_device *dax, u64 off, u64 len, int mf_flags)
+{
+	void *holder = NULL;
+	struct edm_pmem *pm;
+
+	if (!(mf_flags & MF_MEM_PRE_REMOVE) || !edm_pmem_gone)
+		return -EOPNOTSUPP;
+	mutex_lock(&edm_pmem_lock);
+	list_for_each_entry(pm, &edm_pmem_list, node)
+		if (pm->dax == dax)
+			holder = pm->holder;
+	mutex_unlock(&edm_pmem_lock);
+	if (holder)
+		edm_pmem_gone(holder);
+	return 0;
+}
+
+static const struct dax_holder_operations edm_pmem_holder_ops = {
+	.notify_failure = edm_pmem_notify,
 };
 
 static void edm_pmem_release(struct edm_memprov *mp)
 {
 	struct edm_pmem *pm = mp->priv;
 
+	mutex_lock(&edm_pmem_lock);
+	list_del(&pm->node);
+	mutex_unlock(&edm_pmem_lock);
 	fs_put_dax(pm->dax, pm->holder);
 	edm_bdev_close(&pm->bdev);
 	kfree(pm);
@@ -87,7 +133,7 @@ int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
 		return edm_pmem_open_err(err, extack);
 	}
 	bdev = edm_bdev_get(&pm->bdev);
-	pm->dax = fs_dax_get_by_bdev(bdev, &start, holder, NULL);
+	pm->dax = fs_dax_get_by_bdev(bdev, &start, holder, &edm_pmem_holder_ops);
 	if (!pm->dax) {
 		NL_SET_ERR_MSG(extack,
 			       "that block device has no DAX: put its namespace in fsdax mode");
@@ -121,6 +167,9 @@ int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
 		.len = len,
 		.priv = pm,
 	};
+	mutex_lock(&edm_pmem_lock);
+	list_add_tail(&pm->node, &edm_pmem_list);
+	mutex_unlock(&edm_pmem_lock);
 	return 0;
 
 err_put:

@@ -28,6 +28,8 @@
 /* the bound devices, their users and attachments (shpool.h) */
 DEFINE_MUTEX(edm_shmem_lock);
 static LIST_HEAD(edm_shmem_list);
+/* memberships attached to a pmem device, for its removal notice */
+static LIST_HEAD(edm_shpool_pmem_list);
 
 /*
  * Test knob, debugfs edm/shpool_stall: while set, every membership's beat
@@ -215,8 +217,32 @@ static void edm_shpool_detach(struct edm_shpool *sp, struct list_head *kill)
 	if (sp->shm)
 		sp->shm->user = NULL;
 	sp->shm = NULL;
+	list_del_init(&sp->pmem_node);
 	sp->mem = NULL;
 	sp->netdev = NULL;
+}
+
+/*
+ * The pmem device under a membership is going (its namespace unbound):
+ * leave as for an ivshmem device unplugged. @holder may be a membership
+ * that detached and was freed meanwhile: it is only compared.
+ */
+static void edm_shpool_pmem_gone(void *holder)
+{
+	struct edm_shpool *sp;
+
+	rtnl_lock();
+	mutex_lock(&edm_shmem_lock);
+	list_for_each_entry(sp, &edm_shpool_pmem_list, pmem_node) {
+		if (sp != holder)
+			continue;
+		netdev_warn(sp->netdev, "%s going away: shared pool %s leaves\n", sp->device,
+			    sp->edev->name);
+		edm_shpool_detach(sp, NULL);
+		break;
+	}
+	mutex_unlock(&edm_shmem_lock);
+	rtnl_unlock();
 }
 
 /* The ivshmem provider: the BAR, mapped write-back for as long as it is lent. */
@@ -302,6 +328,8 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	sp->beat_jiffies = max(1UL, msecs_to_jiffies(sp->v.geo.lease_ms / EDM_SHPOOL_BEATS));
 	if (sp->shm)
 		sp->shm->user = sp;
+	else
+		list_add_tail(&sp->pmem_node, &edm_shpool_pmem_list);
 	queue_delayed_work(system_power_efficient_wq, &sp->beat, 0);
 	edm_shpool_x_start(sp);
 	mutex_unlock(&edm_shmem_lock);
@@ -341,6 +369,7 @@ static int edm_shpool_create(struct edm_dev *edev, const void *arg,
 	strscpy(sp->device, cfg->device, sizeof(sp->device));
 	strscpy(sp->hostname, cfg->hostname ?: utsname()->nodename, sizeof(sp->hostname));
 	INIT_DELAYED_WORK(&sp->beat, edm_shpool_beat);
+	INIT_LIST_HEAD(&sp->pmem_node);
 	edm_shpool_x_init(sp);
 	err = edm_shpool_attach(sp, cfg, extack);
 	if (err) {
@@ -452,13 +481,17 @@ int edm_shpool_init(void)
 {
 	int err = pci_register_driver(&edm_shmem_driver);
 
-	if (!err)
-		debugfs_create_bool("shpool_stall", 0600, edm_debugfs_root, &edm_shpool_stall);
-	return err;
+	if (err)
+		return err;
+	debugfs_create_bool("shpool_stall", 0600, edm_debugfs_root, &edm_shpool_stall);
+	edm_memprov_pmem_set_gone(edm_shpool_pmem_gone);
+	return 0;
 }
 
+/* The registry is gone: no membership is attached to a pmem device. */
 void edm_shpool_exit(void)
 {
+	edm_memprov_pmem_set_gone(NULL);
 	debugfs_lookup_and_remove("shpool_stall", edm_debugfs_root);
 	pci_unregister_driver(&edm_shmem_driver);
 }

@@ -66,6 +66,7 @@ struct edm_shpool {
 	struct edm_memprov prov;	/* the memory, while attached */
 	struct edm_memprov *mem;	/* edm_shmem_lock; &prov, NULL once detached */
 	struct edm_shmem *shm;		/* edm_shmem_lock; the ivshmem device, if one */
+	struct list_head pmem_node;	/* edm_shmem_lock; on a pmem device: listed */
 	void *va;			/* prov.va: mapped write-back */
 	struct edm_shp v;		/* this kernel's view of the pool */
 	bool formatted;			/* this join wrote the layout */

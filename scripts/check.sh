@@ -216,9 +216,10 @@ debian_lane() {
 	local k=$1 s minimal_ko
 
 	s=$(series "$k")
-	# --shmem: an ivshmem device for netdev_kinds.sh's shared pool member
+	# --shmem: an ivshmem device for netdev_kinds.sh's shared pool member;
+	# --nvdimm: a pmem device for shpool_pmem.sh's
 	vm_suite "debian-$s" "$k" --kernel-release "$k" --cpuless-node 256M --shmem 16M \
-		--timeout 1200
+		--nvdimm 128M --timeout 1200
 	minimal_ko=$(echo "$top/build/$k"-no-*/edm.ko)
 	if [ -e "$minimal_ko" ]; then
 		lane "vm-minimal-$s" suite "vm-minimal-$s" selftests/vm/run --kernel-release "$k" \

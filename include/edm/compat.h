@@ -147,6 +147,15 @@ static inline void netif_queue_set_napi(struct net_device *dev, unsigned int que
 #endif
 
 /*
+ * 6.7 tells a DAX device's holder before the device goes
+ * (dax_holder_notify_failure() with MF_MEM_PRE_REMOVE, from kill_dax()).
+ * Before, no notice came: a flag that is never set.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+#define MF_MEM_PRE_REMOVE	0
+#endif
+
+/*
  * 6.9 opens a block device as a file: bdev_file_open_by_path() claims it
  * for a holder, file_bdev() gives the block device and bdev_fput() yields
  * the claim at once and puts the file. Before, blkdev_get_by_path() and

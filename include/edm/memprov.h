@@ -14,7 +14,17 @@
  *            memmap= (core/memprov_pmem.c). It is claimed for the user,
  *            so a second user (or a DAX file system) gets EBUSY.
  *
- * The user serializes its calls; a provider keeps no lock of its own.
+ * A device can go while lent (ivshmem unplugged or unbound; a pmem
+ * namespace unbound, of which 6.7 and later give notice first): the
+ * provider's user is told and stops using the range, then releases it,
+ * before the device unmaps it. For pmem that is the hook registered with
+ * edm_memprov_pmem_set_gone(), called with the holder given at get, which
+ * it must look up among its own users under its own lock: the holder may
+ * be gone already. 6.1 gives no notice: unbind a namespace in use there
+ * and the user touches unmapped memory, as a DAX file system would.
+ *
+ * The user serializes its calls on one provider; the pmem provider's list
+ * of lent devices has a mutex of its own, never held across the hook.
  */
 #ifndef _EDM_MEMPROV_H
 #define _EDM_MEMPROV_H
@@ -41,6 +51,8 @@ struct edm_memprov {
 /* The pmem block device at @path, claimed for @holder. */
 int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
 			 struct netlink_ext_ack *extack);
+/* Set once at init, before any get; NULL at exit, after the last release. */
+void edm_memprov_pmem_set_gone(void (*gone)(void *holder));
 
 static inline bool edm_memprov_is_path(const char *name)
 {
