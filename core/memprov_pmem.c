@@ -12,8 +12,13 @@
  * and its user detaches and releases before the driver unmaps the range.
  * 6.1 gives no notice (memprov.h).
  *
+ * The claim's holder (of the block device and of its DAX device) is the
+ * lending's own struct edm_pmem, alive exactly as long as the claim: a
+ * user's pointer would not do, as a new user may get the address of one
+ * whose memory is still claimed (a pool's leftover, dfabric/pool.c).
+ *
  * Locking: edm_pmem_lock protects the list of lent devices, which the
- * notice looks its holder up in; it is dropped before the hook runs, which
+ * notice looks its lending up in; it is dropped before the hook runs, which
  * takes its user's locks and may release (taking edm_pmem_lock again).
  */
 #include <linux/blkdev.h>
@@ -32,14 +37,15 @@ struct edm_pmem {
 	struct list_head node;		/* edm_pmem_list */
 	struct edm_bdev bdev;
 	struct dax_device *dax;
-	void *holder;
+	u64 id;
 };
 
 static DEFINE_MUTEX(edm_pmem_lock);
 static LIST_HEAD(edm_pmem_list);
-static void (*edm_pmem_gone)(void *holder);
+static u64 edm_pmem_ids;		/* edm_pmem_lock */
+static void (*edm_pmem_gone)(u64 id);
 
-void edm_memprov_pmem_set_gone(void (*gone)(void *holder))
+void edm_memprov_pmem_set_gone(void (*gone)(u64 id))
 {
 	edm_pmem_gone = gone;
 }
@@ -51,18 +57,18 @@ void edm_memprov_pmem_set_gone(void (*gone)(void *holder))
  */
 static int edm_pmem_notify(struct dax_device *dax, u64 off, u64 len, int mf_flags)
 {
-	void *holder = NULL;
 	struct edm_pmem *pm;
+	u64 id = 0;
 
 	if (!(mf_flags & MF_MEM_PRE_REMOVE) || !edm_pmem_gone)
 		return -EOPNOTSUPP;
 	mutex_lock(&edm_pmem_lock);
 	list_for_each_entry(pm, &edm_pmem_list, node)
 		if (pm->dax == dax)
-			holder = pm->holder;
+			id = pm->id;
 	mutex_unlock(&edm_pmem_lock);
-	if (holder)
-		edm_pmem_gone(holder);
+	if (id)
+		edm_pmem_gone(id);
 	return 0;
 }
 
@@ -77,7 +83,7 @@ static void edm_pmem_release(struct edm_memprov *mp)
 	mutex_lock(&edm_pmem_lock);
 	list_del(&pm->node);
 	mutex_unlock(&edm_pmem_lock);
-	fs_put_dax(pm->dax, pm->holder);
+	fs_put_dax(pm->dax, pm);
 	edm_bdev_close(&pm->bdev);
 	kfree(pm);
 	mp->priv = NULL;
@@ -107,7 +113,7 @@ static int edm_pmem_open_err(int err, struct netlink_ext_ack *extack)
 	return err;
 }
 
-int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
+int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path,
 			 struct netlink_ext_ack *extack)
 {
 	struct block_device *bdev;
@@ -126,14 +132,13 @@ int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
 	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
 	if (!pm)
 		return -ENOMEM;
-	pm->holder = holder;
-	err = edm_bdev_open_excl(&pm->bdev, path, holder);
+	err = edm_bdev_open_excl(&pm->bdev, path, pm);
 	if (err) {
 		kfree(pm);
 		return edm_pmem_open_err(err, extack);
 	}
 	bdev = edm_bdev_get(&pm->bdev);
-	pm->dax = fs_dax_get_by_bdev(bdev, &start, holder, &edm_pmem_holder_ops);
+	pm->dax = fs_dax_get_by_bdev(bdev, &start, pm, &edm_pmem_holder_ops);
 	if (!pm->dax) {
 		NL_SET_ERR_MSG(extack,
 			       "that block device has no DAX: put its namespace in fsdax mode");
@@ -168,12 +173,14 @@ int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
 		.priv = pm,
 	};
 	mutex_lock(&edm_pmem_lock);
+	pm->id = ++edm_pmem_ids;
+	mp->id = pm->id;
 	list_add_tail(&pm->node, &edm_pmem_list);
 	mutex_unlock(&edm_pmem_lock);
 	return 0;
 
 err_put:
-	fs_put_dax(pm->dax, holder);
+	fs_put_dax(pm->dax, pm);
 err_close:
 	edm_bdev_close(&pm->bdev);
 	kfree(pm);

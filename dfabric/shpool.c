@@ -223,18 +223,18 @@ static void edm_shpool_detach(struct edm_shpool *sp, struct list_head *kill)
 }
 
 /*
- * The pmem device under a membership is going (its namespace unbound):
- * leave as for an ivshmem device unplugged. @holder may be a membership
- * that detached and was freed meanwhile: it is only compared.
+ * The pmem device of lending @id is going (its namespace unbound): the
+ * membership on it, if it is still attached, leaves as for an ivshmem
+ * device unplugged.
  */
-static void edm_shpool_pmem_gone(void *holder)
+static void edm_shpool_pmem_gone(u64 id)
 {
 	struct edm_shpool *sp;
 
 	rtnl_lock();
 	mutex_lock(&edm_shmem_lock);
 	list_for_each_entry(sp, &edm_shpool_pmem_list, pmem_node) {
-		if (sp != holder)
+		if (sp->prov.id != id)
 			continue;
 		netdev_warn(sp->netdev, "%s going away: shared pool %s leaves\n", sp->device,
 			    sp->edev->name);
@@ -265,7 +265,7 @@ static int edm_shpool_get_mem(struct edm_shpool *sp, const struct edm_shpool_cfg
 
 	lockdep_assert_held(&edm_shmem_lock);
 	if (edm_memprov_is_path(cfg->device))
-		return edm_memprov_pmem_get(&sp->prov, cfg->device, sp, extack);
+		return edm_memprov_pmem_get(&sp->prov, cfg->device, extack);
 	m = edm_shmem_find(cfg->device);
 	if (!m) {
 		NL_SET_ERR_MSG(extack, "no ivshmem device of that PCI name is bound to edm");

@@ -18,10 +18,11 @@
  * namespace unbound, of which 6.7 and later give notice first): the
  * provider's user is told and stops using the range, then releases it,
  * before the device unmaps it. For pmem that is the hook registered with
- * edm_memprov_pmem_set_gone(), called with the holder given at get, which
- * it must look up among its own users under its own lock: the holder may
- * be gone already. 6.1 gives no notice: unbind a namespace in use there
- * and the user touches unmapped memory, as a DAX file system would.
+ * edm_memprov_pmem_set_gone(), called with the lending's id (mp->id, never
+ * reused), which the user looks up among its own lendings under its own
+ * lock: the lending may be over already. 6.1 gives no notice: unbind a
+ * namespace in use there and the user touches unmapped memory, as a DAX
+ * file system would.
  *
  * The user serializes its calls on one provider; the pmem provider's list
  * of lent devices has a mutex of its own, never held across the hook.
@@ -45,14 +46,15 @@ struct edm_memprov {
 	void *va;				/* the kernel's mapping */
 	phys_addr_t phys;			/* of va: pfns for user mappings */
 	u64 len;
+	u64 id;					/* pmem: this lending's, unique */
 	void *priv;
 };
 
-/* The pmem block device at @path, claimed for @holder. */
-int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path, void *holder,
+/* The pmem block device at @path, claimed for this lending. */
+int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path,
 			 struct netlink_ext_ack *extack);
 /* Set once at init, before any get; NULL at exit, after the last release. */
-void edm_memprov_pmem_set_gone(void (*gone)(void *holder));
+void edm_memprov_pmem_set_gone(void (*gone)(u64 id));
 
 static inline bool edm_memprov_is_path(const char *name)
 {
