@@ -26,6 +26,8 @@ static const struct edm_subsys edm_subsystems[] = {
 	{ "nicpool", edm_nicpool_notifier_init, edm_nicpool_notifier_exit },
 	/* before the registry: shared pools hold the ivshmem devices it binds */
 	{ "shpool", edm_shpool_init, edm_shpool_exit },
+	/* before the registry: pmem pools' memory goes back once the stack let go */
+	{ "pool", edm_mpool_init, edm_mpool_exit },
 #endif
 #if IS_ENABLED(CONFIG_EDM_COWBIRD)
 	/* /dev/cowbird and its engine threads; instances hold fabric hosts */

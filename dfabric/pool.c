@@ -10,19 +10,34 @@
  * Memory: each Section is alloc_pages_node(nid, __GFP_THISNODE, order 9)
  * when the user named a NUMA node (a CPU-less node is a CXL expander), else
  * order 9 from any node; then split_page(), so that every page has its own
- * reference count. A Buffer lent to the stack (dfabric/pool_skb.c) is returned
- * when all its pages are back to the one reference the pool holds: the
- * kernel frees skb memory by page reference, never through a callback
- * that the pool could hook (see pool_skb.c).
+ * reference count. Or the pool is on a pmem device (the pmem memory
+ * provider: an fsdax namespace of an NVDIMM or a CXL pmem region), whose
+ * pages the kernel's memmap already has, each idle at one reference (DAX
+ * pages are), and the Sections are its 2 MiB blocks. A Buffer lent to the
+ * stack (dfabric/pool_skb.c) is returned when all its pages are back to the
+ * one reference the pool holds: the kernel frees skb memory by page
+ * reference, never through a callback that the pool could hook (see
+ * pool_skb.c).
+ *
+ * A pool freed while the stack still holds pages of its: RAM pages live on
+ * with the stack's references and go back to the page allocator with them.
+ * A pmem device's pages cannot (the device unmaps them when it is given
+ * back), so its memory waits in a leftover until every page is idle; the
+ * leftover holds the module (rmmod says it is in use), and the module's
+ * exit waits for the last ones, saying so every 10 s, as a netdev's
+ * unregistering waits for its references.
  *
  * Locking: lppu.lock (BH-safe) serializes every core call and protects the
  * lent map, the node table and the counters; a node's dc_lock nests inside
  * it. The reclaim work scans the lent map in slices, dropping the lock in
  * between. The pool is freed on its last kref: its device and each rack
  * using it hold one. Pages the stack still holds at that point live on
- * with the stack's references and go back to the page allocator with them.
+ * with the stack's references and go back to the page allocator with them;
+ * a pmem pool's leftovers are on edm_mpool_leftovers (edm_mpool_left_lock).
  */
+#include <linux/delay.h>
 #include <linux/gfp.h>
+#include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -39,8 +54,26 @@
 #define EDM_SEC_PAGES		BIT(EDM_SEC_ORDER)
 #define EDM_RECLAIM_SLICE	4096	/* lent-map bits scanned per lock hold */
 
-/* Bytes held by all pools: together they may take half of the memory. */
+/* Bytes of RAM held by all pools: together they may take half of the memory. */
 static atomic64_t edm_pool_bytes = ATOMIC64_INIT(0);
+
+/*
+ * A pmem pool's memory after the pool: given back to its device once the
+ * stack holds none of its pages (see the head comment).
+ */
+struct edm_mpool_leftover {
+	struct list_head node;		/* edm_mpool_leftovers */
+	struct edm_memprov prov;
+	struct page *first;		/* the pool's first page; the rest follow */
+	u32 npages;
+	bool module_held;		/* it holds THIS_MODULE */
+	char dev[EDM_POOL_DEV_LEN];
+};
+
+static DEFINE_MUTEX(edm_mpool_left_lock);
+static LIST_HEAD(edm_mpool_leftovers);
+static void edm_mpool_left_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(edm_mpool_left_dwork, edm_mpool_left_work);
 /* pfn >> EDM_SEC_ORDER -> struct edm_pool_sec, for every pool. */
 static DEFINE_XARRAY(edm_pool_pfns);
 
@@ -405,15 +438,107 @@ static void edm_mpool_sections_free(struct edm_mpool *p)
 	for (i = 0; i < p->nsections && p->sec[i].first; i++)
 		xa_erase(&edm_pool_pfns, page_to_pfn(p->sec[i].first) >> EDM_SEC_ORDER);
 	synchronize_rcu();	/* no lookup still holds a Section */
+	if (p->prov.ops)
+		return;		/* the device's pages: edm_mpool_leave() */
 	for (i = 0; i < p->nsections && p->sec[i].first; i++)
 		for (j = 0; j < EDM_SEC_PAGES; j++)
 			put_page(p->sec[i].first + j);	/* pages the stack holds live on */
+}
+
+/* Pages of the leftover @lo that the stack still holds. */
+static u32 edm_mpool_left_held(const struct edm_mpool_leftover *lo)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < lo->npages; i++)
+		n += page_ref_count(lo->first + i) != 1;
+	return n;
+}
+
+/*
+ * Give back the memory of every leftover the stack is done with; @say:
+ * name those still waiting. Whether any is left.
+ */
+static bool edm_mpool_left_scan(bool say)
+{
+	struct edm_mpool_leftover *lo, *tmp;
+	bool left = false;
+	u32 held;
+
+	mutex_lock(&edm_mpool_left_lock);
+	list_for_each_entry_safe(lo, tmp, &edm_mpool_leftovers, node) {
+		held = edm_mpool_left_held(lo);
+		if (held) {
+			if (say)
+				pr_notice("pool memory on %s: waiting for the network stack to give back %u pages\n",
+					  lo->dev, held);
+			left = true;
+			continue;
+		}
+		list_del(&lo->node);
+		edm_memprov_release(&lo->prov);
+		if (lo->module_held)
+			module_put(THIS_MODULE);
+		kfree(lo);
+	}
+	mutex_unlock(&edm_mpool_left_lock);
+	return left;
+}
+
+static void edm_mpool_left_work(struct work_struct *work)
+{
+	if (edm_mpool_left_scan(false))
+		schedule_delayed_work(&edm_mpool_left_dwork, msecs_to_jiffies(EDM_POOL_LEFT_MS));
+}
+
+/*
+ * A pmem pool goes: its memory goes back to the device now if the stack
+ * holds none of it, else once it does (a leftover, holding the module).
+ */
+static void edm_mpool_leave(struct edm_mpool *p)
+{
+	struct edm_mpool_leftover *lo;
+
+	lo = kzalloc(sizeof(*lo), GFP_KERNEL | __GFP_NOFAIL);
+	lo->prov = p->prov;
+	lo->first = p->sec[0].first;
+	lo->npages = p->npages;
+	strscpy(lo->dev, p->dev, sizeof(lo->dev));
+	p->prov.ops = NULL;
+	/* fails while the module goes: its exit waits then (edm_mpool_exit()) */
+	lo->module_held = try_module_get(THIS_MODULE);
+	mutex_lock(&edm_mpool_left_lock);
+	list_add_tail(&lo->node, &edm_mpool_leftovers);
+	mutex_unlock(&edm_mpool_left_lock);
+	if (edm_mpool_left_scan(false))
+		schedule_delayed_work(&edm_mpool_left_dwork, msecs_to_jiffies(EDM_POOL_LEFT_MS));
+}
+
+int edm_mpool_init(void)
+{
+	return 0;
+}
+
+/* The registry is gone, with every pool: wait for their leftovers. */
+void edm_mpool_exit(void)
+{
+	unsigned long say = jiffies + 10 * HZ;
+
+	cancel_delayed_work_sync(&edm_mpool_left_dwork);
+	while (edm_mpool_left_scan(time_after(jiffies, say))) {
+		if (time_after(jiffies, say))
+			say = jiffies + 10 * HZ;
+		msleep(EDM_POOL_LEFT_MS);
+	}
 }
 
 static void edm_mpool_free(struct edm_mpool *p)
 {
 	if (p->sec)
 		edm_mpool_sections_free(p);
+	if (p->prov.ops && p->sec && p->sec[0].first)
+		edm_mpool_leave(p);
+	edm_memprov_release(&p->prov);	/* a create that failed before its Sections */
 	kvfree(p->sec);
 	kvfree(p->lppu.core);
 	bitmap_free(p->lppu.lent);
@@ -442,6 +567,68 @@ void edm_mpool_put(struct edm_mpool *p)
 	kref_put(&p->ref, edm_mpool_release);
 }
 
+/* Section @i, its pages from @page on, in the pfn map; freed with the pool. */
+static int edm_mpool_sec_add(struct edm_mpool *p, u32 i, struct page *page,
+			     struct netlink_ext_ack *extack)
+{
+	int err;
+
+	p->sec[i] = (struct edm_pool_sec){ .pool = p, .first = page, .idx = i };
+	err = xa_insert(&edm_pool_pfns, page_to_pfn(page) >> EDM_SEC_ORDER, &p->sec[i],
+			GFP_KERNEL);
+	if (err)
+		NL_SET_ERR_MSG(extack, "cannot register the pool's memory");
+	return err;
+}
+
+/* Can the pool take the device's page at @pfn: a struct page, DAX's, idle? */
+static bool edm_mpool_pmem_page_ok(unsigned long pfn)
+{
+	struct page *page;
+
+	if (!pfn_valid(pfn))
+		return false;
+	page = pfn_to_page(pfn);
+	return is_zone_device_page(page) && page_ref_count(page) == 1;
+}
+
+/* The pmem device at @path, in 2 MiB blocks: its memory must start on one. */
+static int edm_mpool_sections_pmem(struct edm_mpool *p, const char *path,
+				   struct netlink_ext_ack *extack)
+{
+	unsigned long pfn;
+	u32 i, j;
+	int err;
+
+	err = edm_memprov_pmem_get(&p->prov, path, extack);
+	if (err)
+		return err;
+	strscpy(p->dev, path, sizeof(p->dev));
+	if (!IS_ALIGNED(p->prov.phys, EDM_POOL_SECTION_SIZE)) {
+		NL_SET_ERR_MSG(extack, "the device's memory does not start on a 2 MiB boundary");
+		return -EINVAL;
+	}
+	if (p->size > p->prov.len) {
+		NL_SET_ERR_MSG(extack, "the device has less memory than the pool's size");
+		return -ENOSPC;
+	}
+	for (i = 0; i < p->nsections; i++) {
+		pfn = PHYS_PFN(p->prov.phys) + (unsigned long)i * EDM_SEC_PAGES;
+		for (j = 0; j < EDM_SEC_PAGES; j++) {
+			if (!edm_mpool_pmem_page_ok(pfn + j)) {
+				NL_SET_ERR_MSG(extack,
+					       "the device's pages are in use or have no struct page");
+				return -EBUSY;
+			}
+		}
+		err = edm_mpool_sec_add(p, i, pfn_to_page(pfn), extack);
+		if (err)
+			return err;
+	}
+	p->nid = page_to_nid(p->sec[0].first);
+	return 0;
+}
+
 /* 2 MiB blocks from node @nid (only there if the user named it), split into pages. */
 static int edm_mpool_sections_alloc(struct edm_mpool *p, bool node_asked,
 				    struct netlink_ext_ack *extack)
@@ -464,13 +651,9 @@ static int edm_mpool_sections_alloc(struct edm_mpool *p, bool node_asked,
 			return -ENOMEM;
 		}
 		split_page(page, EDM_SEC_ORDER);
-		p->sec[i] = (struct edm_pool_sec){ .pool = p, .first = page, .idx = i };
-		err = xa_insert(&edm_pool_pfns, page_to_pfn(page) >> EDM_SEC_ORDER, &p->sec[i],
-				GFP_KERNEL);
-		if (err) {
-			NL_SET_ERR_MSG(extack, "cannot register the pool's memory");
+		err = edm_mpool_sec_add(p, i, page, extack);
+		if (err)
 			return err;
-		}
 	}
 	if (!node_asked)
 		p->nid = page_to_nid(p->sec[0].first);	/* where the first block landed */
@@ -538,6 +721,10 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	err = edm_mpool_chk_node(cfg->nid, extack);
 	if (err)
 		return err;
+	if (cfg->dev && cfg->nid != NUMA_NO_NODE) {
+		NL_SET_ERR_MSG(extack, "a pool on a pmem device is on the device's NUMA node");
+		return -EINVAL;
+	}
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -550,7 +737,7 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	p->nid = cfg->nid;
 	p->nsections = cfg->size >> EDM_POOL_SECTION_SHIFT;
 	p->npages = p->nsections * EDM_SEC_PAGES;
-	err = edm_mpool_charge(p, extack);
+	err = cfg->dev ? 0 : edm_mpool_charge(p, extack);
 	if (err)
 		goto err_free;
 	err = -ENOMEM;
@@ -560,7 +747,8 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	p->lppu.lent_len = kvcalloc(p->npages, sizeof(u32), GFP_KERNEL);
 	if (!p->sec || !p->lppu.lent || !p->lppu.lent_node || !p->lppu.lent_len)
 		goto err_free;
-	err = edm_mpool_sections_alloc(p, cfg->nid != NUMA_NO_NODE, extack);
+	err = cfg->dev ? edm_mpool_sections_pmem(p, cfg->dev, extack) :
+			 edm_mpool_sections_alloc(p, cfg->nid != NUMA_NO_NODE, extack);
 	if (err)
 		goto err_free;
 	err = edm_mpool_core_init(p, cfg);
@@ -571,7 +759,8 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	p->edev = edev;
 	edev->type_priv = p;
 	edm_obj_get(EDM_OBJ_POOL);
-	pr_debug("pool %s created: %u Sections on node %d\n", edev->name, p->nsections, p->nid);
+	pr_debug("pool %s created: %u Sections on node %d%s%s\n", edev->name, p->nsections, p->nid,
+		 cfg->dev ? ", pmem " : "", cfg->dev ?: "");
 	return 0;
 
 err_free:

@@ -41,6 +41,7 @@ static const struct nla_policy edm_pool_new_policy[EDM_A_POOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_POOL_REGIONS),
 	EDM_REPLY_ONLY(EDM_A_POOL_USERS),
 	EDM_REPLY_ONLY(EDM_A_POOL_STATS),
+	[EDM_A_POOL_DEV] = { .type = NLA_NUL_STRING, .len = EDM_POOL_DEV_LEN - 1 },
 };
 
 /* POOL_GET and POOL_DEL select a pool by ID or by name. */
@@ -56,6 +57,7 @@ static const struct nla_policy edm_pool_sel_policy[EDM_A_POOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_POOL_REGIONS),
 	EDM_REPLY_ONLY(EDM_A_POOL_USERS),
 	EDM_REPLY_ONLY(EDM_A_POOL_STATS),
+	EDM_REPLY_ONLY(EDM_A_POOL_DEV),
 };
 
 static const struct nla_policy edm_pool_set_policy[EDM_A_POOL_MAX + 1] = {
@@ -70,6 +72,7 @@ static const struct nla_policy edm_pool_set_policy[EDM_A_POOL_MAX + 1] = {
 	EDM_REPLY_ONLY(EDM_A_POOL_REGIONS),
 	EDM_REPLY_ONLY(EDM_A_POOL_USERS),
 	EDM_REPLY_ONLY(EDM_A_POOL_STATS),
+	EDM_POOL_FIXED(EDM_A_POOL_DEV),
 };
 
 static int edm_pool_put_stats(struct sk_buff *msg, const struct edm_mpool_info *pi)
@@ -119,6 +122,7 @@ static int edm_pool_fill(struct sk_buff *msg, const struct edm_dev *dev)
 	    nla_put_u32(msg, EDM_A_POOL_SECTIONS, pi.nsections) ||
 	    nla_put_u32(msg, EDM_A_POOL_REGIONS, pi.nregions) ||
 	    nla_put_u32(msg, EDM_A_POOL_USERS, p->users) ||
+	    (p->dev[0] && nla_put_string(msg, EDM_A_POOL_DEV, p->dev)) ||
 	    edm_pool_put_stats(msg, &pi))
 		return -EMSGSIZE;
 	return 0;
@@ -156,6 +160,14 @@ static int edm_pool_chk_new(struct genl_info *info, struct edm_mpool_cfg *cfg)
 	cfg->nid = NUMA_NO_NODE;
 	if (a[EDM_A_POOL_NUMA_NODE])
 		cfg->nid = nla_get_u32(a[EDM_A_POOL_NUMA_NODE]);
+	if (a[EDM_A_POOL_DEV]) {
+		cfg->dev = nla_data(a[EDM_A_POOL_DEV]);
+		if (cfg->dev[0] != '/') {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_POOL_DEV],
+					    "dev is a pmem device's path, e.g. /dev/pmem0");
+			return -EINVAL;
+		}
+	}
 	if (a[EDM_A_POOL_REGION_SECTIONS])
 		cfg->region_sections = nla_get_u32(a[EDM_A_POOL_REGION_SECTIONS]);
 	cfg->keep = EDM_POOL_DEFAULT_KEEP;

@@ -52,8 +52,14 @@ ip netns del demo-b
 
 echo
 echo "## DFabric rack: two compute nodes share a memory pool and pass references"
-echo "## to it; iperf3 between them, then their counters"
-step edmctl pool create p0 size 128M
+echo "## to it; iperf3 between them, then their counters. The pool's memory is the"
+echo "## VM's NVDIMM, found by the kernel's own stack (ACPI NFIT, libnvdimm) and put"
+echo "## in fsdax mode, as a CXL pmem region's namespace would be"
+step modprobe nfit
+step modprobe nd_pmem
+udevadm settle
+step ndctl create-namespace -f -e namespace0.0 -m fsdax -M mem
+step edmctl pool create p0 size 128M dev /dev/pmem0
 step edmctl rack create r0 pool p0
 step edmctl rack add-cn r0 cna
 step edmctl rack add-cn r0 cnb

@@ -13,7 +13,8 @@ make -s module KREL="$krel"
 make -s edmctl
 make -s -C tools/lib/cowbird
 echo "== booting $krel under QEMU"
-selftests/vm/run --kernel-release "$krel" -- scripts/demo-guest.sh
+# --nvdimm: the pool sits on the guest's persistent memory (its fsdax namespace)
+selftests/vm/run --kernel-release "$krel" --nvdimm 256M -- scripts/demo-guest.sh
 echo
 echo "== two guests, one shared pool (guest 0's side)"
 selftests/vm/run --kernel-release "$krel" --guests 2 --shmem 64M -- scripts/demo-shpool-guest.sh |

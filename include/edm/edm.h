@@ -66,6 +66,8 @@ int edm_nicpool_notifier_init(void);		/* dfabric/nicpool.c */
 void edm_nicpool_notifier_exit(void);
 int edm_shpool_init(void);			/* dfabric/shpool.c */
 void edm_shpool_exit(void);
+int edm_mpool_init(void);			/* dfabric/pool.c */
+void edm_mpool_exit(void);
 int edm_shpool_link_init(void);		/* dfabric/shpool_link.c */
 void edm_shpool_link_exit(void);
 int edm_cowbird_init(void);			/* cowbird/dev.c */

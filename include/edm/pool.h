@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * DFabric's memory pool in the kernel (paper 4.1 and 4.5): the pool object
- * (an edm device of type POOL) with its 2 MiB Sections from a NUMA node, its
+ * (an edm device of type POOL) with its 2 MiB Sections from a NUMA node or
+ * from a pmem device (a memory provider, include/edm/memprov.h), its
  * LPPU owning the kernel-agnostic pool core (include/edm/pool_core.h), the
  * per-compute-node allocators (the paper's daemon, struct edm_pool_node)
  * and the shared skb APIs of Table 2 (dfabric/pool_skb.c).
@@ -29,6 +30,7 @@
 #include <linux/xarray.h>
 
 #include "edm/dev.h"
+#include "edm/memprov.h"
 #include "edm/pool_core.h"
 #include "edm/pool_dcache.h"
 
@@ -39,13 +41,18 @@ enum {
 	/* A shared skb is whole pages: up to 64 KB of GSO packet, head and 16 frags. */
 	EDM_POOL_SKB_MAX_SHIFT	= 17,
 	EDM_POOL_RECLAIM_MS	= 4,	/* the stack's Buffers are looked at this often */
+	EDM_POOL_LEFT_MS	= 100,	/* and a gone pmem pool's pages, this often */
 	EDM_POOL_NUMA_MAX	= 1023,
+	EDM_POOL_DEV_LEN	= 32,	/* a pmem device's path, NUL included */
 };
 
 #define EDM_POOL_SIZE_MIN	SZ_4M
 #define EDM_POOL_SIZE_MAX	(64ULL << 30)
 
-/* One Section: a 2 MiB block from the page allocator, split into pages. */
+/*
+ * One Section: a 2 MiB block from the page allocator, split into pages, or
+ * of a pmem device's memory, whose pages the device's memmap has already.
+ */
 struct edm_pool_sec {
 	struct edm_mpool *pool;
 	struct page *first;
@@ -79,6 +86,9 @@ struct edm_mpool {
 	u32 users;		/* racks using it; registry lock */
 	struct xarray regions;	/* ID -> struct edm_pool_region; registry lock */
 	struct delayed_work reclaim;
+	/* on a pmem device: its memory and path; else prov.ops is NULL */
+	struct edm_memprov prov;
+	char dev[EDM_POOL_DEV_LEN];
 };
 
 /* A compute node's allocator in the pool: the paper's per-CN daemon. */
@@ -95,6 +105,7 @@ struct edm_pool_node {
 struct edm_mpool_cfg {
 	u64 size;
 	int nid;		/* NUMA_NO_NODE: any node */
+	const char *dev;	/* a pmem device's path, or NULL: RAM */
 	u32 region_sections;
 	u32 keep;
 	u32 node_quota;

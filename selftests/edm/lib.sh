@@ -201,6 +201,35 @@ eth_rings() {
 	[ "$(grep -cxE "Combined:[[:space:]]+1" <<<"$l")" = 2 ] || { echo "$l" >&2; return 1; }
 }
 
+# The NVDIMM of selftests/vm/run --nvdimm: libnvdimm's modules loaded
+# (pmem_load); whether its namespace0.0 is in fsdax mode (pmem_fsdax), as
+# edm's pmem memory provider needs; made so, its struct pages in RAM so
+# that no kernel writes them into memory other guests share
+# (pmem_make_fsdax); probed again until it shows the info block another
+# guest wrote (pmem_reprobe).
+pmem_load() {
+	x modprobe nfit && x modprobe nd_pmem || return 1
+	udevadm settle 2>/dev/null
+	return 0
+}
+
+pmem_fsdax() {
+	ndctl list -n namespace0.0 | jq -e '(if type == "array" then .[0] else . end).mode == "fsdax"' \
+		>/dev/null 2>&1
+}
+
+pmem_make_fsdax() {
+	pmem_fsdax || x ndctl create-namespace -f -e namespace0.0 -m fsdax -M mem >/dev/null
+	poll 10 test -b /dev/pmem0
+}
+
+pmem_reprobe() {
+	pmem_fsdax && return 0
+	ndctl disable-namespace namespace0.0 >/dev/null 2>&1
+	ndctl enable-namespace namespace0.0 >/dev/null 2>&1
+	pmem_fsdax
+}
+
 # ipl ARGS...: ip(8) with our plug-ins for the ndimm, rackcn, fhost and
 # shpool kinds (tools/iplink).
 ipl() {

@@ -7,8 +7,10 @@
 # counters prove one copy per packet at TX and none after it, and that
 # every byte sent is received; the DRAM cache counts; deletion under
 # traffic is clean and every byte of the pool goes back to its node. Bad
-# input is refused with a message. Usage: pool.sh [CASE...] (default: all,
-# in order).
+# input is refused with a message. With the VM runner's --nvdimm, a pool on
+# the NVDIMM's pmem device carries the same traffic, and its memory goes
+# back to the device only once a socket that held packets of it let go
+# (Documentation/pool.md). Usage: pool.sh [CASE...] (default: all, in order).
 source "$(dirname "$0")/lib.sh"
 
 NS_A=pool_a
@@ -503,6 +505,66 @@ case_iplink() {
 	x "$EDMCTL" pool del p1
 }
 
+# A pool on the NVDIMM's pmem device (fsdax): refused where it cannot be,
+# carries a rack's traffic by reference as a RAM pool does; deleted while a
+# socket that reads nothing holds packets in its pages, its memory waits for
+# them and holds the module (rmmod refused); once the socket goes, the
+# device is free again.
+case_pmem() {
+	local sum_a sum_b refs
+
+	trap cleanup EXIT
+	[ -n "${EDM_VM_NVDIMM_SIZE:-}" ] || skip "needs selftests/vm/run --nvdimm SIZE"
+	pmem_load
+	pmem_make_fsdax
+	expect_error_in "is on the device's NUMA node" \
+		"$EDMCTL" pool create p0 size 64M dev /dev/pmem0 node 0
+	expect_error_in "no block device at that path" "$EDMCTL" pool create p0 size 8M dev /dev/null
+	expect_error_in 'invalid dev "pmem0" (expected a device' \
+		"$EDMCTL" pool create p0 size 8M dev pmem0
+	expect_error_in "less memory than the pool's size" \
+		"$EDMCTL" pool create p0 size 1G dev /dev/pmem0
+	x "$EDMCTL" -j pool create p0 size 64M dev /dev/pmem0 >"$TMPD/pool.json"
+	jq -e '.[0] | .dev == "/dev/pmem0" and .sections == 32' "$TMPD/pool.json" >/dev/null
+	expect_error_in "that block device is in use" \
+		"$EDMCTL" pool create p1 size 8M dev /dev/pmem0
+	rack_up
+	x in_a ping -c 3 -i 0.2 -W 2 $IP_B
+	head -c 2000000 /dev/urandom >"$TMPD/file.bin"
+	bg $NS_B "$PY" "$EDM_TOP/selftests/edm/xfer.py" recv 7000 "$TMPD/out.bin"
+	poll 60 ready "${BG[-1]}" 7000
+	x in_a "$PY" "$EDM_TOP/selftests/edm/xfer.py" send $IP_B 7000 "$TMPD/file.bin"
+	wait "${BG[-1]}"
+	sum_a=$(sha256sum <"$TMPD/file.bin")
+	sum_b=$(sha256sum <"$TMPD/out.bin")
+	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
+	check '.cna.copies == .cna["tx-packets"] and .cna.refused == 0 and .cnb["rx-drops"] == 0'
+	poll 10 pool_carried_all
+	# a socket that reads nothing keeps packets, in the pool's pages
+	bg $NS_B "$PY" -c "import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(('$IP_B', 9999))
+time.sleep(600)"
+	poll 30 udp_bound "${BG[-1]}" 9999
+	refs=$(cat /sys/module/edm/refcnt)
+	for _ in 1 2 3 4; do
+		in_a bash -c "echo held >/dev/udp/$IP_B/9999"
+	done
+	poll 10 pool_check '.lent >= 4'
+	x "$EDMCTL" rack del r0
+	x "$EDMCTL" pool del p0
+	[ "$(edm_objects pool)" = 0 ]
+	# its memory waits for the socket, and holds the module meanwhile
+	[ "$(cat /sys/module/edm/refcnt)" -gt "$refs" ]
+	expect_error_in "in use" rmmod edm
+	expect_error_in "that block device is in use" \
+		"$EDMCTL" pool create p0 size 8M dev /dev/pmem0
+	cleanup		# the socket goes
+	poll 10 test "$(cat /sys/module/edm/refcnt)" -eq "$refs"
+	x "$EDMCTL" pool create p0 size 8M dev /dev/pmem0 >/dev/null
+	x "$EDMCTL" pool del p0
+}
+
 # The module goes under traffic, sockets still holding shared skbs: their
 # pages outlive it, and nothing in the kernel complains (the VM runner
 # scans dmesg). The module is loaded again for what follows.
@@ -519,7 +581,7 @@ case_unload() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors iplink unload)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors iplink pmem unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
@@ -529,6 +591,7 @@ for c in "${cases[@]}"; do
 	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;
 	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;
 	iplink) run_case case_iplink "rack: ip link add/del of compute nodes, with and without the ip plug-in" ;;
+	pmem) run_case case_pmem "pool on a pmem device: rack traffic; its memory waits for the stack" ;;
 	unload) run_case case_unload "edm.ko unloads under rack traffic" ;;
 	*) echo "unknown case $c"; exit 2 ;;
 	esac

@@ -14,32 +14,17 @@ else
 fi
 export SHP_DEV
 
-pmem_fsdax() {
-	ndctl list -n namespace0.0 | jq -e '(if type == "array" then .[0] else . end).mode == "fsdax"' \
-		>/dev/null 2>&1
-}
-
-# Probe the namespace again until it shows the info block guest 0 wrote.
-pmem_reprobe() {
-	pmem_fsdax && return 0
-	ndctl disable-namespace namespace0.0 >/dev/null 2>&1
-	ndctl enable-namespace namespace0.0 >/dev/null 2>&1
-	pmem_fsdax
-}
-
 # The NVDIMM's namespace in fsdax mode in every guest (pmem DAX is what
 # edm maps; edm.ko loaded): guest 0, which first finds it raw and refused,
 # writes the info block into the shared memory, with its struct pages in
 # RAM (-M mem: nothing per guest in the shared part).
 pmem_setup() {
-	x modprobe nfit
-	x modprobe nd_pmem
-	udevadm settle 2>/dev/null
+	pmem_load
 	if [ "$me" = 0 ]; then
 		if ! pmem_fsdax; then
 			# raw: the pmem driver maps it, but it has no DAX device for edm
 			expect_error_in "has no DAX" "$EDMCTL" shpool join $SP dev "$SHP_DEV"
-			x ndctl create-namespace -f -e namespace0.0 -m fsdax -M mem >/dev/null
+			pmem_make_fsdax
 		fi
 	else
 		poll 120 pmem_reprobe

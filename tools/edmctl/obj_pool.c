@@ -19,7 +19,10 @@
 #include "obj_netdimm.h"
 #include "print.h"
 
-enum kw_type { KW_U32, KW_SIZE, KW_STR };
+enum kw_type { KW_U32, KW_SIZE, KW_STR, KW_PATH };
+
+/* A pmem device's path, as the kernel takes it (EDM_A_POOL_DEV): 31 bytes at most. */
+#define POOL_DEV_LEN	32
 
 /* "word VALUE" on the command line is attribute attr of type type. */
 struct kw {
@@ -64,6 +67,11 @@ static int parse_kw(int argc, char **argv, const struct kw *kws, struct nl_msg *
 			return edm_err("invalid %s \"%s\" (expected bytes, with an optional "
 				       "K, M or G suffix)", k->word, argv[1]);
 		return nla_put_u64(msg, k->attr, v64) < 0 ? -1 : 2;
+	case KW_PATH:
+		if (argv[1][0] != '/' || strlen(argv[1]) >= POOL_DEV_LEN)
+			return edm_err("invalid %s \"%s\" (expected a device's path, at most %d bytes)",
+				       k->word, argv[1], POOL_DEV_LEN - 1);
+		return nla_put_string(msg, k->attr, argv[1]) < 0 ? -1 : 2;
 	default:
 		if (!*argv[1] || strlen(argv[1]) >= EDM_NAME_LEN)
 			return edm_err("invalid %s \"%s\"", k->word, argv[1]);
@@ -272,6 +280,7 @@ static const char *const pool_attr_words[] = {
 	[EDM_A_POOL_REGIONS]		= "regions",
 	[EDM_A_POOL_USERS]		= "users",
 	[EDM_A_POOL_STATS]		= "stats",
+	[EDM_A_POOL_DEV]		= "dev",
 };
 _Static_assert(ARRAY_SIZE(pool_attr_words) == __EDM_A_POOL_CNT,
 	       "pool_attr_words[] does not match the EDM_A_POOL_* attributes");
@@ -283,6 +292,7 @@ static const struct edm_nl_attr_names pool_attrs = {
 static const struct kw pool_new_kws[] = {
 	{ "size", EDM_A_POOL_SIZE, KW_SIZE },
 	{ "node", EDM_A_POOL_NUMA_NODE, KW_U32 },
+	{ "dev", EDM_A_POOL_DEV, KW_PATH },
 	{ "region-sections", EDM_A_POOL_REGION_SECTIONS, KW_U32 },
 	{ "keep", EDM_A_POOL_KEEP, KW_U32 },
 	{ "quota", EDM_A_POOL_NODE_QUOTA, KW_U32 },
@@ -302,6 +312,7 @@ static const struct field pool_fields[] = {
 	{ EDM_A_POOL_NAME, "name", KW_STR },
 	{ EDM_A_POOL_SIZE, "size", KW_SIZE },
 	{ EDM_A_POOL_NUMA_NODE, "node", KW_U32 },
+	{ EDM_A_POOL_DEV, "dev", KW_STR },
 	{ EDM_A_POOL_SECTIONS, "sections", KW_U32 },
 	{ EDM_A_POOL_REGIONS, "regions", KW_U32 },
 	{ EDM_A_POOL_REGION_SECTIONS, "region-sections", KW_U32 },
@@ -335,13 +346,15 @@ static void pool_usage(FILE *fp)
 	fprintf(fp,
 		"Usage: edmctl pool show [ NAME ]\n"
 		"       edmctl pool stats [ NAME ]\n"
-		"       edmctl pool create NAME size SIZE [ node NODE ] [ region-sections N ]\n"
-		"                          [ keep K ] [ quota Q ]\n"
+		"       edmctl pool create NAME size SIZE [ node NODE | dev PMEM ]\n"
+		"                          [ region-sections N ] [ keep K ] [ quota Q ]\n"
 		"       edmctl pool set NAME [ keep K ] [ quota Q ]\n"
 		"       edmctl pool delete NAME\n"
 		"       edmctl pool help\n"
 		"where  SIZE is bytes, a multiple of 2M, with an optional K, M or G suffix;\n"
 		"       NODE is the NUMA node that backs the pool (only it), default any;\n"
+		"       PMEM a pmem device in fsdax mode that backs it instead (e.g.\n"
+		"       /dev/pmem0: an NVDIMM's or a CXL pmem region's namespace);\n"
 		"       N is Sections per Region (default 512); K empty Sections a compute\n"
 		"       node keeps per size class (default 1); Q Sections a node may hold\n"
 		"       (default 0: no limit). \"show\" prints the counters too with -s.\n");

@@ -403,6 +403,7 @@ enum {
 	EDM_A_POOL_REGIONS,		/* u32: Regions mapped in the FAS, reply only */
 	EDM_A_POOL_USERS,		/* u32: racks using it, reply only */
 	EDM_A_POOL_STATS,		/* nest: EDM_A_PSTAT_*, reply only */
+	EDM_A_POOL_DEV,			/* string: a pmem device's path backing it; absent: RAM */
 
 	__EDM_A_POOL_CNT,
 	EDM_A_POOL_MAX = __EDM_A_POOL_CNT - 1
