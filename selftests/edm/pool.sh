@@ -25,10 +25,12 @@ for t in jq iperf3 ping "$PY"; do
 done
 edm_loaded || { echo "1..0 # SKIP edm.ko is not loaded"; exit $KSFT_SKIP; }
 
-# The CPU-less node, if the VM has one: node N with memory and no CPU.
+# The CPU-less node, if the VM has one: node N with memory and no CPU. With
+# EDM_POOL_DEV (a pmem device's path: make check's CXL lane sets it), the
+# cases' pools are on that device instead (pool_new), and no node is used.
 NODE=
 for d in /sys/devices/system/node/node[0-9]*; do
-	[ -r "$d/cpulist" ] || continue
+	[ -z "${EDM_POOL_DEV:-}" ] && [ -r "$d/cpulist" ] || continue
 	if [ -z "$(tr -d '\n' <"$d/cpulist")" ]; then
 		NODE=${d##*node}
 		break
@@ -108,9 +110,11 @@ node_back() {
 	[ $(($(node_free "$NODE") + 16384)) -ge "$1" ]
 }
 
-# pool_new [ARGS...]: pool p0 of 128 MiB on $NODE if there is one.
+# pool_new [ARGS...]: pool p0 of 128 MiB on $EDM_POOL_DEV if set, else on
+# $NODE if there is one.
 pool_new() {
-	x "$EDMCTL" -j pool create p0 size 128M ${NODE:+node $NODE} "$@" >"$TMPD/pool.json"
+	x "$EDMCTL" -j pool create p0 size 128M ${EDM_POOL_DEV:+dev $EDM_POOL_DEV} \
+		${NODE:+node $NODE} "$@" >"$TMPD/pool.json"
 	cat "$TMPD/pool.json" >&2
 }
 

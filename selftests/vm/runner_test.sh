@@ -153,6 +153,20 @@ nvdimm() {
 	fake --nvdimm 100M
 	expect "$st" 2 "runner status with --nvdimm 100M"
 	grep -q "needs SIZE as a multiple of 128 M" "$TMP/err"
+
+	# --cxl: the Type-3 device behind its host bridge and root port, in a window
+	PLAN=
+	fake --cxl 256M
+	expect "$st" 0 "runner status with --cxl 256M"
+	a=$(tr '\n' ' ' <"$TMP/state/argv0")
+	[[ $a == *"-machine q35,cxl=on "* ]] || { echo "no cxl=on: $a"; return 1; }
+	[[ $a == *"-device cxl-type3,bus=cxlrp0,memdev=cxlmem,lsa=cxllsa,id=cxl-pmem0 "* ]] ||
+		{ echo "no cxl-type3: $a"; return 1; }
+	[[ $a == *"-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"* ]] ||
+		{ echo "no fixed memory window: $a"; return 1; }
+	fake --cxl 100M
+	expect "$st" 2 "runner status with --cxl 100M"
+	grep -q "needs SIZE as a multiple of 256 M" "$TMP/err"
 }
 
 run_case panic_once "a guest's panic while booting boots every guest again, shmem zeroed"
@@ -161,6 +175,6 @@ run_case panic_after_result "no second boot once a result was printed"
 run_case die_while_running "a guest lost while CMD runs stops the others (unless --may-die)"
 run_case single_guest "a single guest's panic or stall while booting boots it again"
 run_case no_retry "no second boot after init's own failure or a death while CMD ran"
-run_case nvdimm "--nvdimm: one nvdimm file in every guest, zeroed for a second boot"
+run_case nvdimm "--nvdimm and --cxl: the devices every guest gets, bad sizes refused"
 run_case tcg_cpu "a TCG guest's CPU has no CMPXCHG16B"
 tap_done
