@@ -98,6 +98,20 @@ udp_bound() {
 	[[ $(<"/proc/$1/net/udp") == *":$hex 00000000:0000 07"* ]]
 }
 
+# file_across BYTES: a random file of BYTES from cna to cnb; their sha256 agree.
+file_across() {
+	local sum_a sum_b
+
+	head -c "$1" /dev/urandom >"$TMPD/file.bin"
+	bg $NS_B "$PY" "$EDM_TOP/selftests/edm/xfer.py" recv 7000 "$TMPD/out.bin"
+	poll 60 ready "${BG[-1]}" 7000
+	x in_a "$PY" "$EDM_TOP/selftests/edm/xfer.py" send $IP_B 7000 "$TMPD/file.bin"
+	wait "${BG[-1]}"
+	sum_a=$(sha256sum <"$TMPD/file.bin")
+	sum_b=$(sha256sum <"$TMPD/out.bin")
+	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
+}
+
 # The free memory of node $1 in kB.
 node_free() {
 	awk '/MemFree/ { print $4 }' "/sys/devices/system/node/node$1/meminfo"
@@ -260,7 +274,7 @@ case_numa() {
 
 # Ping, iperf3 and a file over two compute nodes in two namespaces.
 case_traffic() {
-	local sum_a sum_b sent
+	local sent
 
 	trap cleanup EXIT
 	pool_new
@@ -273,14 +287,7 @@ case_traffic() {
 	jq -e '.end.sum_received.bytes > 0' "$TMPD/iperf.json" >/dev/null
 	note "iperf3 cna -> cnb: $(jq -c '.end.sum_received | {bytes, bits_per_second}' \
 		"$TMPD/iperf.json")"
-	head -c 3000000 /dev/urandom >"$TMPD/file.bin"
-	bg $NS_B "$PY" "$EDM_TOP/selftests/edm/xfer.py" recv 7000 "$TMPD/out.bin"
-	poll 60 ready "${BG[-1]}" 7000
-	x in_a "$PY" "$EDM_TOP/selftests/edm/xfer.py" send $IP_B 7000 "$TMPD/file.bin"
-	wait "${BG[-1]}"
-	sum_a=$(sha256sum <"$TMPD/file.bin")
-	sum_b=$(sha256sum <"$TMPD/out.bin")
-	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
+	file_across 3000000
 	note "$("$EDMCTL" rack stats)" "$("$EDMCTL" pool stats p0)"
 	cn_ethtool cna $NS_A
 	# One copy per packet sent (two CNs: a broadcast has one destination
@@ -515,7 +522,7 @@ case_iplink() {
 # them and holds the module (rmmod refused); once the socket goes, the
 # device is free again.
 case_pmem() {
-	local sum_a sum_b refs
+	local refs
 
 	trap cleanup EXIT
 	[ -n "${EDM_VM_NVDIMM_SIZE:-}" ] || skip "needs selftests/vm/run --nvdimm SIZE"
@@ -534,14 +541,7 @@ case_pmem() {
 		"$EDMCTL" pool create p1 size 8M dev /dev/pmem0
 	rack_up
 	x in_a ping -c 3 -i 0.2 -W 2 $IP_B
-	head -c 2000000 /dev/urandom >"$TMPD/file.bin"
-	bg $NS_B "$PY" "$EDM_TOP/selftests/edm/xfer.py" recv 7000 "$TMPD/out.bin"
-	poll 60 ready "${BG[-1]}" 7000
-	x in_a "$PY" "$EDM_TOP/selftests/edm/xfer.py" send $IP_B 7000 "$TMPD/file.bin"
-	wait "${BG[-1]}"
-	sum_a=$(sha256sum <"$TMPD/file.bin")
-	sum_b=$(sha256sum <"$TMPD/out.bin")
-	[ "$sum_a" = "$sum_b" ] || { echo "checksums differ: $sum_a $sum_b" >&2; return 1; }
+	file_across 2000000
 	check '.cna.copies == .cna["tx-packets"] and .cna.refused == 0 and .cnb["rx-drops"] == 0'
 	poll 10 pool_carried_all
 	# a socket that reads nothing keeps packets, in the pool's pages
