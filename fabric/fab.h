@@ -45,8 +45,8 @@ enum {
  * Link-level retry on a bound netdev. Each end measures the link's RTT, one
  * burst at a time to the ack that covers it (not a burst sent again), as
  * TCP does (SRTT, RTTVAR), and its retry timeout (RTO) is SRTT + 4 RTTVAR
- * between EDM_LLR_RTO_MIN_NS and EDM_LLR_RTO_NS (EDM_LLR_RTO_NS until
- * measured). A gap waits EDM_LLR_NACK_NS for a late burst before the
+ * between EDM_LLR_RTO_MIN_NS and EDM_LLR_RTO_NS, or twice SRTT when that is
+ * more (EDM_LLR_RTO_NS until measured). A gap waits EDM_LLR_NACK_NS for a late burst before the
  * receiver counts it (seq_gaps) and asks for it again (a veth hands frames
  * sent from two CPUs to two backlogs, which may run late under load: a wait
  * the RTT says nothing about), then again each RTO; a sender with no acknowledgment for an

@@ -327,13 +327,22 @@ static void edm_llr_acked(struct edm_fab_port *p, u32 ack, u64 now)
 	}
 }
 
-/* The link's RTO: SRTT + 4 RTTVAR, bounded; EDM_LLR_RTO_NS until measured. */
+/*
+ * The link's RTO: SRTT + 4 RTTVAR, at least EDM_LLR_RTO_MIN_NS, at most
+ * EDM_LLR_RTO_NS or twice SRTT if that is more (up to EDM_LLR_RTO_MAX_NS);
+ * EDM_LLR_RTO_NS until measured. A slow link's window takes longer than
+ * EDM_LLR_RTO_NS to drain (128 bursts at 20 Mbit/s are 77 ms), and a timer
+ * that fires first sends the whole window again, which the link then also
+ * has to carry; a fast one's variance alone does not lift the bound.
+ */
 static u64 edm_llr_base_ns(const struct edm_fab_port *p)
 {
+	u64 max;
+
 	if (!p->stats.srtt_ns)
 		return EDM_LLR_RTO_NS;
-	return clamp_t(u64, p->stats.srtt_ns + 4 * p->rttvar_ns, EDM_LLR_RTO_MIN_NS,
-		       EDM_LLR_RTO_NS);
+	max = clamp_t(u64, 2 * p->stats.srtt_ns, EDM_LLR_RTO_NS, EDM_LLR_RTO_MAX_NS);
+	return clamp_t(u64, p->stats.srtt_ns + 4 * p->rttvar_ns, EDM_LLR_RTO_MIN_NS, max);
 }
 
 /*
