@@ -105,6 +105,9 @@ struct edm_fab_port {
 	u64 rto_from_ns;
 	u64 ack_from_ns;		/* replay waits for an ack since */
 	u32 rto_count;			/* timeouts in a row with no ack */
+	/* the first burst of replay when it was last sent again, if it was */
+	u32 resent_head;
+	bool resent;
 	/* the RTT: one burst timed at a time, to the ack that covers it */
 	bool rtt_timing;
 	u32 rtt_seq;

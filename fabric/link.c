@@ -77,6 +77,7 @@ static void edm_port_llr_purge(struct edm_fab_port *p)
 	__skb_queue_purge(&p->replay);
 	p->ack_due = false;
 	p->rtt_timing = false;
+	p->resent = false;
 }
 
 static void edm_port_phy_reset(struct edm_fab_port *p)
@@ -284,11 +285,15 @@ static void edm_llr_send_ack(struct edm_fab_port *p, bool nack)
 }
 
 /*
- * Under the node lock: send again every burst not acknowledged, oldest
- * first (go-back-N). Each goes as a copy: the first send's skb may still be
- * on its way, with its Ethernet header in the buffer they share.
+ * Under the node lock: send again the bursts not acknowledged, oldest
+ * first: every one (go-back-N, for a NACK: the peer holds what came after
+ * a gap only for a while), or with @head_only the first alone (for a
+ * timeout, as TCP sends one segment: the peer holds the rest, and a link
+ * that is only slow would otherwise carry the window again at each one).
+ * Each goes as a copy: the first send's skb may still be on its way, with
+ * its Ethernet header in the buffer they share.
  */
-static void edm_llr_resend(struct edm_fab_port *p, u64 now)
+static void edm_llr_resend(struct edm_fab_port *p, u64 now, bool head_only)
 {
 	struct sk_buff *skb, *c;
 
@@ -300,9 +305,15 @@ static void edm_llr_resend(struct edm_fab_port *p, u64 now)
 		}
 		__skb_queue_tail(&p->node->txq, c);
 		p->stats.tx_resent++;
+		if (head_only)
+			break;
 	}
 	p->rto_from_ns = now;
 	p->rtt_timing = false;	/* Karn: an ack may now be for either send */
+	if (!skb_queue_empty(&p->replay)) {
+		p->resent = true;
+		p->resent_head = edm_burst_seq(skb_peek(&p->replay));
+	}
 }
 
 /* Under the node lock: the peer took every burst before @ack. */
@@ -457,9 +468,17 @@ void edm_fab_port_rx_burst(struct edm_fab_port *p, struct sk_buff *skb)
 	now = edm_fab_now_ns();
 	if (p->llr && h->flags & EDM_BURST_ACK) {
 		edm_llr_acked(p, ntohl(h->ack), now);
+		/*
+		 * A NACK sends the window again once per first burst: the peer
+		 * repeats its NACK each of its own RTOs, which on a link slower
+		 * than the window drains come faster than the copies can get
+		 * there, and each would send the window once more. If the copy
+		 * of that burst is lost, the RTO sends again.
+		 */
 		if (h->flags & EDM_BURST_NACK && !skb_queue_empty(&p->replay) &&
-		    edm_burst_seq(skb_peek(&p->replay)) == ntohl(h->ack))
-			edm_llr_resend(p, now);
+		    edm_burst_seq(skb_peek(&p->replay)) == ntohl(h->ack) &&
+		    !(p->resent && p->resent_head == ntohl(h->ack)))
+			edm_llr_resend(p, now, false);
 	}
 	if (!nb) {
 		consume_skb(skb);
@@ -516,7 +535,7 @@ void edm_fab_node_timers(struct edm_fab_node *n)
 		p->stats.tx_rto++;
 		p->rto_count++;
 		if (now - p->ack_from_ns < EDM_LLR_GIVEUP_NS) {
-			edm_llr_resend(p, now);
+			edm_llr_resend(p, now, true);
 			continue;
 		}
 		/*
@@ -526,6 +545,7 @@ void edm_fab_node_timers(struct edm_fab_node *n)
 		 */
 		p->stats.tx_drops += skb_queue_len(&p->replay);
 		__skb_queue_purge(&p->replay);
+		p->resent = false;
 		p->tx_epoch++;
 		p->rto_count = 0;
 		p->rtt_timing = false;	/* its burst is dropped */
