@@ -7,10 +7,12 @@
  * range is what follows the namespace's info block, the same in every
  * kernel that shares the memory (two guests on one NVDIMM backing file).
  *
- * A namespace unbound while lent (ndctl disable-namespace) tells its
- * holder first on 6.7 and later (MF_MEM_PRE_REMOVE): the gone hook runs,
- * and its user detaches and releases before the driver unmaps the range.
- * 6.1 gives no notice (memprov.h).
+ * A namespace unbound while lent (through sysfs: ndctl disable-namespace
+ * refuses while the claim holds) tells its holder first on 6.7 and later
+ * (MF_MEM_PRE_REMOVE): the gone hook runs, and its user detaches and
+ * releases. 6.1 gives no notice. Either way a namespace with struct pages
+ * (fsdax, -M mem or dev) waits in its unbind for the release, since the
+ * lending holds its dev_pagemap (memprov.h).
  *
  * The claim's holder (of the block device and of its DAX device) is the
  * lending's own struct edm_pmem, alive exactly as long as the claim: a
@@ -172,6 +174,11 @@ int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path,
 		.len = len,
 		.priv = pm,
 	};
+	err = edm_memprov_hold(mp, false, extack);
+	if (err) {
+		mp->ops = NULL;
+		goto err_put;
+	}
 	mutex_lock(&edm_pmem_lock);
 	pm->id = ++edm_pmem_ids;
 	mp->id = pm->id;

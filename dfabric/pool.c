@@ -504,7 +504,7 @@ static void edm_mpool_leave(struct edm_mpool *p)
 	lo->first = p->sec[0].first;
 	lo->npages = p->npages;
 	strscpy(lo->dev, p->dev, sizeof(lo->dev));
-	p->prov.ops = NULL;
+	p->prov = (struct edm_memprov){};	/* the leftover releases it */
 	/* fails while the module goes: its exit waits then (edm_mpool_exit()) */
 	lo->module_held = try_module_get(THIS_MODULE);
 	mutex_lock(&edm_mpool_left_lock);
@@ -581,26 +581,36 @@ static int edm_mpool_sec_add(struct edm_mpool *p, u32 i, struct page *page,
 	return err;
 }
 
-/* Can the pool take the device's page at @pfn: a struct page, DAX's, idle? */
-static bool edm_mpool_pmem_page_ok(unsigned long pfn)
+/* Can the pool take the device's page at @pfn: a struct page, DAX's, idle, its own? */
+static int edm_mpool_dev_page_ok(unsigned long pfn, struct netlink_ext_ack *extack)
 {
-	struct page *page;
+	struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
 
-	if (!pfn_valid(pfn))
-		return false;
-	page = pfn_to_page(pfn);
-	return is_zone_device_page(page) && page_ref_count(page) == 1;
+	if (!page || !is_zone_device_page(page)) {
+		NL_SET_ERR_MSG(extack, "the device's memory has no struct pages (fsdax -M mem or dev)");
+		return -EINVAL;
+	}
+	if (PageCompound(page)) {
+		NL_SET_ERR_MSG(extack,
+			       "the DAX device's pages are larger than 4 KiB: give it an align of 4096");
+		return -EINVAL;
+	}
+	if (page_ref_count(page) != 1) {
+		NL_SET_ERR_MSG(extack, "the device's pages are in use");
+		return -EBUSY;
+	}
+	return 0;
 }
 
-/* The pmem device at @path, in 2 MiB blocks: its memory must start on one. */
-static int edm_mpool_sections_pmem(struct edm_mpool *p, const char *path,
-				   struct netlink_ext_ack *extack)
+/* The pmem or DAX device at @path, in 2 MiB blocks: its memory must start on one. */
+static int edm_mpool_sections_dev(struct edm_mpool *p, const char *path,
+				  struct netlink_ext_ack *extack)
 {
 	unsigned long pfn;
 	u32 i, j;
 	int err;
 
-	err = edm_memprov_pmem_get(&p->prov, path, extack);
+	err = edm_memprov_get(&p->prov, path, p->size, extack);
 	if (err)
 		return err;
 	strscpy(p->dev, path, sizeof(p->dev));
@@ -615,11 +625,9 @@ static int edm_mpool_sections_pmem(struct edm_mpool *p, const char *path,
 	for (i = 0; i < p->nsections; i++) {
 		pfn = PHYS_PFN(p->prov.phys) + (unsigned long)i * EDM_SEC_PAGES;
 		for (j = 0; j < EDM_SEC_PAGES; j++) {
-			if (!edm_mpool_pmem_page_ok(pfn + j)) {
-				NL_SET_ERR_MSG(extack,
-					       "the device's pages are in use or have no struct page");
-				return -EBUSY;
-			}
+			err = edm_mpool_dev_page_ok(pfn + j, extack);
+			if (err)
+				return err;
 		}
 		err = edm_mpool_sec_add(p, i, pfn_to_page(pfn), extack);
 		if (err)
@@ -747,7 +755,7 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	p->lppu.lent_len = kvcalloc(p->npages, sizeof(u32), GFP_KERNEL);
 	if (!p->sec || !p->lppu.lent || !p->lppu.lent_node || !p->lppu.lent_len)
 		goto err_free;
-	err = cfg->dev ? edm_mpool_sections_pmem(p, cfg->dev, extack) :
+	err = cfg->dev ? edm_mpool_sections_dev(p, cfg->dev, extack) :
 			 edm_mpool_sections_alloc(p, cfg->nid != NUMA_NO_NODE, extack);
 	if (err)
 		goto err_free;

@@ -162,9 +162,9 @@ static int edm_pool_chk_new(struct genl_info *info, struct edm_mpool_cfg *cfg)
 		cfg->nid = nla_get_u32(a[EDM_A_POOL_NUMA_NODE]);
 	if (a[EDM_A_POOL_DEV]) {
 		cfg->dev = nla_data(a[EDM_A_POOL_DEV]);
-		if (cfg->dev[0] != '/') {
+		if (!edm_memprov_is_path(cfg->dev)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a[EDM_A_POOL_DEV],
-					    "dev is a pmem device's path, e.g. /dev/pmem0");
+					    "dev is a pmem or DAX device's path, e.g. /dev/pmem0");
 			return -EINVAL;
 		}
 	}

@@ -265,7 +265,7 @@ static int edm_shpool_get_mem(struct edm_shpool *sp, const struct edm_shpool_cfg
 
 	lockdep_assert_held(&edm_shmem_lock);
 	if (edm_memprov_is_path(cfg->device))
-		return edm_memprov_pmem_get(&sp->prov, cfg->device, extack);
+		return edm_memprov_get(&sp->prov, cfg->device, 0, extack);
 	m = edm_shmem_find(cfg->device);
 	if (!m) {
 		NL_SET_ERR_MSG(extack, "no ivshmem device of that PCI name is bound to edm");

@@ -223,6 +223,15 @@ pmem_make_fsdax() {
 	poll 10 test -b /dev/pmem0
 }
 
+# namespace0.0 as a device-DAX device /dev/dax0.0 whose pages are $1
+# bytes apart (4096: one struct page each; 2M: compound pages), its
+# struct pages in RAM (pmem_make_devdax).
+pmem_make_devdax() {
+	x modprobe dax_pmem && x modprobe device_dax || return 1
+	x ndctl create-namespace -f -e namespace0.0 -m devdax -M mem -a "$1" >/dev/null || return 1
+	poll 10 test -c /dev/dax0.0
+}
+
 pmem_reprobe() {
 	pmem_fsdax && return 0
 	ndctl disable-namespace namespace0.0 >/dev/null 2>&1

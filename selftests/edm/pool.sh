@@ -530,7 +530,7 @@ case_pmem() {
 	pmem_make_fsdax
 	expect_error_in "is on the device's NUMA node" \
 		"$EDMCTL" pool create p0 size 64M dev /dev/pmem0 node 0
-	expect_error_in "no block device at that path" "$EDMCTL" pool create p0 size 8M dev /dev/null
+	expect_error_in "no device at that path" "$EDMCTL" pool create p0 size 8M dev /dev/nothing
 	expect_error_in 'invalid dev "pmem0" (expected a device' \
 		"$EDMCTL" pool create p0 size 8M dev pmem0
 	expect_error_in "less memory than the pool's size" \
@@ -569,6 +569,52 @@ time.sleep(600)"
 	x "$EDMCTL" pool del p0
 }
 
+# A pool on a device-DAX device, from the uapi: the path picks the
+# provider. Refused while its pages are compound; its unbind waits for
+# the pool to go, and the device can be taken again after.
+case_devdax() {
+	local unbind=/sys/bus/dax/drivers/device_dax ub
+
+	trap 'cleanup; pmem_make_fsdax' EXIT	# as the tests after it expect
+	[ -n "${EDM_VM_NVDIMM_SIZE:-}" ] || skip "needs selftests/vm/run --nvdimm SIZE"
+	pmem_load
+	pmem_make_devdax 2M
+	expect_error_in "larger than 4 KiB: give it an align of 4096" \
+		"$EDMCTL" pool create p0 size 16M dev /dev/dax0.0
+	pmem_make_devdax 4096
+	expect_error_in "neither a pmem block device nor a DAX device" \
+		"$EDMCTL" pool create p0 size 8M dev /tmp
+	expect_error_in "no DAX device (it cannot be mapped)" \
+		"$EDMCTL" pool create p0 size 8M dev /dev/null
+	expect_error_in "no DAX device (its memory is not device memory)" \
+		"$EDMCTL" pool create p0 size 8M dev /dev/zero
+	expect_error_in "less memory than the pool's size" \
+		"$EDMCTL" pool create p0 size 1G dev /dev/dax0.0
+	x "$EDMCTL" -j pool create p0 size 64M dev /dev/dax0.0 >"$TMPD/pool.json"
+	jq -e '.[0] | .dev == "/dev/dax0.0" and .sections == 32' "$TMPD/pool.json" >/dev/null
+	expect_error_in "that DAX device is in use" \
+		"$EDMCTL" pool create p1 size 8M dev /dev/dax0.0
+	rack_up
+	x in_a ping -c 3 -i 0.2 -W 2 $IP_B
+	file_across 2000000
+	check '.cna.copies == .cna["tx-packets"] and .cna.refused == 0 and .cnb["rx-drops"] == 0'
+	poll 10 pool_carried_all
+	# the device's unbind waits while the pool holds its memory
+	bash -c "echo dax0.0 >$unbind/unbind" &
+	ub=$!
+	poll 10 grep -q "^State:.*D" "/proc/$ub/status"
+	x in_a ping -c 2 -i 0.2 -W 2 $IP_B
+	x "$EDMCTL" rack del r0
+	x "$EDMCTL" pool del p0
+	x wait "$ub"
+	expect_error_in "cannot open that DAX device" \
+		"$EDMCTL" pool create p0 size 8M dev /dev/dax0.0
+	x bash -c "echo dax0.0 >$unbind/bind"
+	poll 10 test -c /dev/dax0.0
+	x "$EDMCTL" pool create p0 size 8M dev /dev/dax0.0 >/dev/null
+	x "$EDMCTL" pool del p0
+}
+
 # The module goes under traffic, sockets still holding shared skbs: their
 # pages outlive it, and nothing in the kernel complains (the VM runner
 # scans dmesg). The module is loaded again for what follows.
@@ -585,7 +631,7 @@ case_unload() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors iplink pmem unload)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors iplink pmem devdax unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
@@ -596,6 +642,7 @@ for c in "${cases[@]}"; do
 	errors) run_case case_errors "pool, rack: bad input refused with a message" ;;
 	iplink) run_case case_iplink "rack: ip link add/del of compute nodes, with and without the ip plug-in" ;;
 	pmem) run_case case_pmem "pool on a pmem device: rack traffic; its memory waits for the stack" ;;
+	devdax) run_case case_devdax "pool on a device-DAX device: rack traffic; its unbind waits" ;;
 	unload) run_case case_unload "edm.ko unloads under rack traffic" ;;
 	*) echo "unknown case $c"; exit 2 ;;
 	esac

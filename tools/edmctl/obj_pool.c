@@ -21,7 +21,7 @@
 
 enum kw_type { KW_U32, KW_SIZE, KW_STR, KW_PATH };
 
-/* A pmem device's path, as the kernel takes it (EDM_A_POOL_DEV): 31 bytes at most. */
+/* A pmem or DAX device's path, as the kernel takes it (EDM_A_POOL_DEV): 31 bytes at most. */
 #define POOL_DEV_LEN	32
 
 /* "word VALUE" on the command line is attribute attr of type type. */
@@ -346,15 +346,16 @@ static void pool_usage(FILE *fp)
 	fprintf(fp,
 		"Usage: edmctl pool show [ NAME ]\n"
 		"       edmctl pool stats [ NAME ]\n"
-		"       edmctl pool create NAME size SIZE [ node NODE | dev PMEM ]\n"
+		"       edmctl pool create NAME size SIZE [ node NODE | dev DEV ]\n"
 		"                          [ region-sections N ] [ keep K ] [ quota Q ]\n"
 		"       edmctl pool set NAME [ keep K ] [ quota Q ]\n"
 		"       edmctl pool delete NAME\n"
 		"       edmctl pool help\n"
 		"where  SIZE is bytes, a multiple of 2M, with an optional K, M or G suffix;\n"
 		"       NODE is the NUMA node that backs the pool (only it), default any;\n"
-		"       PMEM a pmem device in fsdax mode that backs it instead (e.g.\n"
-		"       /dev/pmem0: an NVDIMM's or a CXL pmem region's namespace);\n"
+		"       DEV a device that backs it instead: a pmem device in fsdax mode\n"
+		"       (/dev/pmem0) or a device-DAX device with align 4096 (/dev/dax0.0),\n"
+		"       from an NVDIMM's namespace or a CXL region;\n"
 		"       N is Sections per Region (default 512); K empty Sections a compute\n"
 		"       node keeps per size class (default 1); Q Sections a node may hold\n"
 		"       (default 0: no limit). \"show\" prints the counters too with -s.\n");
