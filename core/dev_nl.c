@@ -16,7 +16,6 @@ static const struct nla_policy edm_dev_sel_policy[EDM_A_DEV_MAX + 1] = {
 	[EDM_A_DEV_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EDM_A_DEV_NAME] = EDM_NL_NAME_POLICY,
 	EDM_REPLY_ONLY(EDM_A_DEV_TYPE),
-	EDM_REPLY_ONLY(EDM_A_DEV_BACKEND),
 };
 
 static const struct nla_policy edm_dev_new_policy[EDM_A_DEV_MAX + 1] = {
@@ -24,15 +23,13 @@ static const struct nla_policy edm_dev_new_policy[EDM_A_DEV_MAX + 1] = {
 			   .reject_message = "device IDs are assigned by the kernel" },
 	[EDM_A_DEV_NAME] = EDM_NL_NAME_POLICY,
 	[EDM_A_DEV_TYPE] = NLA_POLICY_RANGE(NLA_U32, EDM_DEV_TYPE_NULL, EDM_DEV_TYPE_MAX),
-	[EDM_A_DEV_BACKEND] = NLA_POLICY_RANGE(NLA_U32, EDM_BACKEND_SOFT, EDM_BACKEND_MAX),
 };
 
 static int edm_dev_fill_attrs(struct sk_buff *msg, const struct edm_dev *dev)
 {
 	if (nla_put_u32(msg, EDM_A_DEV_ID, dev->id) ||
 	    nla_put_string(msg, EDM_A_DEV_NAME, dev->name) ||
-	    nla_put_u32(msg, EDM_A_DEV_TYPE, dev->type) ||
-	    nla_put_u32(msg, EDM_A_DEV_BACKEND, dev->backend->id))
+	    nla_put_u32(msg, EDM_A_DEV_TYPE, dev->type))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -63,17 +60,14 @@ static int edm_dev_chk_new(struct genl_info *info)
 
 static int edm_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	enum edm_backend backend = EDM_BACKEND_UNSPEC;
 	struct edm_dev *dev;
 	int err;
 
 	err = edm_dev_chk_new(info);
 	if (err)
 		return err;
-	if (info->attrs[EDM_A_DEV_BACKEND])
-		backend = nla_get_u32(info->attrs[EDM_A_DEV_BACKEND]);
 	dev = edm_dev_create(edm_nl_en(info), nla_data(info->attrs[EDM_A_DEV_NAME]),
-			     nla_get_u32(info->attrs[EDM_A_DEV_TYPE]), backend, NULL, info->extack);
+			     nla_get_u32(info->attrs[EDM_A_DEV_TYPE]), NULL, info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	return edm_nl_created(info, dev);

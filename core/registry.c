@@ -76,8 +76,7 @@ static int edm_dev_chk_create(struct edm_net *en, const char *name,
 }
 
 struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,
-			       enum edm_backend backend, const void *cfg,
-			       struct netlink_ext_ack *extack)
+			       const void *cfg, struct netlink_ext_ack *extack)
 {
 	const struct edm_dev_type_ops *type_ops;
 	struct edm_dev *dev;
@@ -106,17 +105,9 @@ struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_de
 	dev->type_ops = type_ops;
 	dev->net = en->net;
 
-	dev->backend = edm_backend_pick(type, backend, extack);
-	if (IS_ERR(dev->backend)) {
-		err = PTR_ERR(dev->backend);
-		goto err_free;
-	}
-	err = dev->backend->dev_init(dev, extack);
-	if (err)
-		goto err_free;
 	err = type_ops->create(dev, cfg, extack);
 	if (err)
-		goto err_backend;
+		goto err_free;
 	/* Publish last: lookups never see a half-made device. */
 	err = xa_alloc_cyclic(&en->devs, &dev->id, dev, XA_LIMIT(1, INT_MAX), &en->next_id,
 			      GFP_KERNEL);
@@ -131,8 +122,6 @@ struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_de
 
 err_type:
 	type_ops->destroy(dev);
-err_backend:
-	dev->backend->dev_uninit(dev);
 err_free:
 	kfree(dev);
 	return ERR_PTR(err);
@@ -158,7 +147,6 @@ void edm_dev_destroy_queued(struct edm_net *en, struct edm_dev *dev, struct list
 	en->ndevs--;
 	en->gen++;
 	dev->type_ops->destroy(dev);
-	dev->backend->dev_uninit(dev);
 	pr_debug("dev %u (%s) destroyed\n", dev->id, dev->name);
 	kfree(dev);
 	edm_obj_put(EDM_OBJ_DEV);

@@ -221,7 +221,7 @@ static int edm_nl_nicpool_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(cfg.rack))
 		return PTR_ERR(cfg.rack);
 	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_NICPOOL_NAME]),
-			     EDM_DEV_TYPE_NICPOOL, EDM_BACKEND_UNSPEC, &cfg, info->extack);
+			     EDM_DEV_TYPE_NICPOOL, &cfg, info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	return edm_nl_created(info, dev);

@@ -188,7 +188,7 @@ static int edm_nl_pool_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	dev = edm_dev_create(edm_nl_en(info), nla_data(info->attrs[EDM_A_POOL_NAME]),
-			     EDM_DEV_TYPE_POOL, EDM_BACKEND_UNSPEC, &cfg, info->extack);
+			     EDM_DEV_TYPE_POOL, &cfg, info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	return edm_nl_created(info, dev);

@@ -141,7 +141,7 @@ static int edm_nl_rack_new_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENODEV;
 	}
 	dev = edm_dev_create(en, nla_data(info->attrs[EDM_A_RACK_NAME]), EDM_DEV_TYPE_RACK,
-			     EDM_BACKEND_UNSPEC, &cfg, info->extack);
+			     &cfg, info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	return edm_nl_created(info, dev);

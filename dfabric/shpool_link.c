@@ -65,7 +65,7 @@ static int edm_shpool_newlink(struct net *src_net, struct net_device *netdev,
 	cfg.netdev = netdev;
 
 	mutex_lock(&en->lock);
-	dev = edm_dev_create(en, name, EDM_DEV_TYPE_SHPOOL, EDM_BACKEND_UNSPEC, &cfg, extack);
+	dev = edm_dev_create(en, name, EDM_DEV_TYPE_SHPOOL, &cfg, extack);
 	if (!IS_ERR(dev))
 		edm_nl_dev_notify(dev, EDM_CMD_SHPOOL_JOIN, edm_shpool_nl_obj.fill);
 	mutex_unlock(&en->lock);

@@ -59,8 +59,7 @@ static int edm_fab_host_newlink(struct net *src_net, struct net_device *netdev,
 	cfg.netdev = netdev;
 
 	mutex_lock(&en->lock);
-	dev = edm_dev_create(en, netdev->name, EDM_DEV_TYPE_FHOST, EDM_BACKEND_UNSPEC, &cfg,
-			     extack);
+	dev = edm_dev_create(en, netdev->name, EDM_DEV_TYPE_FHOST, &cfg, extack);
 	if (!IS_ERR(dev))
 		edm_nl_dev_notify(dev, EDM_CMD_FABRIC_NEW, edm_fab_nl_obj.fill);
 	mutex_unlock(&en->lock);

@@ -311,8 +311,7 @@ static int edm_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	dev = edm_dev_create(edm_nl_en(info), nla_data(info->attrs[EDM_A_FAB_NAME]),
-			     nla_get_u32(info->attrs[EDM_A_FAB_TYPE]), EDM_BACKEND_UNSPEC, &cfg,
-			     info->extack);
+			     nla_get_u32(info->attrs[EDM_A_FAB_TYPE]), &cfg, info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	return edm_nl_created(info, dev);

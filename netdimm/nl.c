@@ -333,12 +333,11 @@ struct edm_dev *edm_netdimm_new(struct edm_net *en, const char *name,
 	struct edm_dev *dev, *peer;
 
 	cfg->netdev = netdev;
-	dev = edm_dev_create(en, name, EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_UNSPEC, cfg, extack);
+	dev = edm_dev_create(en, name, EDM_DEV_TYPE_NETDIMM, cfg, extack);
 	cfg->netdev = NULL;
 	if (IS_ERR(dev) || !cfg->peer_name)
 		return dev;
-	peer = edm_dev_create(en, cfg->peer_name, EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_UNSPEC,
-			      cfg, extack);
+	peer = edm_dev_create(en, cfg->peer_name, EDM_DEV_TYPE_NETDIMM, cfg, extack);
 	if (IS_ERR(peer)) {
 		edm_dev_destroy(en, dev);
 		return peer;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Devices: the registry of edm devices in each network namespace, the device
- * types and the backends that run them.
+ * Devices: the registry of edm devices in each network namespace, and the
+ * device types.
  *
  * Every device belongs to one netns and is found there by ID or by name.
- * A device's type says what it is (a null device today; hosts, switches,
- * NetDIMMs later) and its backend says what runs it: the soft-emulated
- * backend whenever no hardware is present.
+ * A device's type says what it is (a NetDIMM, a fabric host or switch, a
+ * pool, a rack...). Every type runs in software; where memory that is not
+ * the page allocator's backs one, a memory provider gives it
+ * (include/edm/memprov.h), and that is where hardware joins.
  */
 #ifndef _EDM_DEV_H
 #define _EDM_DEV_H
@@ -19,16 +20,6 @@
 #include <uapi/linux/edm.h>
 
 struct edm_dev;
-
-/* What a backend does for a device it runs. */
-struct edm_backend_ops {
-	enum edm_backend id;
-	const char *name;
-	/* Can this backend run a device of @type on this machine? */
-	bool (*probe)(enum edm_dev_type type);
-	int (*dev_init)(struct edm_dev *dev, struct netlink_ext_ack *extack);
-	void (*dev_uninit)(struct edm_dev *dev);
-};
 
 /* What a device type does at creation and destruction. */
 struct edm_dev_type_ops {
@@ -43,9 +34,7 @@ struct edm_dev {
 	char name[EDM_NAME_LEN];
 	enum edm_dev_type type;
 	const struct edm_dev_type_ops *type_ops;
-	const struct edm_backend_ops *backend;
 	struct net *net;		/* not counted: the netns owns us */
-	void *backend_priv;
 	void *type_priv;
 	struct edm_dev *peer;		/* the other end of a pair, same netns */
 	struct list_head *kill;		/* RTNL: where destroy queues netdevs, or NULL */
@@ -77,16 +66,11 @@ struct edm_dev *edm_dev_by_name(struct edm_net *en, const char *name);
 struct edm_dev *edm_dev_find(struct edm_net *en, const struct nlattr *id,
 			     const struct nlattr *name, struct netlink_ext_ack *extack);
 struct edm_dev *edm_dev_create(struct edm_net *en, const char *name, enum edm_dev_type type,
-			       enum edm_backend backend, const void *cfg,
-			       struct netlink_ext_ack *extack);
+			       const void *cfg, struct netlink_ext_ack *extack);
 void edm_dev_destroy(struct edm_net *en, struct edm_dev *dev);
 void edm_dev_destroy_queued(struct edm_net *en, struct edm_dev *dev, struct list_head *kill);
 
-const struct edm_backend_ops *edm_backend_pick(enum edm_dev_type type, enum edm_backend want,
-					       struct netlink_ext_ack *extack);
 const struct edm_dev_type_ops *edm_dev_type_ops(enum edm_dev_type type);
-
-extern const struct edm_backend_ops edm_soft_backend;
 
 /* The device types, each defined by its subsystem, tabled in core/dev_types.c. */
 extern const struct edm_dev_type_ops edm_netdimm_dev_type;	/* netdimm/dev.c */

@@ -27,9 +27,9 @@ create_show_delete() {
 
 	x "$EDMCTL" -j dev show | jq -e 'length == 0'
 	id=$("$EDMCTL" -j dev add name d0 type null | jq -e '.[0].id')
-	x "$EDMCTL" dev add name d1 type null backend soft
+	x "$EDMCTL" dev add name d1 type null
 	x "$EDMCTL" -j dev show | tee /dev/stderr | jq -e --argjson id "$id" '
-		length == 2 and .[0] == {id: $id, name: "d0", type: "null", backend: "soft"}
+		length == 2 and .[0] == {id: $id, name: "d0", type: "null"}
 		and .[1].name == "d1"'
 	x "$EDMCTL" -j dev show id "$id" | jq -e 'map(.name) == ["d0"]'
 	x "$EDMCTL" -j version | jq -e '.dev_count == 2'

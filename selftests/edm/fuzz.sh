@@ -29,7 +29,7 @@ still_works() {
 	n=$("$EDMCTL" -j dev show | jq length)
 	[ "$(edm_objects dev)" = "$n" ] || { echo "objects $(edm_objects dev), listed $n"; return 1; }
 	x "$EDMCTL" dev add name after0 type null
-	x "$EDMCTL" -j dev show name after0 | jq -e '.[0].backend == "soft"'
+	x "$EDMCTL" -j dev show name after0 | jq -e '.[0].type == "null"'
 	x "$EDMCTL" dev del name after0
 }
 

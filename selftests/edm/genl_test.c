@@ -521,12 +521,6 @@ TEST_F(edm, out_of_range_values)
 	EXPECT_NE('\0', self->gs.errmsg[0]);
 
 	memset(&ab, 0, sizeof(ab));
-	ab_put_str(&ab, EDM_A_DEV_NAME, "range0");
-	ab_put_u32(&ab, EDM_A_DEV_TYPE, EDM_DEV_TYPE_NULL);
-	ab_put_u32(&ab, EDM_A_DEV_BACKEND, 0);
-	EXPECT_EQ(-ERANGE, genl_request(&self->gs, EDM_CMD_DEV_NEW, 0, &ab, NULL, NULL));
-
-	memset(&ab, 0, sizeof(ab));
 	ab_put_u32(&ab, EDM_A_DEV_ID, 0);
 	EXPECT_EQ(-ERANGE, genl_request(&self->gs, EDM_CMD_DEV_DEL, 0, &ab, NULL, NULL));
 }

@@ -32,19 +32,11 @@ static const char *const dev_add_type_names[] = {
 	[EDM_DEV_TYPE_NULL]	= "null",
 };
 
-static const char *const backend_names[] = {
-	[EDM_BACKEND_UNSPEC]	= "unspec",
-	[EDM_BACKEND_SOFT]	= "soft",
-};
-_Static_assert(ARRAY_SIZE(backend_names) == __EDM_BACKEND_CNT,
-	       "backend_names[] does not match enum edm_backend");
-
 /* Command-line words of the EDM_A_DEV_* attributes, for kernel errors. */
 static const char *const dev_attr_words[] = {
 	[EDM_A_DEV_ID]		= "id",
 	[EDM_A_DEV_NAME]	= "name",
 	[EDM_A_DEV_TYPE]	= "type",
-	[EDM_A_DEV_BACKEND]	= "backend",
 };
 _Static_assert(ARRAY_SIZE(dev_attr_words) == __EDM_A_DEV_CNT,
 	       "dev_attr_words[] does not match the EDM_A_DEV_* attributes");
@@ -56,24 +48,21 @@ static const struct edm_nl_attr_names dev_attrs = {
 
 static void dev_usage(FILE *fp)
 {
-	char types[256], backends[256];
+	char types[256];
 
 	enum_join(types, sizeof(types), dev_add_type_names,
 		  ARRAY_SIZE(dev_add_type_names), " | ");
-	enum_join(backends, sizeof(backends), backend_names,
-		  ARRAY_SIZE(backend_names), " | ");
 	fprintf(fp,
 		"Usage: edmctl dev show [ id ID | name NAME ]\n"
-		"       edmctl dev add name NAME type TYPE [ backend BACKEND ]\n"
+		"       edmctl dev add name NAME type TYPE\n"
 		"       edmctl dev del { id ID | name NAME }\n"
 		"       edmctl dev help\n"
 		"where  TYPE := { %s }\n"
-		"       BACKEND := { %s }\n"
 		"       ID is a device id (1 or more); NAME is 1 to %d characters\n"
 		"       of [A-Za-z0-9_.-], starting with a letter or a digit\n"
 		"Commands may be abbreviated; \"list\" and \"delete\" are aliases.\n"
 		"NetDIMMs are listed here too; \"edmctl netdimm\" creates them.\n",
-		types, backends, EDM_NAME_LEN - 1);
+		types, EDM_NAME_LEN - 1);
 }
 
 int dev_parse(struct nlmsghdr *nlh, struct edm_dev *d)
@@ -86,7 +75,6 @@ int dev_parse(struct nlmsghdr *nlh, struct edm_dev *d)
 	d->has_id = edm_nl_get_u32(tb[EDM_A_DEV_ID], &d->id);
 	d->name = edm_nl_get_str(tb[EDM_A_DEV_NAME]);
 	d->has_type = edm_nl_get_u32(tb[EDM_A_DEV_TYPE], &d->type);
-	d->has_backend = edm_nl_get_u32(tb[EDM_A_DEV_BACKEND], &d->backend);
 	return 0;
 }
 
@@ -104,11 +92,6 @@ void dev_print(const struct edm_dev *d)
 			     enum_to_word(dev_type_names,
 					  ARRAY_SIZE(dev_type_names),
 					  d->type, buf, sizeof(buf)));
-	if (d->has_backend)
-		print_string(PRINT_ANY, "backend", " backend %s",
-			     enum_to_word(backend_names,
-					  ARRAY_SIZE(backend_names),
-					  d->backend, buf, sizeof(buf)));
 }
 
 int dev_print_msg(struct nlmsghdr *nlh)
@@ -273,8 +256,8 @@ static int dev_show(int argc, char **argv)
 static int dev_add(int argc, char **argv)
 {
 	struct dev_sel s = { .has_id = false };
-	uint32_t type = 0, backend = 0;
-	bool has_type = false, has_backend = false;
+	uint32_t type = 0;
+	bool has_type = false;
 	struct nl_msg *msg;
 	int n;
 
@@ -291,11 +274,6 @@ static int dev_add(int argc, char **argv)
 					       "\"edmctl netdimm add\""), 1;
 			if (parse_enum_arg(argc, argv, "device type", dev_add_type_names,
 					   ARRAY_SIZE(dev_add_type_names), &has_type, &type))
-				return 1;
-			n = 2;
-		} else if (!strcmp(*argv, "backend")) {
-			if (parse_enum_arg(argc, argv, "backend", backend_names,
-					   ARRAY_SIZE(backend_names), &has_backend, &backend))
 				return 1;
 			n = 2;
 		} else {
@@ -315,8 +293,7 @@ static int dev_add(int argc, char **argv)
 	if (!msg)
 		return 1;
 	if (put_sel(msg, &s) ||
-	    nla_put_u32(msg, EDM_A_DEV_TYPE, type) < 0 ||
-	    (has_backend && nla_put_u32(msg, EDM_A_DEV_BACKEND, backend) < 0)) {
+	    nla_put_u32(msg, EDM_A_DEV_TYPE, type) < 0) {
 		nlmsg_free(msg);
 		return edm_err("netlink message too long"), 1;
 	}

@@ -11,10 +11,9 @@
 #include "nl.h"
 
 struct edm_dev {
-	bool has_id, has_type, has_backend;
+	bool has_id, has_type;
 	uint32_t id;
 	uint32_t type;		/* enum edm_dev_type */
-	uint32_t backend;	/* enum edm_backend */
 	const char *name;	/* points into the message, NULL if absent */
 };
 
@@ -22,7 +21,7 @@ struct edm_dev {
 int dev_parse(struct nlmsghdr *nlh, struct edm_dev *d);
 /*
  * Print d's fields into the current JSON object (the caller opens and
- * closes it); text: "1: name dev0 type null backend soft", no newline.
+ * closes it); text: "1: name dev0 type null", no newline.
  */
 void dev_print(const struct edm_dev *d);
 /* dev_parse() + dev_print(); for tables of message printers. */

@@ -2,7 +2,7 @@
 /*
  * edmctl monitor: print the events of the "events" multicast group.
  *
- * Text: "dev new 1: name dev0 type null backend soft", one line per event.
+ * Text: "dev new 1: name dev0 type null", one line per event.
  * JSON: one object per line, {"object":"dev","event":"new","id":1,...}.
  * NetDIMM events print the device's own fields, as "netdimm show" prints
  * its first line: "netdimm new 1: name nd0 ifindex 5 peer nd1 size 64M ...".

@@ -70,15 +70,6 @@ enum edm_dev_type {
 	EDM_DEV_TYPE_MAX = __EDM_DEV_TYPE_CNT - 1
 };
 
-enum edm_backend {
-	EDM_BACKEND_UNSPEC,
-	/* Software emulation: used whenever no hardware is present. */
-	EDM_BACKEND_SOFT,
-
-	__EDM_BACKEND_CNT,
-	EDM_BACKEND_MAX = __EDM_BACKEND_CNT - 1
-};
-
 enum {
 	EDM_A_INFO_UNSPEC,
 	EDM_A_INFO_VERSION,		/* string: module version */
@@ -95,7 +86,6 @@ enum {
 	EDM_A_DEV_ID,			/* u32, assigned by the kernel, >= 1 */
 	EDM_A_DEV_NAME,			/* string, [a-zA-Z0-9_.-], < EDM_NAME_LEN */
 	EDM_A_DEV_TYPE,			/* u32: enum edm_dev_type */
-	EDM_A_DEV_BACKEND,		/* u32: enum edm_backend */
 
 	__EDM_A_DEV_CNT,
 	EDM_A_DEV_MAX = __EDM_A_DEV_CNT - 1

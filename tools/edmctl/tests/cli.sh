@@ -180,7 +180,7 @@ run 1 '' '^Error: option "-n" needs an argument\.$' -- -n
 
 # --- bad arguments (all caught before talking to the kernel) ---
 run 1 '' '^Error: unknown device type "foo", expected one of: null\.$' -- dev add name a type foo
-run 1 '' '^Error: unknown backend "bar", expected one of: soft\.$' -- dev add name a type null backend bar
+run 1 '' '^Error: unknown argument "backend", try "edmctl dev help"\.$' -- dev add name a type null backend soft
 run 1 '' '^Error: unknown device type "unspec"' -- dev add name a type unspec
 run 1 '' '^Error: "type" is required' -- dev add name a
 run 1 '' '^Error: "name" is required' -- dev add type null
@@ -414,7 +414,7 @@ if ! have_family; then
 	notloaded='^Error: edm module not loaded \(generic netlink family "edm" not found\)\.$'
 	for args in "version" "-j version" "dev" "dev show" "d s" "-j -p dev show" \
 		    "dev show id 1" "dev show name dev0" "dev list" \
-		    "dev add name a type null" "dev add name a type null backend soft" \
+		    "dev add name a type null" \
 		    "dev del id 1" "dev delete name a" "monitor" "monitor count 1" \
 		    "netdimm" "netdimm show" "-j netdimm show" "-s netdimm show nd0" \
 		    "netdimm list id 1" "netdimm show name nd0" "ne sh" \
@@ -480,10 +480,10 @@ while True:
     docs.append(obj)
 assert len(docs) == 4, docs
 assert docs[0] == docs[2] == [{"id": 7, "name": "q\"uo\\te\n\x01\ufffd",
-                               "type": "unknown(99)", "backend": "soft"}], docs[0]
+                               "type": "unknown(99)"}], docs[0]
 assert docs[1] == docs[3] == {"object": "dev", "event": "new", "id": 7,
                               "name": "q\"uo\\te\n\x01\ufffd",
-                              "type": "unknown(99)", "backend": "soft"}, docs[1]
+                              "type": "unknown(99)"}, docs[1]
 # compact monitor output is exactly one line per event
 lines = [l for l in text.splitlines() if l.startswith('{"object"')]
 assert len(lines) == 1, lines

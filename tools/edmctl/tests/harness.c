@@ -78,12 +78,11 @@ struct nl_msg *unit_dev_msg(uint8_t cmd)
 }
 
 void unit_put_dev(struct nl_msg *msg, uint32_t id, const char *name,
-		  uint32_t type, uint32_t backend)
+		  uint32_t type)
 {
 	if (nla_put_u32(msg, EDM_A_DEV_ID, id) ||
 	    nla_put_string(msg, EDM_A_DEV_NAME, name) ||
-	    nla_put_u32(msg, EDM_A_DEV_TYPE, type) ||
-	    nla_put_u32(msg, EDM_A_DEV_BACKEND, backend))
+	    nla_put_u32(msg, EDM_A_DEV_TYPE, type))
 		abort();
 }
 

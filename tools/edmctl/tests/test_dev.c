@@ -21,18 +21,17 @@ void test_dev_basic(void)
 {
 	struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_GET);
 
-	unit_put_dev(msg, 1, "dev0", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
+	unit_put_dev(msg, 1, "dev0", EDM_DEV_TYPE_NULL);
 	unit_expect("dev text", unit_show_one(msg, false, false),
-		    "1: name dev0 type null backend soft\n");
+		    "1: name dev0 type null\n");
 	unit_expect("dev json", unit_show_one(msg, true, false),
-		    "[{\"id\":1,\"name\":\"dev0\",\"type\":\"null\",\"backend\":\"soft\"}]\n");
+		    "[{\"id\":1,\"name\":\"dev0\",\"type\":\"null\"}]\n");
 	unit_expect("dev json pretty", unit_show_one(msg, true, true),
 		    "[\n"
 		    "    {\n"
 		    "        \"id\": 1,\n"
 		    "        \"name\": \"dev0\",\n"
-		    "        \"type\": \"null\",\n"
-		    "        \"backend\": \"soft\"\n"
+		    "        \"type\": \"null\"\n"
 		    "    }\n"
 		    "]\n");
 	nlmsg_free(msg);
@@ -49,31 +48,29 @@ void test_dev_forward_compat(void)
 	    nla_put(msg, 200, 3, "abc") ||
 	    nla_put(msg, EDM_A_DEV_MAX + 7, 0, NULL))
 		abort();
-	unit_put_dev(msg, 3, "x", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
+	unit_put_dev(msg, 3, "x", EDM_DEV_TYPE_NULL);
 	nest = nla_nest_start(msg, (EDM_A_DEV_MAX + 2) | NLA_F_NESTED);
 	if (!nest || nla_put_u64(msg, 1, big))
 		abort();
 	nla_nest_end(msg, nest);
 	unit_expect("unknown attrs ignored", unit_show_one(msg, false, false),
-		    "3: name x type null backend soft\n");
+		    "3: name x type null\n");
 	nlmsg_free(msg);
 
 	/* Unknown enum values (a newer module) print, never crash. */
 	msg = unit_dev_msg(EDM_CMD_DEV_GET);
-	unit_put_dev(msg, 4, "y", 77, 0xffffffffu);
+	unit_put_dev(msg, 4, "y", 77);
 	unit_expect("unknown enums text", unit_show_one(msg, false, false),
-		    "4: name y type unknown(77) backend unknown(4294967295)\n");
+		    "4: name y type unknown(77)\n");
 	unit_expect("unknown enums json", unit_show_one(msg, true, false),
-		    "[{\"id\":4,\"name\":\"y\",\"type\":\"unknown(77)\","
-		    "\"backend\":\"unknown(4294967295)\"}]\n");
+		    "[{\"id\":4,\"name\":\"y\",\"type\":\"unknown(77)\"}]\n");
 	nlmsg_free(msg);
 
 	/* Wrong sizes and an unterminated string are treated as absent. */
 	msg = unit_dev_msg(EDM_CMD_DEV_GET);
 	if (nla_put_u32(msg, EDM_A_DEV_ID, 5) ||
 	    nla_put(msg, EDM_A_DEV_NAME, 3, "abc") ||
-	    nla_put_u64(msg, EDM_A_DEV_TYPE, 1) ||
-	    nla_put_u8(msg, EDM_A_DEV_BACKEND, 1))
+	    nla_put_u8(msg, EDM_A_DEV_TYPE, 1))
 		abort();
 	unit_expect("malformed attrs text", unit_show_one(msg, false, false), "5:\n");
 	unit_expect("malformed attrs json", unit_show_one(msg, true, false),

@@ -239,9 +239,9 @@ void test_netdimm_monitor(void)
 
 	/* "dev show" names the type of a NetDIMM. */
 	msg = unit_dev_msg(EDM_CMD_DEV_GET);
-	unit_put_dev(msg, 1, "nd0", EDM_DEV_TYPE_NETDIMM, EDM_BACKEND_SOFT);
+	unit_put_dev(msg, 1, "nd0", EDM_DEV_TYPE_NETDIMM);
 	unit_expect("dev netdimm type", unit_show_one(msg, false, false),
-		    "1: name nd0 type netdimm backend soft\n");
+		    "1: name nd0 type netdimm\n");
 	nlmsg_free(msg);
 }
 

@@ -25,7 +25,7 @@
 
 /* ---- extended ACK ---- */
 
-static const char *const words[] = { NULL, "id", "name", "type", "backend" };
+static const char *const words[] = { NULL, "id", "name", "type" };
 static const struct edm_nl_attr_names names = { words, ARRAY_SIZE(words) };
 
 static struct nl_msg *err_msg(int error, bool capped, const char *text,

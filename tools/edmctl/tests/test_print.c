@@ -75,9 +75,9 @@ void test_json_escape(void)
 	{
 		struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_GET);
 
-		unit_put_dev(msg, 9, "a\"b\\c", EDM_DEV_TYPE_NULL, EDM_BACKEND_SOFT);
+		unit_put_dev(msg, 9, "a\"b\\c", EDM_DEV_TYPE_NULL);
 		unit_expect("dev name escaped", unit_show_one(msg, true, false),
-			    "[{\"id\":9,\"name\":\"a\\\"b\\\\c\",\"type\":\"null\",\"backend\":\"soft\"}]\n");
+			    "[{\"id\":9,\"name\":\"a\\\"b\\\\c\",\"type\":\"null\"}]\n");
 		nlmsg_free(msg);
 	}
 }
@@ -112,7 +112,7 @@ int emit_json(void)
 	struct nl_msg *msg = unit_dev_msg(EDM_CMD_DEV_NEW);
 	int pretty;
 
-	unit_put_dev(msg, 7, "q\"uo\\te\n\x01\xff", 99, EDM_BACKEND_SOFT);
+	unit_put_dev(msg, 7, "q\"uo\\te\n\x01\xff", 99);
 	for (pretty = 0; pretty < 2; pretty++) {
 		print_init(true, pretty, stdout);
 		fputs(unit_show_one(msg, true, pretty), stdout);

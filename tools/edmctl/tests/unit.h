@@ -34,7 +34,7 @@ void unit_capture_free(void);
 void unit_expect(const char *what, const char *got, const char *want);
 struct nl_msg *unit_dev_msg(uint8_t cmd);
 void unit_put_dev(struct nl_msg *msg, uint32_t id, const char *name,
-		  uint32_t type, uint32_t backend);
+		  uint32_t type);
 const char *unit_show_one(struct nl_msg *msg, bool json, bool pretty);
 const char *unit_monitor_one(struct nl_msg *msg, bool json);
 void unit_put_u64_or_die(struct nl_msg *msg, int type, uint64_t v);
