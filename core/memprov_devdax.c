@@ -36,7 +36,7 @@
 #include "edm/memprov.h"
 
 #define EDM_DEVDAX_PIN		512		/* pages pinned per call */
-#define EDM_DEVDAX_WINDOW	(1ULL << 40)	/* the longest device taken */
+#define EDM_DEVDAX_WINDOW	BIT_ULL(40)	/* the longest device taken */
 
 struct edm_devdax {
 	struct list_head node;		/* edm_devdax_list */
@@ -143,11 +143,13 @@ static int edm_devdax_find(struct edm_memprov *mp, struct file *f, u64 want,
 	vm_munmap(addr, window);
 	err = -ENODEV;
 	if (!len) {
-		NL_SET_ERR_MSG(extack, "that path is no DAX device (no memory pages in its mapping)");
+		NL_SET_ERR_MSG(extack,
+			       "that path is no DAX device (no memory pages in its mapping)");
 		goto out;
 	}
 	if (!pfn_valid(pfn0) || !is_zone_device_page(pfn_to_page(pfn0))) {
-		NL_SET_ERR_MSG(extack, "that path is no DAX device (its memory is not device memory)");
+		NL_SET_ERR_MSG(extack,
+			       "that path is no DAX device (its memory is not device memory)");
 		goto out;
 	}
 	*mp = (struct edm_memprov){

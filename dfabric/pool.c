@@ -587,7 +587,8 @@ static int edm_mpool_dev_page_ok(unsigned long pfn, struct netlink_ext_ack *exta
 	struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
 
 	if (!page || !is_zone_device_page(page)) {
-		NL_SET_ERR_MSG(extack, "the device's memory has no struct pages (fsdax -M mem or dev)");
+		NL_SET_ERR_MSG(extack,
+			       "the device's memory has no struct pages (fsdax -M mem or dev)");
 		return -EINVAL;
 	}
 	if (PageCompound(page)) {

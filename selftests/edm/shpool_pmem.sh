@@ -9,7 +9,9 @@
 # a namespace goes (6.7 and later), the driver unbound under a member whose
 # netdev polls (through sysfs, which does not ask) detaches it first: the
 # netdev goes, nothing leaks, and once bound again the namespace is joined
-# with the pool as it was.
+# with the pool as it was. 6.1 gives no notice: there the unbind waits
+# until the member leaves. Last, the same namespace as a device-DAX
+# device (/dev/dax0.0) is joined, claimed, and joined again.
 source "$(dirname "$0")/lib.sh"
 
 me=0 n=1 SP=pm0 LEASE_MS=1000
@@ -70,11 +72,25 @@ busy() {
 	edm_no_objects
 }
 
+# 6.1: no notice, the unbind waits (in D state) for the member to leave.
+unbind_waits() {
+	local ub
+
+	bash -c "echo $1 >/sys/bus/nd/drivers/nd_pmem/unbind" &
+	ub=$!
+	poll 10 grep -q "^State:.*D" "/proc/$ub/status"
+	[ -e /sys/class/net/shp0 ]
+	x "$EDMCTL" shpool leave $SP
+	x wait "$ub"
+	[ ! -b "$SHP_DEV" ]
+	edm_no_objects
+}
+
 unbind() {
-	local nd
+	local nd notice=1
 
 	case $(uname -r) in
-	6.[0-6].*) skip "this kernel gives no notice before a namespace goes (6.7 and later do)" ;;
+	6.[0-6].*) notice= ;;
 	esac
 	# the device nd_pmem drives: the namespace's pfn device in fsdax mode
 	nd=$(basename "$(readlink -f "/sys/block/${SHP_DEV#/dev/}/device")")
@@ -83,6 +99,13 @@ unbind() {
 	x ip addr add "$(addr 0)/24" dev shp0
 	x ip link set shp0 up	# its NAPI polls the pool's rings
 	ND_BOUND=$nd
+	if [ -z "$notice" ]; then
+		unbind_waits "$nd"
+		echo "$nd" >/sys/bus/nd/drivers/nd_pmem/bind
+		ND_BOUND=
+		poll 10 test -b "$SHP_DEV"
+		return 0
+	fi
 	echo "$nd" >/sys/bus/nd/drivers/nd_pmem/unbind
 	# the notice came first: detached, its netdev gone, before the unmap
 	[ ! -e /sys/class/net/shp0 ] && [ ! -b "$SHP_DEV" ]
@@ -102,5 +125,27 @@ unbind() {
 run_case join_pmem "a raw namespace is refused; fsdax is joined and claimed"
 run_case leave_rejoin "left and joined again with ip link, the pool's format kept"
 run_case busy "ndctl will not disable the namespace a member holds"
-run_case unbind "the driver unbound under a member detaches it first (6.7 and later)"
+# The namespace as a device-DAX device: joined whole, claimed, its format kept.
+devdax() {
+	local epoch
+
+	trap 'set +e; cleanup; pmem_make_fsdax' EXIT
+	pmem_load
+	pmem_make_devdax 2M
+	x "$EDMCTL" shpool join $SP dev /dev/dax0.0 lease-ms $LEASE_MS >/dev/null
+	# formatted already if an fsdax member wrote it: the same memory after the info block
+	sp '.device == "/dev/dax0.0" and .ifname == "shp0" and .bufs > 0'
+	epoch=$("$EDMCTL" -j shpool show $SP | jq -e '.[0].epoch')
+	expect_error_in "that DAX device is in use" "$EDMCTL" shpool join twice dev /dev/dax0.0
+	x "$EDMCTL" shpool leave $SP
+	edm_no_objects
+	x "$EDMCTL" shpool join $SP dev /dev/dax0.0 lease-ms $LEASE_MS >/dev/null
+	sp "(.formatted | not) and .device == \"/dev/dax0.0\" and .epoch > $epoch"
+	x "$EDMCTL" shpool leave $SP
+	edm_no_objects
+	pmem_make_fsdax		# as the scripts after this one expect
+}
+
+run_case unbind "the driver unbound under a member: it detaches first (6.7+) or the unbind waits"
+run_case devdax "a device-DAX device is joined, claimed and joined again"
 tap_done
