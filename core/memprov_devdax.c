@@ -14,6 +14,11 @@
  * as long as its caller asked, mapped write-back in the direct map as
  * device memory with struct pages is.
  *
+ * The path must name a device of the dax bus before the provider opens it
+ * (opening just any character device can have effects: a watchdog's starts
+ * it): the bus is told by sysfs, /sys/dev/char/MAJ:MIN/subsystem, since the
+ * kernel exports nothing that names it.
+ *
  * Device-DAX has no claim of its own: the provider keeps a list of the
  * devices it lends, so that a second user gets EBUSY. A process that maps
  * the device itself is not stopped, as with any raw device.
@@ -29,6 +34,7 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
@@ -61,6 +67,38 @@ static const struct edm_memprov_ops edm_devdax_ops = {
 	.kind = "devdax",
 	.release = edm_devdax_release,
 };
+
+/* Is the character device at @path on the dax bus? */
+static int edm_devdax_chk(const char *path, struct netlink_ext_ack *extack)
+{
+	char sys[48];
+	struct path p;
+	dev_t rdev;
+	bool dax;
+	int err;
+
+	err = kern_path(path, LOOKUP_FOLLOW, &p);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "no device at that path");
+		return err;
+	}
+	rdev = d_inode(p.dentry)->i_rdev;
+	path_put(&p);
+	snprintf(sys, sizeof(sys), "/sys/dev/char/%u:%u/subsystem", MAJOR(rdev), MINOR(rdev));
+	err = kern_path(sys, LOOKUP_FOLLOW, &p);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "that path is no DAX device (no such device in /sys)");
+		return -ENODEV;
+	}
+	dax = !strcmp(p.dentry->d_name.name, "dax") &&
+	      !strcmp(p.dentry->d_parent->d_name.name, "bus");
+	path_put(&p);
+	if (!dax) {
+		NL_SET_ERR_MSG(extack, "that path is no DAX device (not on the dax bus)");
+		return -ENODEV;
+	}
+	return 0;
+}
 
 /* Take @rdev for this lending, unless another has it. */
 static int edm_devdax_claim(struct edm_devdax *dd, dev_t rdev, struct netlink_ext_ack *extack)
@@ -132,8 +170,8 @@ static int edm_devdax_find(struct edm_memprov *mp, struct file *f, u64 want,
 	addr = vm_mmap(f, 0, window, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
 	if (IS_ERR_VALUE(addr)) {
 		err = (int)addr;
-		if (err == -ENODEV)
-			NL_SET_ERR_MSG(extack, "that path is no DAX device (it cannot be mapped)");
+		if (err == -ENOMEM)
+			NL_SET_ERR_MSG(extack, "no room in this process to map that DAX device");
 		else
 			NL_SET_ERR_MSG(extack,
 				       "cannot map that DAX device (its alignment is above 2 MiB?)");
@@ -175,10 +213,13 @@ int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, u64 want,
 		NL_SET_ERR_MSG(extack, "taking a DAX device takes CAP_SYS_ADMIN");
 		return -EPERM;
 	}
+	err = edm_devdax_chk(path, extack);
+	if (err)
+		return err;
 	dd = kzalloc(sizeof(*dd), GFP_KERNEL);
 	if (!dd)
 		return -ENOMEM;
-	f = filp_open(path, O_RDWR | O_LARGEFILE, 0);
+	f = filp_open(path, O_RDWR | O_LARGEFILE | O_NOCTTY, 0);
 	if (IS_ERR(f)) {
 		NL_SET_ERR_MSG(extack, "cannot open that DAX device");
 		err = PTR_ERR(f);

@@ -584,9 +584,8 @@ case_devdax() {
 	pmem_make_devdax 4096
 	expect_error_in "neither a pmem block device nor a DAX device" \
 		"$EDMCTL" pool create p0 size 8M dev /tmp
-	expect_error_in "no DAX device (it cannot be mapped)" \
-		"$EDMCTL" pool create p0 size 8M dev /dev/null
-	expect_error_in "no DAX device (its memory is not device memory)" \
+	# a character device off the dax bus is not even opened (a watchdog's would start)
+	expect_error_in "no DAX device (not on the dax bus)" \
 		"$EDMCTL" pool create p0 size 8M dev /dev/zero
 	expect_error_in "less memory than the pool's size" \
 		"$EDMCTL" pool create p0 size 1G dev /dev/dax0.0

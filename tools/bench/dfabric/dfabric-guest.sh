@@ -10,12 +10,20 @@
 #            DFB_LAT_SECS, both ends on CPU 0: under TCG a wakeup across
 #            vCPUs costs milliseconds) and iperf3, one flow, DFB_TPUT_SECS.
 #            The veth run is also the check that one unshaped link carries
-#            far more than the four shaped ones together.
+#            far more than the four shaped ones together. DFB_POOLS names
+#            the memory providers the rack's pool is made on, one rack run
+#            each per round (SYS rack, rack-pmem, rack-devdax; the rounds
+#            of each provider numbered after the last's): ram (the
+#            page allocator, the default), pmem (/dev/pmem0, the NVDIMM's
+#            namespace in fsdax mode) and devdax (/dev/dax0.0, the same
+#            namespace in devdax mode, align 4096); the last two need
+#            selftests/vm/run --nvdimm 256M.
 #   link     the other check: one veth link shaped like those below (lka in
 #            dfka 10.83.0.1, lkb in dfkb 10.83.0.2), iperf3 with 1 flow: the
 #            share of its rate TCP gets from one link here, the ceiling of
 #            any contender's ratio to the four links' sum.
-#   inter    per contender in DFB_CONTENDERS, a topology of its own with
+#   inter    per contender in DFB_CONTENDERS ("none": no inter-rack run,
+#            nor the link check), a topology of its own with
 #            four veth links, each end shaped by tbf to DFB_RATE Mbit/s, a
 #            sender namespace and a receiver namespace; iperf3 with 1 and
 #            with 4 flows, DFB_TPUT_SECS each (+1 s omitted):
@@ -54,6 +62,7 @@ rounds=${DFB_ROUNDS:-2}
 gap=${DFB_GAP_US:-}
 np_mtu=${DFB_NP_MTU:-1600}
 read -ra contenders <<<"${DFB_CONTENDERS:-nicpool-flowlet nicpool-spray bond-rr bond-xor mptcp}"
+read -ra pools <<<"${DFB_POOLS:-ram}"
 # tbf: a 32 KB burst, above rate / HZ at these rates (a bigger GSO packet
 # tbf cuts into MTU frames itself), and a queue of 20 ms at the rate.
 tbf=(tbf rate "${rate}mbit" burst 32kb latency 20ms)
@@ -174,13 +183,33 @@ nstat_snap() {
 
 # ---- intra-rack ----
 
+# pool_dev PROVIDER: the device the pool is made on ("" for RAM), the
+# NVDIMM's namespace put in the mode it needs
+pool_dev() {
+	local mode=fsdax dev=/dev/pmem0 opts=()
+
+	case $1 in
+	ram) return 0 ;;
+	devdax) mode=devdax dev=/dev/dax0.0 opts=(-a 4096) ;;
+	esac
+	modprobe nfit && modprobe nd_pmem && modprobe dax_pmem && modprobe device_dax ||
+		{ na "no NVDIMM drivers"; return 1; }
+	udevadm settle 2>/dev/null
+	run ndctl create-namespace -f -e namespace0.0 -m $mode -M mem "${opts[@]}" >/dev/null ||
+		{ na "no $mode namespace (run with --nvdimm 256M)"; return 1; }
+	poll 10 test -e $dev || { na "no $dev"; return 1; }
+	echo $dev
+}
+
+# intra_up PROVIDER
 intra_up() {
-	local ns
+	local ns dev
 
 	cur=intra
+	dev=$(pool_dev "$1") || return 1
 	run ns_new dfva dfvb dfia dfib &&
 		run ip link add iva netns dfva type veth peer name ivb netns dfvb &&
-		run "$edmctl" pool create dfpi size 128M &&
+		run "$edmctl" pool create dfpi size 128M ${dev:+dev $dev} &&
 		run "$edmctl" rack create dfri pool dfpi &&
 		run "$edmctl" rack add-cn dfri cni1 &&
 		run "$edmctl" rack add-cn dfri cni2 &&
@@ -211,13 +240,13 @@ addr() {
 		run ip -n "$1" link set "$2" up
 }
 
-# intra_run SYS ROUND: sockperf, then iperf3, veth or rack
+# intra_run SYS ROUND: sockperf, then iperf3, veth or rack[-PROVIDER]
 intra_run() {
 	local tag=intra.$1.r$2 ns ip
 
 	case $1 in
 	veth) ns=dfva ip=10.81.0.2 ;;
-	rack) ns=dfia ip=10.82.0.2 ;;
+	rack*) ns=dfia ip=10.82.0.2 ;;
 	esac
 	echo "$tag" >>"$out/intra.order"
 	nsx $ns taskset -c 0 sockperf pp -i $ip -p 11111 -m 64 -t "$lat_s" \
@@ -229,18 +258,20 @@ intra_run() {
 	log "$tag done"
 }
 
+# intra PROVIDER FIRST: its rack against the veth pair, rounds numbered from FIRST
 intra() {
-	local r
+	local r sys=rack
 
-	if ! intra_up; then
+	[ "$1" = ram ] || sys=rack-$1
+	if ! intra_up "$1"; then
 		intra_down
 		return
 	fi
-	for r in $(seq 1 "$rounds"); do
+	for r in $(seq "$2" $(($2 + rounds - 1))); do
 		if [ $((r % 2)) -eq 1 ]; then
-			intra_run veth "$r"; intra_run rack "$r"
+			intra_run veth "$r"; intra_run "$sys" "$r"
 		else
-			intra_run rack "$r"; intra_run veth "$r"
+			intra_run "$sys" "$r"; intra_run veth "$r"
 		fi
 	done
 	intra_down
@@ -459,11 +490,17 @@ insmod "$ko" || { log "insmod $ko failed"; exit 1; }
 { echo "krel=$(uname -r)"; echo "nproc=$(nproc)"; echo "rate=$rate"
   echo "tput_s=$tput_s"; echo "lat_s=$lat_s"; echo "rounds=$rounds"; echo "tbf=${tbf[*]}"
   echo "gap=${gap:-default}"; echo "np_mtu=$np_mtu"
-  echo "contenders=${contenders[*]}"; } >"$out/params"
+  echo "contenders=${contenders[*]}"; echo "pools=${pools[*]}"; } >"$out/params"
 t0=$SECONDS
-intra
-inter link
-for c in "${contenders[@]}"; do
-	inter "$c"
+r=1
+for p in "${pools[@]}"; do
+	intra "$p" $r
+	r=$((r + rounds))
 done
+if [ "${contenders[*]}" != none ]; then
+	inter link
+	for c in "${contenders[@]}"; do
+		inter "$c"
+	done
+fi
 log "$((SECONDS - t0)) s of measurements"

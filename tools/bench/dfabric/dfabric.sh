@@ -14,7 +14,9 @@
 #              pool's own "reordered" and "late"), and each link's share
 #              of the bytes sent.
 #  intra-rack  sockperf ping-pong latency and iperf3 throughput between two
-#              compute nodes of one rack against a plain veth pair.
+#              compute nodes of one rack against a plain veth pair; with
+#              -p, one rack per memory provider of its pool (ram, pmem,
+#              devdax: the VM gets an NVDIMM for the last two).
 #
 # Targets (reported, not enforced): a single flow through the NIC pool
 # reaches at least 0.9x the four links' sum with fewer retransmits than
@@ -22,14 +24,16 @@
 # rows say "n/a: edmctl has no nicpool" on a tree without one.
 #
 #   tools/bench/dfabric/dfabric.sh [-r MBIT] [-t SECS] [-l SECS] [-R ROUNDS]
-#                                  [-c "CONTENDER..."] [-o DIR]
+#                                  [-c "CONTENDER..." | -c none]
+#                                  [-p "PROVIDER..."] [-o DIR]
 #   tools/bench/dfabric/dfabric.sh --report DIR   format an earlier run again
 #
 # Defaults: 25 Mbit/s per link (under TCG one unshaped veth carries about
 # 500 Mbit/s, and the check line says whether that is still well above the
 # four links' sum), iperf3 8 s (+1 s omitted), sockperf 4 s, 2 intra-rack
 # rounds in alternating order; all five contenders (nicpool-flowlet
-# nicpool-spray bond-rr bond-xor mptcp). DFB_GAP_US sets the NIC pool's
+# nicpool-spray bond-rr bond-xor mptcp; none: intra-rack only); the
+# pool on RAM (-p "ram pmem devdax" adds the others). DFB_GAP_US sets the NIC pool's
 # flowlet gap, DFB_NP_MTU its members' MTU (1600). About five minutes
 # under TCG. Raw files in DIR (default: a new /tmp/dfabric-bench.XXXXXX),
 # the guest's in DIR/dfabric. See README.md here.
@@ -37,11 +41,11 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-rate=25 tput=8 lat=4 rounds=2 contenders='' out='' report=''
+rate=25 tput=8 lat=4 rounds=2 contenders='' pools='' out='' report=''
 
 usage() {
 	echo "usage: $0 [-r MBIT] [-t SECS] [-l SECS] [-R ROUNDS] [-c \"CONTENDER...\"]" \
-		"[-o DIR] | --report DIR" >&2
+		"[-p \"PROVIDER...\"] [-o DIR] | --report DIR" >&2
 	exit 2
 }
 
@@ -210,6 +214,17 @@ def verdict(ok): if ok == null then "n/a" elif ok then "met" else "NOT met" end;
 ("rack / veth" | lpad(20)) + (per($R.p50; $V.p50) | r(2) | pad(9)) +
 	(per($R.p99; $V.p99) | r(2) | pad(9)) + (per($R.avg; $V.avg) | r(2) | pad(9)) +
 	(per($R.mbps; $V.mbps) | r(2) | pad(9)),
+($intra | map(.sys) | unique | map(select(startswith("rack-")))[] as $s |
+ ($intra | map(select(.sys == $s))) as $X |
+ { p50: ($X | map(.p50) | mean), p99: ($X | map(.p99) | mean), avg: ($X | map(.avg) | mean),
+   mbps: ($X | map(.mbps) | mean), copies: per($X | map(.copies) | mean; $X | map(.txp) | mean),
+   fwd: ($X | map(.fwd) | mean) } as $Q |
+ ("rack, pool on " + ($s | ltrimstr("rack-")) | lpad(20)) + ($Q.p50 | r(1) | pad(9)) +
+	($Q.p99 | r(1) | pad(9)) + ($Q.avg | r(1) | pad(9)) + ($Q.mbps | r(0) | pad(9)) +
+	($Q.copies | r(2) | pad(15)) + ($Q.fwd | r(0) | pad(13)),
+ ("  / veth" | lpad(20)) + (per($Q.p50; $V.p50) | r(2) | pad(9)) +
+	(per($Q.p99; $V.p99) | r(2) | pad(9)) + (per($Q.avg; $V.avg) | r(2) | pad(9)) +
+	(per($Q.mbps; $V.mbps) | r(2) | pad(9))),
 "(a) veth hands the sender's skb to the receiver; the rack copies once at TX into a pool",
 "    Buffer and passes its reference (the counters of cni1 during iperf3)",
 "each round: " + ($intra | map("\(.sys) \(.p50 | r(0)) us \(.mbps | r(0)) Mbit/s") | join("; ")),
@@ -245,8 +260,13 @@ report() {
 	[ -e "$d/params" ] || { echo "no $d/params: the VM run did not start" >&2; return 1; }
 	p=$(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$d/params" | jq -s -c add)
 	{
-		inter_collect "$d" link 1
+		if [ "$(jq -r .contenders <<<"$p")" = none ]; then
+			jq -cn '{ c: "link", flows: 1, error: "not run (-c none)" }'
+		else
+			inter_collect "$d" link 1
+		fi
 		for c in $(jq -r .contenders <<<"$p"); do
+			[ "$c" != none ] || continue
 			inter_collect "$d" "$c" 1
 			inter_collect "$d" "$c" 4
 		done
@@ -267,6 +287,7 @@ while [ $# -gt 0 ]; do
 	-l) lat=$2; shift ;;
 	-R) rounds=$2; shift ;;
 	-c) contenders=$2; shift ;;
+	-p) pools=$2; shift ;;
 	-o) out=$2; shift ;;
 	--report) report=$2; shift ;;
 	*) usage ;;
@@ -291,12 +312,16 @@ rm -rf "$out/dfabric"	# the guest appends to its files
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 envs=()
 [ -z "$contenders" ] || envs+=(--env "DFB_CONTENDERS=$contenders")
+[ -z "$pools" ] || envs+=(--env "DFB_POOLS=$pools")
+case " $pools " in
+*" pmem "* | *" devdax "*) envs+=(--nvdimm 256M) ;;
+esac
 [ -z "${DFB_GAP_US:-}" ] || envs+=(--env "DFB_GAP_US=$DFB_GAP_US")
 [ -z "${DFB_NP_MTU:-}" ] || envs+=(--env "DFB_NP_MTU=$DFB_NP_MTU")
 echo "VM: booting $krel (TCG when there is no KVM: about five minutes)" >&2
 status=0
 selftests/vm/run --kernel-release "$krel" --out "$out" \
-	--timeout $((rounds * (lat + tput + 20) * 2 + 10 * (tput + 30) + 300)) \
+	--timeout $((rounds * (lat + tput + 20) * 2 * (1 + $(wc -w <<<"$pools")) + 10 * (tput + 30) + 300)) \
 	--env DFB_OUT="$out/dfabric" --env DFB_RATE="$rate" --env DFB_TPUT_SECS="$tput" \
 	--env DFB_LAT_SECS="$lat" --env DFB_ROUNDS="$rounds" "${envs[@]}" \
 	-- tools/bench/dfabric/dfabric-guest.sh >"$out/run.log" 2>&1 || status=$?
