@@ -266,8 +266,8 @@ iplink() {
 	expect_error_in "missing device" ip link add shpx type shpool
 	expect_error_in "no ivshmem device of that PCI name" \
 		ipl link add shpx type shpool dev 0000:00:1f.7
-	expect_error_in "no block device at that path" ipl link add shpx type shpool dev /dev/null
-	expect_error_in "no block device at that path" ipl link add shpx type shpool dev /dev/nothing
+	expect_error_in "no DAX device (not on the dax bus)" ipl link add shpx type shpool dev /dev/null
+	expect_error_in "no device at that path" ipl link add shpx type shpool dev /dev/nothing
 	[ ! -e /sys/class/net/shpx ]
 	x ipl link add shpx type shpool dev "$SHP_DEV" name ipjoin hostname ip-host
 	x "$EDMCTL" -j shpool show ipjoin | jq -e '.[0] | .ifname == "shpx"
