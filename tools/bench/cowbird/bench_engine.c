@@ -67,6 +67,9 @@ static int open_kernel(struct bench_engine *e, const char *spec)
 		if (*end != ':')
 			return -EINVAL;
 		c.via = (uint16_t)strtoul(end + 1, &end, 0);
+	} else if (*end == '@') {	/* ID:KEY@VIA: through the fabric, from host VIA */
+		c.flags = COWBIRD_CREATE_FABRIC;
+		c.via = (uint16_t)strtoul(end + 1, &end, 0);
 	}
 	if (*end)
 		return -EINVAL;

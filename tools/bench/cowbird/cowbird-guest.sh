@@ -17,6 +17,11 @@
 #   (b)      per size: cowbird_probe, all local, then 95% remote through the
 #            kernel engine, then through the stand-in, CBB_PROBES probes of
 #            CBB_RECORDS records, into $out/b-SIZE.txt.
+#   (c)      per size: the kernel engine reading cbmn's region through the
+#            fabric (COWBIRD_CREATE_FABRIC, via compute host cbcn at address
+#            1, cbcn - switch cbsw - cbmn over soft links), then edmop's
+#            reads from cbcn's /dev/edm at the same depth, CBB_FAB_OPS ops
+#            (3000) each, into $out/c-SIZE.txt.
 # Anything that could not be set up says so in $out/errors.txt.
 set -uo pipefail
 
@@ -37,6 +42,22 @@ edm_setup() {
 	[ -n "$key" ] || return 1
 	echo "# kernel engine:" $(cd /sys/module/edm/parameters &&
 		for p in cowbird_*; do echo "$p=$(cat "$p")"; done) >"$out/engine"
+}
+
+# (c)'s fabric: compute host cbcn, a switch, and cbmn; cbcn's /dev/edm in $fdev.
+fab_setup() {
+	local minor
+
+	"$edmctl" fabric add switch cbsw ports 4 && "$edmctl" fabric add host cbcn addr 1 &&
+		"$edmctl" fabric link add cbcn peer cbsw:1 &&
+		"$edmctl" fabric link add cbsw:2 peer cbmn || return 1
+	minor=$("$edmctl" -j fabric show cbcn | jq -er '.[0].minor') || return 1
+	fdev=/dev/edm$minor
+	for _ in $(seq 50); do
+		[ -c "$fdev" ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # rxe0 on veth0, up once its port has an IPv4 RoCE v2 GID.
@@ -62,6 +83,8 @@ rxe_setup() {
 cleanup() {
 	rdma link del rxe0 2>/dev/null
 	ip link del veth0 2>/dev/null
+	"$edmctl" fabric del cbcn 2>/dev/null
+	"$edmctl" fabric del cbsw 2>/dev/null
 	"$edmctl" fabric del cbmn 2>/dev/null
 	[ -d /sys/module/edm ] && { rmmod edm || log "edm.ko would not unload"; }
 	return 0
@@ -79,6 +102,8 @@ if edm_setup; then
 else
 	log "edm.ko or the memory host could not be set up: no kernel-engine rows"
 fi
+fab=0
+[ -z "$kernel" ] || { fab_setup && fab=1; } || log "no fabric for (c): no fabric rows"
 rxe=1
 rxe_setup || { log "rxe0 could not be set up: no ibverbs row"; rxe=0; }
 t0=$SECONDS
@@ -93,5 +118,12 @@ for s in "${sizes[@]}"; do
 	"$bin/cowbird_probe" -s "$s" -N "$records" -n "$probes" -c 0 -C 1 $kernel \
 		-e "local${kernel:+,kernel},standin" >>"$out/b-$s.txt" ||
 		log "cowbird_probe -s $s failed"
+	if [ $fab -eq 1 ]; then
+		f=$out/c-$s.txt
+		"$bin/cowbird_bench" -s "$s" -n "${CBB_FAB_OPS:-3000}" -d "$depth" -c 0 -C 1 \
+			-k "2:$key@1" -e kernel >"$f" || log "cowbird_bench over the fabric -s $s failed"
+		taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" bench 2 read "$s" \
+			"${CBB_FAB_OPS:-3000}" depth "$depth" >>"$f" || log "edmop bench -s $s failed"
+	fi
 	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
 done

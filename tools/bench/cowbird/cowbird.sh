@@ -20,6 +20,11 @@
 #      issue's target being within 15% of local (ratio >= 0.85), the share
 #      of the time the thread stalled on a full window (the engine was the
 #      limit) and its busy ns per probe (what it cost the thread itself).
+#  (c) Cowbird through the EDM fabric (VM): the kernel engine reading a
+#      memory host's region from a compute host (COWBIRD_CREATE_FABRIC),
+#      against edmop reading the same region from that host's /dev/edm at
+#      the same depth: ops/s of each and their ratio (issue 28's target:
+#      >= 0.5). CBB_FAB_OPS ops each (3000).
 #
 # App threads run on CPU 0, engines (stand-in thread, edm's kthread via
 # cowbird_cpu=1, io_uring's SQPOLL thread) on CPU 1. The VM boots with
@@ -122,6 +127,24 @@ where() {
 	fi
 }
 
+# format_c FILE SIZE: Cowbird through the fabric against /dev/edm, same depth
+format_c() {
+	awk -v size="$2" '
+	$1 == "cowbird/fabric" { wall = $5 }
+	/"ops_per_sec"/ { match($0, /"ops_per_sec":[0-9.]+/)
+		edm = substr($0, RSTART + 14, RLENGTH - 14) + 0 }
+	END {
+		printf "== (c) %s B reads through the EDM fabric (VM), the same depth ==\n", size
+		cb = wall > 0 ? 1e9 / wall : 0
+		printf "%-34s %12s\n", "", "ops/s"
+		printf "%-34s %12s\n", "cowbird/fabric (kernel engine)", cb ? sprintf("%.0f", cb) : "n/a"
+		printf "%-34s %12s\n", "/dev/edm (edmop bench, via host)",
+			edm ? sprintf("%.0f", edm) : "n/a"
+		printf "%-34s %12s   (issue 28 target: >= 0.5)\n", "cowbird / /dev/edm",
+			cb && edm ? sprintf("%.3f", cb / edm) : "n/a"
+	}' "$1"
+}
+
 report() {
 	local d=$1 s w f t
 
@@ -140,6 +163,12 @@ report() {
 			echo
 			format_b "$f/b-$s.txt" "== (b) hash index probe, $s B records, $t =="
 		done
+	done
+	for s in 8 64; do
+		f=$d/vm/cowbird/c-$s.txt
+		[ -e "$f" ] || continue
+		echo
+		format_c "$f" "$s"
 	done
 	[ -e "$d/host" ] && echo && cat "$d/host"
 	if [ -s "$d/vm/cowbird/errors.txt" ]; then
@@ -171,7 +200,7 @@ fi
 cd "$top"
 scripts/deps.sh
 krel=$(scripts/krel.sh --vm)
-[ $vm -eq 0 ] || { make -s module KREL="$krel" && make -s edmctl; }
+[ $vm -eq 0 ] || { make -s module KREL="$krel" && make -s edmctl && make -s -C tools/edmop; }
 make -s -C tools/bench/cowbird
 [ -n "$out" ] || out=$(mktemp -d /tmp/cowbird-bench.XXXXXX)
 mkdir -p "$out"

@@ -328,7 +328,7 @@ static int run(const char *which, const char *kernel, const char *shpool)
 		return 1;
 	}
 	bench_row(!strcmp(which, "uring") ? "io_uring/sqpoll" : *which == 'k' ?
-		  "cowbird/kernel" : *which == 's' && which[1] == 'h' ? "cowbird/shpool" :
+		  (strchr(kernel, '@') ? "cowbird/fabric" : "cowbird/kernel") : *which == 's' && which[1] == 'h' ? "cowbird/shpool" :
 		  "cowbird/stand-in", &r);
 	fflush(stdout);
 	return 0;
@@ -370,7 +370,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-n ops] [-d depth] [-s bytes] [-c cpu] [-C cpu]"
-				" [-e standin,kernel,shpool,uring] [-k ID:KEY]"
+				" [-e standin,kernel,shpool,uring] [-k ID:KEY[@VIA]]"
 				" [-x ID:KEY:SHPOOL:VIA] [-O]\n", argv[0]);
 			return 2;
 		}
