@@ -310,6 +310,18 @@ static int bench_uring(struct bench_result *res)
 	return err;
 }
 
+/* The report's name of contender @which (-k @kernel: "ID:KEY@VIA" goes through the fabric). */
+static const char *row_name(const char *which, const char *kernel)
+{
+	if (!strcmp(which, "uring"))
+		return "io_uring/sqpoll";
+	if (*which == 'k')
+		return strchr(kernel, '@') ? "cowbird/fabric" : "cowbird/kernel";
+	if (*which == 's' && which[1] == 'h')
+		return "cowbird/shpool";
+	return "cowbird/stand-in";
+}
+
 static int run(const char *which, const char *kernel, const char *shpool)
 {
 	struct bench_result r;
@@ -327,9 +339,7 @@ static int run(const char *which, const char *kernel, const char *shpool)
 		fprintf(stderr, "cowbird_bench: %s: %s\n", which, strerror(-err));
 		return 1;
 	}
-	bench_row(!strcmp(which, "uring") ? "io_uring/sqpoll" : *which == 'k' ?
-		  (strchr(kernel, '@') ? "cowbird/fabric" : "cowbird/kernel") : *which == 's' && which[1] == 'h' ? "cowbird/shpool" :
-		  "cowbird/stand-in", &r);
+	bench_row(row_name(which, kernel), &r);
 	fflush(stdout);
 	return 0;
 }
