@@ -20,6 +20,7 @@ int edm_memprov_get(struct edm_memprov *mp, const char *path, u64 want,
 {
 	struct path p;
 	umode_t mode;
+	dev_t rdev;
 	int err;
 
 	err = kern_path(path, LOOKUP_FOLLOW, &p);
@@ -28,11 +29,12 @@ int edm_memprov_get(struct edm_memprov *mp, const char *path, u64 want,
 		return err == -ENOENT ? -ENODEV : err;
 	}
 	mode = d_inode(p.dentry)->i_mode;
+	rdev = d_inode(p.dentry)->i_rdev;
 	path_put(&p);
 	if (S_ISBLK(mode))
 		return edm_memprov_pmem_get(mp, path, extack);
 	if (S_ISCHR(mode))
-		return edm_memprov_devdax_get(mp, path, want, extack);
+		return edm_memprov_devdax_get(mp, path, rdev, want, extack);
 	NL_SET_ERR_MSG(extack, "that path is neither a pmem block device nor a DAX device");
 	return -ENODEV;
 }

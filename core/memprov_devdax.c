@@ -52,14 +52,18 @@ struct edm_devdax {
 static DEFINE_MUTEX(edm_devdax_lock);
 static LIST_HEAD(edm_devdax_list);
 
-static void edm_devdax_release(struct edm_memprov *mp)
+/* Give the device back for another lending. */
+static void edm_devdax_unclaim(struct edm_devdax *dd)
 {
-	struct edm_devdax *dd = mp->priv;
-
 	mutex_lock(&edm_devdax_lock);
 	list_del(&dd->node);
 	mutex_unlock(&edm_devdax_lock);
 	kfree(dd);
+}
+
+static void edm_devdax_release(struct edm_memprov *mp)
+{
+	edm_devdax_unclaim(mp->priv);
 	mp->priv = NULL;
 }
 
@@ -68,22 +72,14 @@ static const struct edm_memprov_ops edm_devdax_ops = {
 	.release = edm_devdax_release,
 };
 
-/* Is the character device at @path on the dax bus? */
-static int edm_devdax_chk(const char *path, struct netlink_ext_ack *extack)
+/* Is character device @rdev on the dax bus? */
+static int edm_devdax_chk(dev_t rdev, struct netlink_ext_ack *extack)
 {
 	char sys[48];
 	struct path p;
-	dev_t rdev;
 	bool dax;
 	int err;
 
-	err = kern_path(path, LOOKUP_FOLLOW, &p);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "no device at that path");
-		return err;
-	}
-	rdev = d_inode(p.dentry)->i_rdev;
-	path_put(&p);
 	snprintf(sys, sizeof(sys), "/sys/dev/char/%u:%u/subsystem", MAJOR(rdev), MINOR(rdev));
 	err = kern_path(sys, LOOKUP_FOLLOW, &p);
 	if (err) {
@@ -202,7 +198,7 @@ out:
 	return err;
 }
 
-int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, u64 want,
+int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, dev_t rdev, u64 want,
 			   struct netlink_ext_ack *extack)
 {
 	struct edm_devdax *dd;
@@ -213,7 +209,7 @@ int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, u64 want,
 		NL_SET_ERR_MSG(extack, "taking a DAX device takes CAP_SYS_ADMIN");
 		return -EPERM;
 	}
-	err = edm_devdax_chk(path, extack);
+	err = edm_devdax_chk(rdev, extack);
 	if (err)
 		return err;
 	dd = kzalloc(sizeof(*dd), GFP_KERNEL);
@@ -225,12 +221,12 @@ int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, u64 want,
 		err = PTR_ERR(f);
 		goto err_free;
 	}
-	if (!S_ISCHR(file_inode(f)->i_mode)) {
-		NL_SET_ERR_MSG(extack, "that path is no character device");
+	if (!S_ISCHR(file_inode(f)->i_mode) || file_inode(f)->i_rdev != rdev) {
+		NL_SET_ERR_MSG(extack, "that path changed while it was being opened");
 		err = -ENODEV;
 		goto err_close;
 	}
-	err = edm_devdax_claim(dd, file_inode(f)->i_rdev, extack);
+	err = edm_devdax_claim(dd, rdev, extack);
 	if (err)
 		goto err_close;
 	err = edm_devdax_find(mp, f, want, extack);
@@ -245,9 +241,9 @@ int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, u64 want,
 
 err_unclaim:
 	mp->ops = NULL;
-	mutex_lock(&edm_devdax_lock);
-	list_del(&dd->node);
-	mutex_unlock(&edm_devdax_lock);
+	fput(f);
+	edm_devdax_unclaim(dd);
+	return err;
 err_close:
 	fput(f);
 err_free:

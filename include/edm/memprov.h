@@ -75,7 +75,8 @@ int edm_memprov_pmem_get(struct edm_memprov *mp, const char *path,
 			 struct netlink_ext_ack *extack);
 /* Set once at init, before any get; NULL at exit, after the last release. */
 void edm_memprov_pmem_set_gone(void (*gone)(u64 id));
-int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, u64 want,
+/* @rdev: the character device edm_memprov_get() found at @path */
+int edm_memprov_devdax_get(struct edm_memprov *mp, const char *path, dev_t rdev, u64 want,
 			   struct netlink_ext_ack *extack);
 /*
  * For a provider: hold the dev_pagemap of the range's struct pages, if it
