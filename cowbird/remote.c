@@ -182,6 +182,21 @@ static int cowbird_rop_send(struct cowbird_inst *inst, struct cowbird_rop *rop, 
 	return err == -ERANGE || err == -EINVAL ? COWBIRD_ST_EFAULT : COWBIRD_ST_TIMEOUT;
 }
 
+/*
+ * 1RMA's issue delay of an op (6): its wait in the via host's queue, from
+ * the submit until it first left for the wire; the whole op if it never
+ * left. Not the request's wait in the ring for a window: that wait is the
+ * window's own doing, and fed back to the local window it cut it again,
+ * down to its floor (a quarter op: one op every 800 us). Not a write's
+ * wait for its grant either: that is the switch's, a remote delay.
+ */
+static u64 cowbird_rop_issue_ns(const struct edm_fab_op *fop)
+{
+	if (!fop->issued_ns || fop->issued_ns < fop->start_ns)
+		return fop->lat_ns;
+	return min(fop->issued_ns - fop->start_ns, fop->lat_ns);
+}
+
 /* Takes what the fabric returned; called first in every pass. */
 static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 {
@@ -191,7 +206,6 @@ static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 
 	llist_for_each_entry_safe(rop, tmp, list, done_node) {
 		struct cowbird_eng_ring *er = &inst->rings[rop->ring];
-		const struct cowbird_req *req = &er->r.reqs[rop->cop.index & er->r.mask];
 		struct cowbird_rmt_ring *rr = &er->rmt;
 		bool lost;
 		u16 st = cowbird_rmt_status(rop->fop.status, &lost);
@@ -206,8 +220,7 @@ static void cowbird_rmt_reap(struct cowbird_inst *inst, u64 now)
 		/* a refusal is no sign of congestion: the window sees it as EACCES */
 		cowbird_cc_on_complete(inst->cc, cowbird_cc_dst(rop->cop.rw_type),
 				       st == COWBIRD_ST_NACK ? COWBIRD_ST_EACCES : st,
-				       req->issue_delay_ns, req->issue_delay_ns + rop->fop.lat_ns,
-				       now);
+				       cowbird_rop_issue_ns(&rop->fop), rop->fop.lat_ns, now);
 		if (lost) {
 			rmt->stats.lost++;
 			if (!rr->gbn || cowbird_before(rop->seq, rr->gbn_seq))

@@ -340,6 +340,8 @@ static int edm_op_issue(struct edm_fab_host *h, struct edm_fab_op *op, u64 *wake
 		op->state = EDM_OPS_WAIT_RESP;
 	}
 	now = edm_fab_now_ns();
+	if (!op->issued_ns)
+		op->issued_ns = now;
 	op->sent_ns = now;
 	op->active_ns = now;
 	list_move_tail(&op->list, &h->inflight);
@@ -642,6 +644,7 @@ int edm_fab_host_submit(struct edm_fab_node *n, struct edm_fab_op *op)
 	op->start_ns = edm_fab_now_ns();
 	trace_edm_fab_op_submit(n->name, op, op->opcode, op->dst, op->addr, op->len);
 	op->deadline_ns = edm_queued_deadline(h, op->start_ns);
+	op->issued_ns = 0;
 	op->sent_ns = 0;
 	spin_lock_bh(&n->lock);
 	if (n->dead || h->stopped) {

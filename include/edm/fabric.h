@@ -153,7 +153,8 @@ struct edm_fab_op {
 
 	/* the host stack's */
 	struct list_head list;
-	u64 start_ns;
+	u64 start_ns;		/* submitted */
+	u64 issued_ns;		/* first left the queue for the wire, 0: not yet */
 	u64 sent_ns;		/* when what it waits for was asked */
 	u64 active_ns;		/* issued: when it last made progress */
 	u64 deadline_ns;	/* queued: when it times out */
