@@ -11,6 +11,7 @@
 #   tools/bench/edm.sh [-n LAT_ITERS] [-b BW_ITERS] [-r ROUNDS] [-o|--out DIR]
 #   tools/bench/edm.sh --report DIR     summarize an earlier run again
 #
+# The summary goes to DIR/edm/summary.txt, the rows of tools/bench/README.md to rows.jsonl.
 # The guest (edm-guest.sh) only measures; the sums are done here, on the
 # host, from the raw files in DIR/edm. The defaults (10000 latency and
 # 20000 ops/s iterations, 3 rounds) take three to four minutes under TCG;
@@ -86,24 +87,92 @@ collect() {
 	done <"$d/order"
 }
 
+params() {
+	sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$1/params" | jq -s add
+}
+
 summarize() {
 	local d=$1
 
 	collect "$d" >"$d/runs.jsonl"
-	{ jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$d/params" | jq -s add) \
+	{ jq -rs --slurpfile p <(params "$d") \
 		--arg host "$(cat "$d/host" 2>/dev/null)" "$(summary_jq)" "$d/runs.jsonl"
 	  if compgen -G "$d/edm.r*.hops.trace" >/dev/null; then
 		echo
 		echo "where an EDM read's time goes (tracepoints on, all rounds):"
 		"$top/tools/bench/edm_hops.py" "$d"/edm.r*.hops.trace
 	  fi; } | tee "$d/summary.txt"
+	jq -cs --slurpfile p <(params "$d") "$(rows_jq)" "$d/runs.jsonl" \
+		>"$d/rows.jsonl" || echo "edm.sh: $d/rows.jsonl not written" >&2
 }
 
-summary_jq() {
+median_jq() {
 	cat <<'EOF'
 def median: map(select(. != null)) | sort | if length == 0 then null
 	elif length % 2 == 1 then .[length / 2 | floor]
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+EOF
+}
+
+# runs.jsonl -> rows.jsonl: the figures the table compares, one JSON object a
+# line, as tools/bench/README.md's "Rows" says (medians as in the table)
+rows_jq() {
+	median_jq
+	cat <<'EOF'
+def per(a; b): if a == null or b == null or b == 0 then null else a / b end;
+. as $all | [.[] | select(.error == null)] as $ok | ($p[0] // {}) as $p
+| [.[] | select(.error != null) | "\(.sys) round \(.round) failed (\(.error)), left out"] as $errs
+| ([$ok[] | select(.sys == "edm") | .errors // 0] | add // 0) as $ops_err
+# the rounds of sys with figure f: [{round, v}]
+| def vals(sys; f): [$ok[] | select(.sys == sys) | {round, v: f} | select(.v != null)];
+  # why sys has no figure f, or not in every round that ran
+  def why(sys; f): [$ok[] | select(.sys == sys) | select(f == null) | .round] as $no
+	| if ([$all[] | select(.sys == sys)] | length) == 0
+	then "\(sys): not run (not in EDB_SYSTEMS, or the run stopped before it)"
+	elif ([$ok[] | select(.sys == sys)] | length) == 0 then "\(sys): every round failed"
+	elif (vals(sys; f) | length) == 0 then "\(sys): no figure in any round (see its logs)"
+	elif ($no | length) > 0
+	then "\(sys): no figure in round \($no | map(tostring) | join(", ")) (see its logs)"
+	else empty end;
+  def row(path; metric; better; f; competitor; target; note):
+	vals("edm"; f) as $e | vals("rxe"; f) as $c
+	| [$e[] as $x | $c[] | select(.round == $x.round) | per($x.v; .v) | select(. != null)]
+	  as $q
+	| ($e | map(.v) | median) as $em | ($c | map(.v) | median) as $cm
+	| ([note, why("edm"; f), why("rxe"; f),
+	    (if ($e | length) > 0 and ($c | length) > 0 and ($e | length) != ($c | length)
+	     then "edm's median is over \($e | length) round(s), rxe's over \($c | length)"
+	     else empty end),
+	    $errs[], (if $ops_err > 0 then "edm: \($ops_err) op(s) with an error, all rounds"
+	     else empty end)] | map(select(. != null)) | join("; ")) as $n
+	| { bench: "edm", path: path, metric: metric, better: better, edm: $em,
+	    competitor: competitor, comp: $cm, ratio: per($em; $cm), target: target,
+	    rounds: ([$e, $c] | map(length) | map(select(. > 0)) | min // 0),
+	    ratio_min: (if ($q | length) > 1 then $q | min else null end),
+	    ratio_max: (if ($q | length) > 1 then $q | max else null end) }
+	  + (if $n == "" then {} else { note: $n } end);
+"/dev/edm \($p.size // "?") B" as $dev
+| row("\($dev) read"; "latency, caller's mean (us)"; "lower"; .r.avg;
+	"Soft-RoCE ib_read_lat (t_avg)"; "<= 0.5";
+	"edm: edmop's one-at-a-time ops/s inverted; rxe: ib_read_lat's t_avg"),
+  row("\($dev) read"; "p50 latency, in-kernel (us)"; "lower"; .r.p50;
+	"Soft-RoCE ib_read_lat (t_typical)"; null;
+	"edm: taken in the kernel from submit to completion, not where the caller sees it;" +
+	" rxe: what ib_read_lat's client sees"),
+  row("\($dev) read"; "ops/s, \($p.bw_depth // "?") in flight"; "higher"; .ops;
+	"Soft-RoCE ib_read_bw"; ">= 2";
+	"edm: edmop bench; rxe: ib_read_bw's message rate; the same depth"),
+  row("\($dev) write"; "p50 latency, in-kernel (us)"; "lower"; .w.p50;
+	"Soft-RoCE ib_write_lat (t_typical)"; null;
+	"edm: taken in the kernel from submit to completion (a write completes when its" +
+	" last chunk left: no ack), not where the caller sees it; rxe: half of" +
+	" ib_write_lat's ping-pong round trip")
+EOF
+}
+
+summary_jq() {
+	median_jq
+	cat <<'EOF'
 # fixed point with n decimals, "-" for nothing
 def r(n): def zp(w): if length >= w then . else ("0" * (w - length)) + . end;
 	if . == null then "-" elif n == 0 then round | tostring

@@ -9,6 +9,7 @@
 # (instruction counts are not to be had under TCG). Prints the systems
 # side by side and the ndimm/veth ratios against the issue's targets
 # (latency <= 1.0x veth, throughput >= 0.9x veth): reported, not enforced.
+# Writes DIR/ndimm/summary.txt and rows.jsonl (tools/bench/README.md, "Rows").
 # Not part of make check.
 #
 #   tools/bench/ndimm.sh [-l LAT_SECS] [-t TPUT_SECS] [-r ROUNDS] [-o|--out DIR]
@@ -32,6 +33,7 @@ usage() {
 
 # sockperf's log -> {"p50", "p99", "avg", "rtts"} (microseconds; one way = RTT/2)
 parse_sockperf() {
+	[ -r "$1" ] || { echo '{}'; return; }
 	awk '/percentile 50.000/ { p50 = $NF } /percentile 99.000/ { p99 = $NF }
 	     /avg-latency=/ { sub(/.*avg-latency=/, ""); sub(/ .*/, ""); avg = $0 }
 	     /\[Valid Duration\]/ { sub(/.*ReceivedMessages=/, ""); rt = $0 + 0 }
@@ -42,6 +44,7 @@ parse_sockperf() {
 
 # the samples file -> {"label": {"t", "busy", "idle", "rxb", "rxp", "txb", "txp"}}
 parse_samples() {
+	[ -r "$1" ] || { echo '{}'; return; }
 	awk 'BEGIN { printf "{" }
 	     { printf "%s\"%s\":{\"t\":%s,\"busy\":%s,\"idle\":%s,", (NR > 1 ? "," : ""), $1, $2, $3, $4
 	       printf "\"rxb\":%s,\"rxp\":%s,\"txb\":%s,\"txp\":%s}", $5, $6, $7, $8 }
@@ -55,6 +58,7 @@ parse_nd() {
 
 # tc -s qdisc and BQL -> {"qdisc", "requeues", "qdrops", "bql_limit"}
 parse_qdisc() {
+	[ -r "$1" ] || { echo '{}'; return; }
 	awk '/^qdisc/ && !q { q = $2 } /Sent .* pkt/ && !s { s = 1; sub(/.*dropped /, ""); d = $1 + 0 }
 	     /requeues/ { r = $NF } /^limit:/ { sub(/^limit:/, ""); l = $0 }
 	     END { printf "{\"qdisc\":\"%s\",\"requeues\":%s,\"qdrops\":%s,\"bql_limit\":%s}\n",
@@ -94,12 +98,19 @@ summarize() {
 	local d=$1
 
 	collect "$d" >"$d/runs.jsonl"
-	jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$d/params" | jq -s add) \
+	jq -rs --slurpfile p <(params "$d") \
 		--arg host "$(cat "$d/host" 2>/dev/null)" "$(summary_jq)" "$d/runs.jsonl" |
 		tee "$d/summary.txt"
+	jq -cs --slurpfile p <(params "$d") "$(rows_jq)" "$d/runs.jsonl" >"$d/rows.jsonl"
 }
 
-summary_jq() {
+# DIR/params (k=v lines) -> {"k": "v", ...}
+params() {
+	sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$1/params" | jq -s add
+}
+
+# the definitions the summary and the rows share
+figures_jq() {
 	cat <<'EOF'
 def median: map(select(. != null)) | sort | if length == 0 then null
 	elif (.[0] | type) != "number" then .[0]
@@ -165,7 +176,12 @@ def figures: {
 		else [both("tput"; "tx_drops"), both("tput"; "rx_drops"),
 		      both("lat"; "tx_drops"), both("lat"; "rx_drops")] | add end)
 };
+EOF
+}
 
+summary_jq() {
+	figures_jq
+	cat <<'EOF'
 [.[] | select(.error == null)] as $ok
 | [.[] | select(.error != null) | "\(.sys) round \(.round): \(.error)"] as $errs
 # per system: the median of each figure, its spread and every round's value
@@ -246,6 +262,52 @@ ratio_row("ndimm/veth CPU per round trip"; .us_rtt),
 	"\(.p99_all | map(r(0)) | join(" ")) | \(.mbps_all | map(r(0)) | join(" ")) | " +
 	"\(.s_gb_all | map(r(1)) | join(" "))"),
 (if ($errs | length) > 0 then "", "failed runs:", ($errs[] | "  " + .) else empty end)
+EOF
+}
+
+# rows.jsonl (tools/bench/README.md, "Rows"): per ndimm system of the run, each ratio the
+# summary prints against veth, from the same medians; per-round ratios pair round numbers
+rows_jq() {
+	figures_jq
+	cat <<'EOF'
+[.[] | select(.error == null) | { sys, round } + figures] as $runs
+| . as $all
+# every system of the run, ndimm ones in the order they first ran
+| (reduce (.[] | .sys) as $x ([]; if any(.[]; . == $x) then . else . + [$x] end) |
+   map(select(. != "veth"))) as $nd
+| def pname: "ndimm pair (" + (ltrimstr("ndimm-") |
+	if test("^poll[0-9]+$") then "poll \(ltrimstr("poll")) us" else . end) + ")";
+  # why a system's rounds lack figure k: failed runs, or nothing measured
+  def gaps($n; $k; $what): ($all | map(select(.sys == $n))) as $r |
+	if ($r | length) == 0 then ["\($n) was not in this run"]
+	else [$r[] | .round as $i | if .error != null then { $i, why: "failed: \(.error)" }
+		elif any($runs[]; .sys == $n and .round == $i and .[$k] != null) then empty
+		else { $i, why: "no \($what)" } end] | group_by(.why) | sort_by(.[0].i) |
+		map("\($n) round\(if length > 1 then "s" else "" end) " +
+		    "\(map(.i | tostring) | join(", ")): \(.[0].why)") end;
+  def row($n; $metric; $better; $k; $what; $target):
+	($runs | map(select(.sys == $n and .[$k] != null))) as $e |
+	($runs | map(select(.sys == "veth" and .[$k] != null))) as $c |
+	($e | map(.[$k]) | median) as $em | ($c | map(.[$k]) | median) as $cm |
+	[$e[] | .round as $i | .[$k] as $x |
+	 $c[] | select(.round == $i) | per($x; .[$k])] as $pr |
+	(gaps($n; $k; $what) + gaps("veth"; $k; $what) +
+	 if $em != null and $cm == 0 then ["veth's \($what) is 0"] else [] end +
+	 if ($pr | length) < ([$e, $c] | map(length) | min) then
+		["per-round ratios over the \($pr | length) rounds both measured"] else [] end)
+	as $why |
+	{ bench: "ndimm", path: ($n | pname), metric: $metric, better: $better, edm: $em,
+	  competitor: "veth pair", comp: $cm, ratio: per($em; $cm), target: $target,
+	  rounds: ([$e, $c] | map(length) | min),
+	  ratio_min: (if ($pr | length) < 2 then null else $pr | min end),
+	  ratio_max: (if ($pr | length) < 2 then null else $pr | max end) } +
+	if ($why | length) > 0 then { note: $why | join("; ") } else {} end;
+$nd[] |
+row(.; "sockperf p50 latency (us)"; "lower"; "p50"; "sockperf p50"; "<= 1.0"),
+row(.; "sockperf p99 latency (us)"; "lower"; "p99"; "sockperf p99"; "<= 1.0"),
+row(.; "iperf3 TCP Mbit/s"; "higher"; "mbps"; "iperf3 result"; ">= 0.9"),
+row(.; "CPU s per GB sent (iperf3)"; "lower"; "s_gb"; "CPU or byte counts"; null),
+row(.; "CPU us per round trip (sockperf)"; "lower"; "us_rtt"; "CPU or packet counts"; null)
 EOF
 }
 
