@@ -5,9 +5,10 @@
 #                 edmctl, ip's ndimm plug-in and the benchmark programs;
 #                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
 #                 subsystems out of edm.ko (Kbuild)
-#   make bench    build the benchmark programs (run: tools/bench/cowbird/cowbird.sh,
-#                 tools/bench/dfabric/dfabric.sh, tools/bench/fabric/recovery.sh;
-#                 tools/bench/shpool.sh needs none)
+#   make bench    run every benchmark against its competitor (~30 minutes under TCG)
+#                 and write Documentation/benchmarks.md, its CSVs and plots
+#                 (tools/bench/README.md)
+#   make bench-build  only build the benchmark programs
 #   make demo     boot a VM, load edm.ko, show it working (installs what it needs;
 #                 KREL=<release> picks the kernel, default the newest supported)
 #   make check    the whole suite: build gates, unit tests, VM tests in every installed
@@ -44,10 +45,10 @@ FUZZ_SECONDS ?= 60
 # Kbuild runs on every CPU unless the caller's make already has a job count.
 MODULE_JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: all module edmctl bench edmsim sim-report selftests unit fuzz check check-debug-full \
+.PHONY: all module edmctl bench bench-build edmsim sim-report selftests unit fuzz check check-debug-full \
 	demo deps clean help
 
-all: module edmctl bench
+all: module edmctl bench-build
 
 help:
 	@sed -n 's/^#   //p' $(TOP)/Makefile
@@ -72,8 +73,11 @@ edmctl:
 	$(MAKE) -C $(TOP)/tools/edmop
 	$(MAKE) -C $(TOP)/tools/iplink
 
-# Built with everything so they do not rot; never run by make check.
 bench:
+	$(TOP)/tools/bench/all.sh
+
+# Built with everything so they do not rot; never run by make check.
+bench-build:
 	$(MAKE) -C $(TOP)/tools/bench/cowbird
 	$(MAKE) -C $(TOP)/tools/bench/dfabric
 	$(MAKE) -C $(TOP)/tools/bench/fabric

@@ -110,7 +110,7 @@ t0=$SECONDS
 for s in "${sizes[@]}"; do
 	f=$out/a-$s.txt
 	cat "$out/engine" >"$f" 2>/dev/null
-	"$bin/cowbird_bench" -s "$s" -n "$ops" -d "$depth" -c 0 -C 1 $kernel \
+	"$bin/cowbird_bench" -s "$s" -n "$ops" -d "$depth" -c 0 -C 1 $kernel -O \
 		-e "standin${kernel:+,kernel},uring" >>"$f" || log "cowbird_bench -s $s failed"
 	[ $rxe -eq 0 ] || "$bin/cowbird_verbs" -D rxe0 -s "$s" -n "$ops" -d "$depth" -c 0 >>"$f" ||
 		log "cowbird_verbs -s $s failed"
@@ -120,10 +120,10 @@ for s in "${sizes[@]}"; do
 		log "cowbird_probe -s $s failed"
 	if [ $fab -eq 1 ]; then
 		f=$out/c-$s.txt
-		"$bin/cowbird_bench" -s "$s" -n "${CBB_FAB_OPS:-3000}" -d "$depth" -c 0 -C 1 \
+		"$bin/cowbird_bench" -s "$s" -n "${CBB_FAB_OPS:-20000}" -d "$depth" -c 0 -C 1 \
 			-k "2:$key@1" -e kernel >"$f" || log "cowbird_bench over the fabric -s $s failed"
 		taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" bench 2 read "$s" \
-			"${CBB_FAB_OPS:-3000}" depth "$depth" >>"$f" || log "edmop bench -s $s failed"
+			"${CBB_FAB_OPS:-20000}" depth "$depth" >>"$f" || log "edmop bench -s $s failed"
 	fi
 	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
 done

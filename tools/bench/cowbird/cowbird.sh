@@ -11,9 +11,11 @@
 #      memory host's region (VM), liburing with SQPOLL, and ibverbs
 #      post_send(RDMA READ) + poll_cq over Soft-RoCE (VM). ns per op of the
 #      app thread (issue + reap), of issue, wall, of a compute-side helper
-#      thread (io_uring's SQPOLL), and user-space instructions per op where
-#      the machine has a PMU ("n/a" otherwise: this project's machine has
-#      none, and QEMU's TCG gives the guest none).
+#      thread (natively io_uring's SQPOLL; in the VM, cowbird_bench -O: all
+#      the guest's CPU outside the app thread, so the kernel engine's thread
+#      and the SQPOLL thread count alike), and user-space instructions per
+#      op where the machine has a PMU ("n/a" otherwise: this project's
+#      machine has none, and QEMU's TCG gives the guest none).
 #  (b) the paper's hash index probe (cowbird_probe.c): 95% of the records
 #      remote through libcowbird, reads overlapped with the probing, against
 #      the same loop with every record local; probes/s and the ratio, the
@@ -24,7 +26,7 @@
 #      memory host's region from a compute host (COWBIRD_CREATE_FABRIC),
 #      against edmop reading the same region from that host's /dev/edm at
 #      the same depth: ops/s of each and their ratio (issue 28's target:
-#      >= 0.5). CBB_FAB_OPS ops each (3000).
+#      >= 0.5). CBB_FAB_OPS ops each (20000).
 #
 # App threads run on CPU 0, engines (stand-in thread, edm's kthread via
 # cowbird_cpu=1, io_uring's SQPOLL thread) on CPU 1. The VM boots with
@@ -145,6 +147,57 @@ format_c() {
 	}' "$1"
 }
 
+# json_row BENCH-FIELDS...: one rows.jsonl line (tools/bench/README.md) from
+# name=value pairs; values that look like numbers stay numbers, "" is null
+json_row() {
+	local a=()
+
+	for kv in "$@"; do
+		a+=(--arg "${kv%%=*}" "${kv#*=}")
+	done
+	jq -cn "${a[@]}" '$ARGS.named | with_entries(.value = (.value as $s |
+		if $s == "" then null else ([$s | tonumber?] | first // $s) end))
+		| {bench: "cowbird"} + .
+		| .ratio = (if .edm != null and .comp != null and .comp != 0
+			then .edm / .comp else null end)
+		| .rounds = 1 | .ratio_min = null | .ratio_max = null'
+}
+
+# rows DIR: the VM half's compared figures, one round each, as rows.jsonl
+rows() {
+	local f=$1/vm/cowbird s e c
+
+	for s in 8 64; do
+		[ -e "$f/a-$s.txt" ] && {
+			read -r e c < <(awk '$1 == "cowbird/kernel" { e = $3 + ($6 == "-" ? 0 : $6) }
+				$1 == "io_uring/sqpoll" { c = $3 + ($6 == "-" ? 0 : $6) }
+				END { print (e == "" ? "-" : e), (c == "" ? "-" : c) }' "$f/a-$s.txt")
+			json_row path="libcowbird $s B remote read, kernel engine" \
+				metric="compute-side ns per read" better=lower edm="${e#-}" \
+				competitor="io_uring SQPOLL" comp="${c#-}" target="<= 0.5" \
+				note="both: the app thread and all the guest's other CPU per read (cowbird_bench -O), the kernel engine's thread and the SQPOLL thread alike"
+		}
+		[ -e "$f/b-$s.txt" ] && {
+			read -r e c < <(awk '$1 ~ /^cowbird-kernel\// { e = $2 } $1 ~ /^local\// { c = $2 }
+				END { print (e == "" ? "-" : e), (c == "" ? "-" : c) }' "$f/b-$s.txt")
+			json_row path="hash index probe, $s B records, 95% remote (kernel engine)" \
+				metric="probes/s" better=higher edm="${e#-}" \
+				competitor="the same probe, every record local" comp="${c#-}" \
+				target=">= 0.85"
+		}
+		[ -e "$f/c-$s.txt" ] && {
+			read -r e c < <(awk '$1 == "cowbird/fabric" && $5 > 0 { e = 1e9 / $5 }
+				/"ops_per_sec"/ { match($0, /"ops_per_sec":[0-9.]+/)
+					c = substr($0, RSTART + 14, RLENGTH - 14) }
+				END { print (e == "" ? "-" : e), (c == "" ? "-" : c) }' "$f/c-$s.txt")
+			json_row path="Cowbird $s B reads through the EDM fabric" metric="ops/s" \
+				better=higher edm="${e#-}" competitor="/dev/edm (edmop bench), same depth" \
+				comp="${c#-}" target=">= 0.5"
+		}
+	done
+	return 0
+}
+
 report() {
 	local d=$1 s w f t
 
@@ -171,6 +224,7 @@ report() {
 		format_c "$f" "$s"
 	done
 	[ -e "$d/host" ] && echo && cat "$d/host"
+	rows "$d" >"$d/rows.jsonl" || echo "cowbird.sh: $d/rows.jsonl not written" >&2
 	if [ -s "$d/vm/cowbird/errors.txt" ]; then
 		echo
 		echo "VM errors:"
@@ -231,6 +285,7 @@ if [ $vm -eq 1 ]; then
 		--env CBB_OUT="$out/vm/cowbird" --env CBB_DEPTH="$depth" \
 		--env CBB_OPS="${ops:-${CBB_VM_OPS:-50000}}" \
 		--env CBB_PROBES="${probes:-${CBB_VM_PROBES:-300000}}" \
+		--env CBB_FAB_OPS="${CBB_FAB_OPS:-20000}" \
 		-- tools/bench/cowbird/cowbird-guest.sh >"$out/vm/run.log" 2>&1 || status=$?
 	[ $status -eq 0 ] || echo "VM run failed ($status): $out/vm/run.log" >&2
 fi

@@ -37,6 +37,7 @@
 # flowlet gap, DFB_NP_MTU its members' MTU (1600). About five minutes
 # under TCG. Raw files in DIR (default: a new /tmp/dfabric-bench.XXXXXX),
 # the guest's in DIR/dfabric. See README.md here.
+# The report also writes DIR/dfabric/rows.jsonl (../README.md, "Rows").
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -254,6 +255,94 @@ def verdict(ok): if ok == null then "n/a" elif ok then "met" else "NOT met" end;
 EOF
 }
 
+# The rows.jsonl the report writes (tools/bench/README.md, "Rows"): edm and
+# comp are medians over rounds (the summary prints means); inter-rack runs
+# are one round each.
+rows_jq() {
+	cat <<'EOF'
+def per(a; b): if a == null or b == null or b == 0 then null else a / b end;
+def median: map(select(. != null)) | sort | length as $n |
+	if $n == 0 then null elif $n % 2 == 1 then .[($n - 1) / 2]
+	else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+def r1: if . == null then "-" else . * 10 + 0.5 | floor | . / 10 | tostring end;
+def notes: map(select(. != null)) | if length == 0 then null else join("; ") end;
+def row: { bench: "dfabric", path, metric, better, edm, competitor, comp,
+	ratio: per(.edm; .comp), target, rounds, ratio_min, ratio_max } +
+	(if .note == null then {} else { note } end);
+($p[0].rate | tonumber) as $rate | (4 * $rate) as $sum
+| ($intra | unique_by([.sys, .round])) as $runs
+| ($runs | map(select(.sys == "veth"))) as $veth
+| (if ($intra | length) > ($runs | length) then "the veth rounds were numbered again " +
+	"for each provider and their files overwritten: what is left is the last provider's"
+   else null end) as $dup
+| ((($p[0].pools // "ram") | split(" ")) +
+   ($runs | map(.sys | select(startswith("rack")) | ltrimstr("rack") | ltrimstr("-") |
+	if . == "" then "ram" else . end)) |
+   reduce (.[] | select(. != "")) as $x ([]; if any(.[]; . == $x) then . else . + [$x] end))
+	as $provs
+| ($provs[] as $pv
+   | (if $pv == "ram" then "rack" else "rack-" + $pv end) as $sys
+   | ($runs | map(select(.sys == $sys))) as $X
+   | (["p50", "sockperf p50 latency (us)", "lower", "<= 1.0"],
+      ["p99", "sockperf p99 latency (us)", "lower", null],
+      ["mbps", "iperf3 TCP Mbit/s", "higher", ">= 1.0"]) as [$k, $m, $b, $t]
+   | ($X | map(.[$k] | select(. != null))) as $e
+   | ($veth | map(.[$k] | select(. != null))) as $v
+   | [$X[] | . as $x | per($x[$k]; $veth | map(select(.round == $x.round)) | first | .[$k]) |
+	select(. != null)] as $q
+   | { path: "rack CNs by reference, pool on \(if $pv == "ram" then "RAM" else $pv end)",
+       metric: $m, better: $b, edm: ($e | median), competitor: "veth pair",
+       comp: ($v | median), target: $t, rounds: ($e | length),
+       ratio_min: (if ($q | length) < 2 then null else $q | min end),
+       ratio_max: (if ($q | length) < 2 then null else $q | max end),
+       note: [(if $v == [] then "no veth round measured this"
+	       else "comp: the median of all \($v | length) veth rounds of the boot (the " +
+		"summary: their mean); ratio_min/max: each round over the veth run of its number"
+	       end),
+	      (if $e == [] then "no \($sys) round measured this (the guest log says why)"
+	       else null end),
+	      (if ($e | length) > ($q | length) and $v != [] then
+		"\(($e | length) - ($q | length)) round(s) without a veth run of their number"
+	       else null end), $dup] | notes }
+   | row),
+($p[0].contenders | split(" ") | map(select(. != "" and . != "none"))) as $cs
+| def run(c; f): $inter | map(select(.c == c and .flows == f)) | first;
+  def fig(r; k): if r == null or r.error then null else r[k] end;
+  def why(c; r): if any($cs[]; . == c) | not then "\(c) was not run (-c)"
+	elif r == null then "\(c): no data" elif r.error then "\(c): n/a: \(r.error)"
+	else null end;
+  run("link"; 1) as $lk | run("bond-rr"; 1) as $rr
+| $cs[] | select(startswith("nicpool-")) as $c | run($c; 1) as $a
+| "NIC pool (\($c | ltrimstr("nicpool-"))), one TCP flow over 4 shaped links" as $path
+| ({ path: $path, metric: "Mbit/s", better: "higher", edm: fig($a; "mbps"),
+     competitor: "the four links' sum", comp: $sum, target: ">= 0.9",
+     note: [why($c; $a), "comp: 4 x \($rate) Mbit/s, each link's tbf rate" +
+	    (if fig($lk; "mbps") == null then "" else "; one shaped link alone carried " +
+	     "\($lk.mbps | r1) Mbit/s, the ceiling of this ratio" end)] | notes },
+   { path: $path, metric: "Mbit/s", better: "higher", edm: fig($a; "mbps"),
+     competitor: "bonding balance-rr", comp: fig($rr; "mbps"), target: null,
+     note: [why($c; $a), why("bond-rr"; $rr)] | notes },
+   { path: $path, metric: "TCP retransmits", better: "lower", edm: fig($a; "retr"),
+     competitor: "bonding balance-rr", comp: fig($rr; "retr"), target: "<= 1.0",
+     note: [why($c; $a), why("bond-rr"; $rr), "iperf3's sum_sent.retransmits; the " +
+	    "summary's target is strictly fewer than bond-rr",
+	    (if fig($rr; "retr") == 0 then "bond-rr had none: no ratio" else null end)] |
+	   notes },
+   ((["bond-xor", "bonding balance-xor (layer3+4)"], ["mptcp", "MPTCP, 4 subflows"]) as
+	[$o, $on] | select(any($cs[]; . == $o)) | run($o; 1) as $r |
+    { path: $path, metric: "Mbit/s", better: "higher", edm: fig($a; "mbps"),
+      competitor: $on, comp: fig($r; "mbps"), target: null,
+      note: [why($c; $a), why($o; $r),
+	     (if $o == "mptcp" and fig($r; "mbps") != null then "MP_CAPABLE " +
+	      "\($r.mp_capable), joined subflows \($r.joins)" else null end)] | notes }),
+   { path: ($path | sub("one TCP flow"; "four TCP flows")), metric: "Mbit/s",
+     better: "higher", edm: fig(run($c; 4); "mbps"), competitor: "the four links' sum",
+     comp: $sum, target: null, note: [why($c; run($c; 4))] | notes })
+| . + { rounds: (if .edm == null then 0 else 1 end), ratio_min: null, ratio_max: null }
+| row
+EOF
+}
+
 report() {
 	local d=$1/dfabric p c
 
@@ -277,7 +366,9 @@ report() {
 		--slurpfile intra "$d/intra.jsonl" --arg host "$(cat "$1/host" 2>/dev/null)" \
 		--rawfile err <(grep -v ' done$' "$d/errors.txt" 2>/dev/null || true) \
 		'($err | split("\n") | map(select(length > 0))) as $errs |
-		 '"$(summary_jq)" | tee "$d/summary.txt"
+		 '"$(summary_jq)" | tee "$d/summary.txt" || return
+	jq -nc --slurpfile p <(echo "$p") --slurpfile inter "$d/inter.jsonl" \
+		--slurpfile intra "$d/intra.jsonl" "$(rows_jq)" >"$d/rows.jsonl"
 }
 
 while [ $# -gt 0 ]; do

@@ -1,0 +1,251 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench's report: from the run directories of tools/bench/all.sh, write
+one CSV per benchmark into the run directory, Documentation/bench/summary.csv,
+the plots (gnuplot, PNG) and Documentation/benchmarks.md.
+
+    tools/bench/report.py RUNDIR [--doc DIR]
+
+RUNDIR holds one directory per benchmark, each with rows.jsonl (the format is
+tools/bench/README.md's "Rows") and meta.json (written by all.sh: command,
+kernel, date, commit, seconds, exit status). --doc (default: the tree's
+Documentation) is where summary.csv, the plots and benchmarks.md go.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+
+BENCHES = ["edm", "cowbird", "ndimm", "dfabric", "shpool"]
+CSV_FIELDS = ["bench", "path", "metric", "better", "edm", "competitor", "comp", "ratio",
+              "target", "met", "spread", "rounds", "commit", "date", "kernel", "command", "note"]
+SUMMARY_FIELDS = ["path", "metric", "edm", "competitor", "comp", "ratio", "target", "met",
+                  "spread", "commit", "date", "bench", "note"]
+# issue 28's rows that no benchmark of make bench measures yet
+NOT_MEASURED = [
+    ("redis-benchmark p99 over rack CNs", "the same over a veth pair", "better than veth"),
+    ("redis-benchmark over the NIC pool", "bonding", "recorded"),
+    ("key-value workload over libcowbird", "io_uring; ibverbs over Soft-RoCE", "recorded"),
+]
+
+
+def met(row):
+    """yes / no; no without a ratio or a target."""
+    q, t = row.get("ratio"), row.get("target")
+    if q is None or not t:
+        return "no" if t else ""
+    op, val = t.split()
+    val = float(val)
+    return "yes" if (q <= val if op == "<=" else q >= val) else "no"
+
+
+def num(v, nd=None):
+    if v is None:
+        return ""
+    if nd is None:
+        nd = 0 if abs(v) >= 100 else 1 if abs(v) >= 10 else 2 if abs(v) >= 0.1 else 3
+    return f"{v:.{nd}f}"
+
+
+def spread(row):
+    lo, hi = row.get("ratio_min"), row.get("ratio_max")
+    return "" if lo is None or hi is None else f"{lo:.2f}-{hi:.2f}"
+
+
+def load(rundir):
+    runs = []
+    for b in BENCHES:
+        d = os.path.join(rundir, b)
+        meta_f = os.path.join(d, "meta.json")
+        if not os.path.exists(meta_f):
+            continue
+        with open(meta_f) as f:
+            meta = json.load(f)
+        rows = []
+        rows_f = meta.get("rows") or os.path.join(d, "rows.jsonl")
+        if not os.path.isabs(rows_f):
+            rows_f = os.path.join(d, rows_f)
+        if os.path.exists(rows_f):
+            with open(rows_f) as f:
+                rows = [json.loads(line) for line in f if line.strip()]
+        for r in rows:
+            r["met"] = met(r)
+            r["spread"] = spread(r)
+            for k in ("commit", "date", "kernel", "command"):
+                r[k] = meta.get(k, "")
+        runs.append((b, meta, rows))
+    return runs
+
+
+def write_csvs(rundir, runs):
+    for b, _, rows in runs:
+        with open(os.path.join(rundir, b + ".csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, CSV_FIELDS, extrasaction="ignore")
+            w.writeheader()
+            for r in rows:
+                w.writerow({**r, "edm": num(r.get("edm")), "comp": num(r.get("comp")),
+                            "ratio": num(r.get("ratio"), 3)})
+
+
+def write_summary(doc, runs):
+    os.makedirs(os.path.join(doc, "bench"), exist_ok=True)
+    with open(os.path.join(doc, "bench", "summary.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, SUMMARY_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for _, _, rows in runs:
+            for r in rows:
+                w.writerow({**r, "edm": num(r.get("edm")), "comp": num(r.get("comp")),
+                            "ratio": num(r.get("ratio"), 3)})
+
+
+def gnuplot(script):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                       stdout=subprocess.DEVNULL)
+        return True
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"report.py: gnuplot failed: {e}", file=sys.stderr)
+        return False
+
+
+def plot_ratios(png, runs):
+    """Every row with a target: its ratio, and the target beside it."""
+    pts = [r for _, _, rows in runs for r in rows if r.get("target") and r.get("ratio")]
+    if not pts:
+        return False
+    data = png + ".dat"
+    with open(data, "w") as f:
+        for i, r in enumerate(pts):
+            label = f"{r['path']}: {r['metric']}".replace('"', "'")
+            tgt = float(r["target"].split()[1])
+            f.write(f'{len(pts) - 1 - i} {r["ratio"]:.4f} {tgt} {1 if r["met"] == "yes" else 0} "{label}"\n')
+    h = max(400, 28 * len(pts) + 120)
+    ok = gnuplot(f"""set terminal pngcairo size 1300,{h} font ",9"
+set output "{png}"
+set title "edm / competitor, one VM run each (bars), and issue 28's target (marks)"
+set logscale x 10
+set xrange [0.01:20]
+set yrange [-1:{len(pts)}]
+set ytics scale 0
+set grid x
+set key bottom right
+set style fill solid 0.6
+set xlabel "ratio (log scale); met: green, not met: red"
+plot "{data}" using (0.01):1:(0.01):2:($1-0.35):($1+0.35):($4 > 0 ? 0x33aa33 : 0xcc3333):ytic(5) \\
+       with boxxyerror lc rgb variable notitle, \\
+     "{data}" using 3:1 with points pt 2 ps 1.5 lc rgb "black" title "target"
+""")
+    os.unlink(data)
+    return ok
+
+
+def plot_bench(png, bench, rows):
+    """One bench's figures side by side with the competitor's, per metric."""
+    pts = [r for r in rows if r.get("edm") is not None and r.get("comp") is not None]
+    if not pts:
+        return False
+    data = png + ".dat"
+    with open(data, "w") as f:
+        for i, r in enumerate(pts):
+            label = f"{r['path']}: {r['metric']}".replace('"', "'")
+            # each pair normalised to the competitor: bars of 1 and edm's ratio
+            f.write(f'{len(pts) - 1 - i} 1 {r["edm"] / r["comp"] if r["comp"] else 0:.4f} '
+                    f'{num(r["comp"])} {num(r["edm"])} "{label}"\n')
+    h = max(300, 34 * len(pts) + 120)
+    ok = gnuplot(f"""set terminal pngcairo size 1300,{h} font ",9"
+set output "{png}"
+set title "{bench}: edm against its competitor, each pair over the competitor's figure"
+set yrange [-1:{len(pts)}]
+set ytics scale 0
+set xrange [0:*]
+set grid x
+set style fill solid 0.6
+set key bottom right
+set xlabel "over the competitor's figure (labels: the figures themselves)"
+plot "{data}" using (0.5):($1+0.18):(0.5):(0.16):ytic(6) with boxxyerror lc rgb "#888888" \\
+       title "competitor", \\
+     "{data}" using ($3/2):($1-0.18):($3/2):(0.16) with boxxyerror lc rgb "#3366cc" title "edm", \\
+     "{data}" using (1):($1+0.18):4 with labels left offset 0.5,0 notitle, \\
+     "{data}" using 3:($1-0.18):5 with labels left offset 0.5,0 notitle
+""")
+    os.unlink(data)
+    return ok
+
+
+def md_table(rows):
+    out = ["| path | metric | edm | competitor | its figure | ratio | target | met | spread |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        out.append(f"| {r['path']} | {r['metric']} | {num(r.get('edm'))} | {r['competitor']} | "
+                   f"{num(r.get('comp'))} | {num(r.get('ratio'), 2)} | {r.get('target') or ''} | "
+                   f"{r['met']} | {r['spread']} |")
+    notes = [r for r in rows if r.get("note")]
+    if notes:
+        out.append("")
+        out += [f"- {r['path']}, {r['metric']}: {r['note']}" for r in notes]
+    return out
+
+
+def write_md(doc, runs, plots):
+    first = runs[0][1] if runs else {}
+    allrows = [r for _, _, rows in runs for r in rows]
+    targeted = [r for r in allrows if r.get("target")]
+    lines = [
+        "# Benchmarks",
+        "",
+        "This page is generated by `make bench` (`tools/bench/all.sh`, then",
+        "`tools/bench/report.py`); do not edit it, run `make bench` again. Every figure below",
+        f"was measured on commit {first.get('commit', '?')} on {first.get('date', '?')}, in",
+        f"Debian's {first.get('kernel', '?')} under QEMU's TCG on this project's 2-core machine,",
+        "edm and its competitor in the same VM boot. Absolute times under TCG mean little;",
+        "the ratios are the figures to read. `Documentation/bench/summary.csv` has the same rows.",
+        "",
+        f"Targets met: {sum(r['met'] == 'yes' for r in targeted)} of {len(targeted)} rows with "
+        "a target. A row's spread is the lowest and highest ratio of its single rounds,",
+        "where a benchmark ran more than one.",
+        "",
+    ]
+    if "ratios" in plots:
+        lines += ["![every ratio against its target](bench/ratios.png)", ""]
+    for b, meta, rows in runs:
+        lines += [f"## {b}", "",
+                  f"`{meta.get('command', '?')}`: {meta.get('seconds', '?')} s, "
+                  f"exit status {meta.get('status', '?')}.", ""]
+        lines += md_table(rows) if rows else ["No rows: the run failed; see its directory."]
+        if b in plots:
+            lines += ["", f"![{b}](bench/{b}.png)"]
+        lines.append("")
+    lines += ["## Not measured by `make bench` yet", "",
+              "| path | competitor | target |", "| --- | --- | --- |"]
+    lines += [f"| {p} | {c} | {t} |" for p, c, t in NOT_MEASURED]
+    lines += ["", "No latency CDFs either: the benchmarks keep percentiles, not every sample.", ""]
+    with open(os.path.join(doc, "benchmarks.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def main():
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rundir")
+    ap.add_argument("--doc", default=os.path.join(top, "Documentation"))
+    a = ap.parse_args()
+    runs = load(a.rundir)
+    if not runs:
+        sys.exit(f"report.py: no benchmark's meta.json under {a.rundir}")
+    write_csvs(a.rundir, runs)
+    write_summary(a.doc, runs)
+    plots = set()
+    if plot_ratios(os.path.join(a.doc, "bench", "ratios.png"), runs):
+        plots.add("ratios")
+    for b, _, rows in runs:
+        if plot_bench(os.path.join(a.doc, "bench", b + ".png"), b, rows):
+            plots.add(b)
+    write_md(a.doc, runs, plots)
+    n = sum(len(rows) for _, _, rows in runs)
+    print(f"report.py: {n} rows of {len(runs)} benchmarks; {a.doc}/benchmarks.md")
+
+
+if __name__ == "__main__":
+    main()
