@@ -260,24 +260,15 @@ static void cowbird_rmt_rewind(struct cowbird_inst *inst, struct cowbird_rmt_rin
 	rr->gbn = false;
 }
 
-/* One pass over one ring of a remote instance; a measure of the work found. */
-u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er)
+/* Hands the fabric what a ring may send now; how many ops it handled. */
+static u32 cowbird_rmt_ring_send(struct cowbird_inst *inst, struct cowbird_eng_ring *er,
+				 u64 now)
 {
 	struct cowbird_rmt_ring *rr = &er->rmt;
 	struct cowbird_rmt *rmt = inst->rmt;
 	struct cowbird_ring *r = &er->r;
 	struct cowbird_rop *rop, *tmp;
-	u64 now = ktime_get_ns();
 	u32 n = 0, dirs;
-	int got;
-
-	got = cowbird_ring_fetch(r, r->entries, now);
-	if (got)
-		trace_edm_cowbird_fetch(inst->id, er - inst->rings, got);
-	if (rr->gbn && !rr->out)
-		cowbird_rmt_rewind(inst, rr, now);
-	if (rr->gbn)
-		goto out;
 
 	/* first what is unsent, oldest first: order on the wire is issue order */
 	list_for_each_entry_safe(rop, tmp, &rr->ops, list) {
@@ -286,10 +277,10 @@ u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er
 		if (rop->state != COWBIRD_ROP_UNSENT)
 			continue;
 		if (!cowbird_cc_may_issue(inst->cc, cowbird_cc_dst(rop->cop.rw_type), now))
-			goto out;
+			return n;
 		st = cowbird_rop_send(inst, rop, now);
 		if (st == -EAGAIN)
-			goto out;
+			return n;
 		if (st > 0)
 			cowbird_rop_end(inst, rop, st, now);
 		else
@@ -317,7 +308,35 @@ u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er
 		if (st == -EAGAIN)
 			break;
 	}
-out:
+	return n;
+}
+
+/* One pass over one ring of a remote instance; a measure of the work found. */
+u32 cowbird_rmt_ring_pass(struct cowbird_inst *inst, struct cowbird_eng_ring *er)
+{
+	struct cowbird_rmt_ring *rr = &er->rmt;
+	struct cowbird_ring *r = &er->r;
+	u64 now = ktime_get_ns();
+	u32 n = 0;
+	int got;
+
+	got = cowbird_ring_fetch(r, r->entries, now);
+	if (got)
+		trace_edm_cowbird_fetch(inst->id, er - inst->rings, got);
+	if (rr->gbn && !rr->out)
+		cowbird_rmt_rewind(inst, rr, now);
+	if (!rr->gbn) {
+		/*
+		 * With BH off, the via host's poll runs once, at
+		 * local_bh_enable(), with every op of the pass in its queue:
+		 * the requests leave in shared bursts, as /dev/edm's batches
+		 * do (fabric/cdev.c), instead of each one crossing the
+		 * fabric before the next is queued.
+		 */
+		local_bh_disable();
+		n = cowbird_rmt_ring_send(inst, er, now);
+		local_bh_enable();
+	}
 	cowbird_ring_complete(r, true);
 	return n + max(got, 0) + cowbird_ring_inflight(r);
 }
