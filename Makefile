@@ -78,6 +78,7 @@ bench:
 
 # Built with everything so they do not rot; never run by make check.
 bench-build:
+	$(MAKE) -C $(TOP)/tools/bench/floor
 	$(MAKE) -C $(TOP)/tools/bench/cowbird
 	$(MAKE) -C $(TOP)/tools/bench/dfabric
 	$(MAKE) -C $(TOP)/tools/bench/fabric

@@ -20,9 +20,10 @@ import sys
 
 BENCHES = ["edm", "cowbird", "ndimm", "dfabric", "shpool"]
 CSV_FIELDS = ["bench", "path", "metric", "better", "edm", "competitor", "comp", "ratio",
-              "target", "met", "spread", "rounds", "commit", "date", "kernel", "command", "note"]
+              "target", "met", "spread", "floor", "rounds", "commit", "date", "kernel", "command",
+              "note"]
 SUMMARY_FIELDS = ["path", "metric", "edm", "competitor", "comp", "ratio", "target", "met",
-                  "spread", "commit", "date", "bench", "note"]
+                  "spread", "floor", "commit", "date", "bench", "note"]
 # issue 28's rows that no benchmark of make bench measures yet
 NOT_MEASURED = [
     ("redis-benchmark p99 over rack CNs", "the same over a veth pair", "better than veth"),
@@ -54,6 +55,27 @@ def spread(row):
     return "" if lo is None or hi is None else f"{lo:.2f}-{hi:.2f}"
 
 
+def floor_of(row, floor):
+    """The machine's own cost for a row's metric, from tools/bench/floor's
+    figures: a latency or a per-op cost is one cache-line round trip between
+    two CPUs (a handoff to an engine and back), a rate one op per round trip,
+    a bit rate one 1500 B memcpy per packet; "" when none applies (a CPU
+    cost, a count of retransmits)."""
+    if not floor:
+        return ""
+    m = row.get("metric", "")
+    rtt = floor.get("cacheline_rtt_ns")
+    if "latency" in m and "(us)" in m and rtt:
+        return f"{rtt / 1000:.2f}"
+    if "ns per" in m and rtt:
+        return f"{rtt:.0f}"
+    if ("ops/s" in m or "probes/s" in m or "packets/s" in m) and rtt:
+        return f"{1e9 / rtt:.0f}"
+    if "Mbit/s" in m and floor.get("memcpy_1500_ns"):
+        return f"{1500 * 8 / floor['memcpy_1500_ns'] * 1000:.0f}"
+    return ""
+
+
 def load(rundir):
     runs = []
     for b in BENCHES:
@@ -77,6 +99,14 @@ def load(rundir):
                 r[k] = meta.get(k, "")
         runs.append((b, meta, rows))
     return runs
+
+
+def load_floor(rundir):
+    f = os.path.join(rundir, "floor.json")
+    if not os.path.exists(f):
+        return None
+    with open(f) as fh:
+        return json.load(fh)
 
 
 def write_csvs(rundir, runs):
@@ -175,12 +205,13 @@ plot "{data}" using (0.5):($1+0.18):(0.5):(0.16):ytic(6) with boxxyerror lc rgb 
 
 
 def md_table(rows):
-    out = ["| path | metric | edm | competitor | its figure | ratio | target | met | spread |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = ["| path | metric | edm | competitor | its figure | ratio | target | met | spread | "
+           "floor |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         out.append(f"| {r['path']} | {r['metric']} | {num(r.get('edm'))} | {r['competitor']} | "
                    f"{num(r.get('comp'))} | {num(r.get('ratio'), 2)} | {r.get('target') or ''} | "
-                   f"{r['met']} | {r['spread']} |")
+                   f"{r['met']} | {r['spread']} | {r['floor']} |")
     notes = [r for r in rows if r.get("note")]
     if notes:
         out.append("")
@@ -188,7 +219,27 @@ def md_table(rows):
     return out
 
 
-def write_md(doc, runs, plots):
+def md_floor(floor):
+    if not floor:
+        return ["No physical floor: `tools/bench/floor` did not run.", ""]
+    return [
+        "## The physical floor",
+        "",
+        f"Measured natively on this machine by `build/bench-floor/floor` before the VMs "
+        f"(CPUs {floor['cpus'][0]} and {floor['cpus'][1]}, medians of 9 runs): a cache-line "
+        f"round trip between the two CPUs takes {floor['cacheline_rtt_ns']:.1f} ns; a warm "
+        f"memcpy of 64 B {floor['memcpy_64_ns']:.1f} ns, of 1500 B "
+        f"{floor['memcpy_1500_ns']:.1f} ns, of 64 KiB {floor['memcpy_65536_ns']:.0f} ns.",
+        "The floor column turns these into each row's unit: a latency (us) or a cost per op",
+        "(ns) is one round trip; a rate is one op per round trip, the rate of one op at a time",
+        "(ops in flight together can go faster); a bit rate is one 1500 B copy per packet. It",
+        "is what the machine itself costs any software path, edm's or its competitor's,",
+        "natively; under TCG every figure is far above it.",
+        "",
+    ]
+
+
+def write_md(doc, runs, plots, floor):
     first = runs[0][1] if runs else {}
     allrows = [r for _, _, rows in runs for r in rows]
     targeted = [r for r in allrows if r.get("target")]
@@ -209,6 +260,7 @@ def write_md(doc, runs, plots):
     ]
     if "ratios" in plots:
         lines += ["![every ratio against its target](bench/ratios.png)", ""]
+    lines += md_floor(floor)
     for b, meta, rows in runs:
         lines += [f"## {b}", "",
                   f"`{meta.get('command', '?')}`: {meta.get('seconds', '?')} s, "
@@ -234,6 +286,10 @@ def main():
     runs = load(a.rundir)
     if not runs:
         sys.exit(f"report.py: no benchmark's meta.json under {a.rundir}")
+    floor = load_floor(a.rundir)
+    for _, _, rows in runs:
+        for r in rows:
+            r["floor"] = floor_of(r, floor)
     write_csvs(a.rundir, runs)
     write_summary(a.doc, runs)
     plots = set()
@@ -242,7 +298,7 @@ def main():
     for b, _, rows in runs:
         if plot_bench(os.path.join(a.doc, "bench", b + ".png"), b, rows):
             plots.add(b)
-    write_md(a.doc, runs, plots)
+    write_md(a.doc, runs, plots, floor)
     n = sum(len(rows) for _, _, rows in runs)
     print(f"report.py: {n} rows of {len(runs)} benchmarks; {a.doc}/benchmarks.md")
 
