@@ -147,17 +147,23 @@ def gnuplot(script):
         return False
 
 
+def write_dat(png, pts, cols):
+    """gnuplot's data for @pts, the first row on top: "y COLS... label" lines."""
+    data = png + ".dat"
+    with open(data, "w") as f:
+        for i, r in enumerate(pts):
+            label = f"{r['path']}: {r['metric']}".replace('"', "'")
+            f.write(f'{len(pts) - 1 - i} {cols(r)} "{label}"\n')
+    return data
+
+
 def plot_ratios(png, runs):
     """Every row with a target: its ratio, and the target beside it."""
     pts = [r for _, _, rows in runs for r in rows if r.get("target") and r.get("ratio")]
     if not pts:
         return False
-    data = png + ".dat"
-    with open(data, "w") as f:
-        for i, r in enumerate(pts):
-            label = f"{r['path']}: {r['metric']}".replace('"', "'")
-            tgt = float(r["target"].split()[1])
-            f.write(f'{len(pts) - 1 - i} {r["ratio"]:.4f} {tgt} {1 if r["met"] == "yes" else 0} "{label}"\n')
+    data = write_dat(png, pts, lambda r: f'{r["ratio"]:.4f} {r["target"].split()[1]} '
+                     f'{1 if r["met"] == "yes" else 0}')
     h = max(400, 28 * len(pts) + 120)
     ok = gnuplot(f"""set terminal pngcairo size 1300,{h} font ",9"
 set output "{png}"
@@ -170,8 +176,8 @@ set grid x
 set key bottom right
 set style fill solid 0.6
 set xlabel "ratio (log scale); met: green, not met: red"
-plot "{data}" using (0.001):1:(0.001):2:($1-0.35):($1+0.35):($4 > 0 ? 0x33aa33 : 0xcc3333):ytic(5) \\
-       with boxxyerror lc rgb variable notitle, \\
+plot "{data}" using (0.001):1:(0.001):2:($1-0.35):($1+0.35):($4 > 0 ? 0x33aa33 : 0xcc3333) \\
+       :ytic(5) with boxxyerror lc rgb variable notitle, \\
      "{data}" using 3:1 with points pt 2 ps 1.5 lc rgb "black" title "target"
 """)
     os.unlink(data)
@@ -183,13 +189,9 @@ def plot_bench(png, bench, rows):
     pts = [r for r in rows if r.get("edm") is not None and r.get("comp") is not None]
     if not pts:
         return False
-    data = png + ".dat"
-    with open(data, "w") as f:
-        for i, r in enumerate(pts):
-            label = f"{r['path']}: {r['metric']}".replace('"', "'")
-            # each pair normalised to the competitor: bars of 1 and edm's ratio
-            f.write(f'{len(pts) - 1 - i} 1 {r["edm"] / r["comp"] if r["comp"] else 0:.4f} '
-                    f'{num(r["comp"])} {num(r["edm"])} "{label}"\n')
+    # each pair over the competitor's figure: a bar of 1 and one of edm's ratio
+    data = write_dat(png, pts, lambda r: f'1 {r["edm"] / r["comp"] if r["comp"] else 0:.4f} '
+                     f'{num(r["comp"])} {num(r["edm"])}')
     h = max(300, 34 * len(pts) + 120)
     ok = gnuplot(f"""set terminal pngcairo size 1300,{h} font ",9"
 set output "{png}"
