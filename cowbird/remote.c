@@ -35,7 +35,8 @@
  * Context and locking. The fabric calls cowbird_rmt_done() in BH; it only
  * pushes the op on the instance's lock-free done list and drops the count
  * of ops out. Everything else runs in an engine thread under the
- * instance's serve_lock. Teardown waits until no op is out (each ends
+ * instance's serve_lock; a ring's sends of one pass run with BH off, so the
+ * via host takes them in one poll. Teardown waits until no op is out (each ends
  * within the via host's timeout), so the fabric never writes into a freed
  * mapping.
  */
