@@ -5,7 +5,7 @@
 #                 edmctl, ip's ndimm plug-in and the benchmark programs;
 #                 EDM_FABRIC=n, EDM_NETDIMM=n, EDM_DFABRIC=n, EDM_COWBIRD=n leave
 #                 subsystems out of edm.ko (Kbuild)
-#   make bench    run every benchmark against its competitor (~30 minutes under TCG)
+#   make bench    run every benchmark against its competitor (10 minutes under TCG)
 #                 and write Documentation/benchmarks.md, its CSVs and plots
 #                 (tools/bench/README.md)
 #   make bench-build  only build the benchmark programs
