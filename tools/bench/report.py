@@ -26,7 +26,6 @@ SUMMARY_FIELDS = ["path", "metric", "edm", "competitor", "comp", "ratio", "targe
                   "spread", "floor", "commit", "date", "bench", "note"]
 # issue 28's rows that no benchmark of make bench measures yet
 NOT_MEASURED = [
-    ("redis-benchmark p99 over rack CNs", "the same over a veth pair", "better than veth"),
     ("redis-benchmark over the NIC pool", "bonding", "recorded"),
     ("key-value workload over libcowbird", "io_uring; ibverbs over Soft-RoCE", "recorded"),
     ("shared pool netdev between two guests", "virtio-net on a tap with offloads (the fair "

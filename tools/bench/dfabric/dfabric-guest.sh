@@ -8,7 +8,9 @@
 #            veth pair in dfva and dfvb (10.81.0.1, .2); DFB_ROUNDS rounds,
 #            order reversed every other round: sockperf ping-pong (64 B UDP,
 #            DFB_LAT_SECS, both ends on CPU 0: under TCG a wakeup across
-#            vCPUs costs milliseconds) and iperf3, one flow, DFB_TPUT_SECS.
+#            vCPUs costs milliseconds), iperf3, one flow, DFB_TPUT_SECS, and
+#            redis-benchmark (SET and GET, DFB_REDIS_N requests each from one
+#            client; redis-server on CPU 0 too) when redis is installed.
 #            The veth run is also the check that one unshaped link carries
 #            far more than the four shaped ones together. DFB_POOLS names
 #            the memory providers the rack's pool is made on, one rack run
@@ -40,7 +42,7 @@
 #                sockets become MPTCP ones).
 #
 # Files in $DFB_OUT: params; intra.order; per intra run TAG = intra.SYS.rN:
-# TAG.sockperf.log, TAG.iperf3.json, and for the rack TAG.cn0.json and
+# TAG.sockperf.log, TAG.iperf3.json, TAG.redis.csv, and for the rack TAG.cn0.json and
 # TAG.cn1.json (edmctl -j rack stats around iperf3); per inter run TAG =
 # CONTENDER.FLOWS: TAG.iperf3.json, TAG.tx0.nstat, TAG.tx1.nstat (sender's
 # netns, before and after), TAG.rx0.nstat, TAG.rx1.nstat (receiver's),
@@ -58,6 +60,7 @@ out=${DFB_OUT:-${EDM_VM_OUT:-/tmp}/dfabric}
 rate=${DFB_RATE:-25}
 tput_s=${DFB_TPUT_SECS:-8}
 lat_s=${DFB_LAT_SECS:-4}
+redis_n=${DFB_REDIS_N:-5000}
 rounds=${DFB_ROUNDS:-2}
 gap=${DFB_GAP_US:-}
 np_mtu=${DFB_NP_MTU:-1600}
@@ -222,6 +225,11 @@ intra_up() {
 	for ns in dfvb dfib; do
 		server "$ns" taskset -c 0 sockperf sr -i 0.0.0.0 -p 11111
 		iperf3_server "$ns" || return 1
+		command -v redis-server >/dev/null || continue
+		server "$ns" taskset -c 0 redis-server --bind 0.0.0.0 --port 6379 \
+			--protected-mode no --save "" --appendonly no --dir /tmp --logfile ""
+		poll 20 listening "${pids[-1]}" 6379 ||
+			{ na "redis-server did not listen in $ns"; return 1; }
 	done
 }
 
@@ -255,6 +263,10 @@ intra_run() {
 	nsx $ns timeout $((tput_s + 60)) iperf3 -c $ip -t "$tput_s" -O 1 -J \
 		>"$out/$tag.iperf3.json" 2>&1 || log "$tag: iperf3 failed"
 	[ "$1" = veth ] || "$edmctl" -j rack stats >"$out/$tag.cn1.json" 2>&1
+	if command -v redis-benchmark >/dev/null; then
+		nsx $ns taskset -c 0 timeout 300 redis-benchmark -h $ip -n "$redis_n" -c 1 \
+			-t set,get --csv >"$out/$tag.redis.csv" 2>&1 || log "$tag: redis-benchmark failed"
+	fi
 	log "$tag done"
 }
 
@@ -488,7 +500,8 @@ if ! modprobe veth || ! modprobe sch_tbf; then
 fi
 insmod "$ko" || { log "insmod $ko failed"; exit 1; }
 { echo "krel=$(uname -r)"; echo "nproc=$(nproc)"; echo "rate=$rate"
-  echo "tput_s=$tput_s"; echo "lat_s=$lat_s"; echo "rounds=$rounds"; echo "tbf=${tbf[*]}"
+  echo "tput_s=$tput_s"; echo "lat_s=$lat_s"; echo "redis_n=$redis_n"; echo "rounds=$rounds"
+  echo "tbf=${tbf[*]}"
   echo "gap=${gap:-default}"; echo "np_mtu=$np_mtu"
   echo "contenders=${contenders[*]}"; echo "pools=${pools[*]}"; } >"$out/params"
 t0=$SECONDS

@@ -13,7 +13,9 @@
 #              TCPSACKReorder + TCPTSReorder + TCPRenoReorder, and the NIC
 #              pool's own "reordered" and "late"), and each link's share
 #              of the bytes sent.
-#  intra-rack  sockperf ping-pong latency and iperf3 throughput between two
+#  intra-rack  sockperf ping-pong latency, iperf3 throughput and
+#              redis-benchmark's GET and SET latency (one client,
+#              DFB_REDIS_N requests each, 5000) between two
 #              compute nodes of one rack against a plain veth pair; with
 #              -p, one rack per memory provider of its pool (ram, pmem,
 #              devdax: the VM gets an NVDIMM for the last two).
@@ -64,6 +66,16 @@ sockperf_json() {
 	     /avg-latency=/ { sub(/.*avg-latency=/, ""); sub(/ .*/, ""); avg = $0 }
 	     END { printf "{\"p50\":%s,\"p99\":%s,\"avg\":%s}\n", p50 ? p50 : "null",
 		   p99 ? p99 : "null", avg ? avg : "null" }' "$1" 2>/dev/null || echo '{}'
+}
+
+# redis-benchmark's --csv -> {"redis_set_p50", .._p99, "redis_get_p50", .._p99} (us)
+redis_json() {
+	[ -r "$1" ] || { echo '{}'; return; }
+	awk -F'"' '$2 == "SET" || $2 == "GET" { k = tolower($2)
+		v[k "_p50"] = $10 * 1000; v[k "_p99"] = $14 * 1000 }
+	     END { printf "{"; n = 0
+		   for (k in v) printf "%s\"redis_%s\":%s", n++ ? "," : "", k, v[k]
+		   print "}" }' "$1" 2>/dev/null || echo '{}'
 }
 
 # json FILE: the file if it holds JSON, else null
@@ -125,6 +137,7 @@ intra_collect() {
 
 	while read -r tag; do
 		jq -cn --arg tag "$tag" --argjson sp "$(sockperf_json "$d/$tag.sockperf.log")" \
+			--argjson rd "$(redis_json "$d/$tag.redis.csv")" \
 			--argjson ip "$(json "$d/$tag.iperf3.json")" \
 			--argjson cn0 "$(json "$d/$tag.cn0.json")" \
 			--argjson cn1 "$(json "$d/$tag.cn1.json")" '
@@ -132,7 +145,7 @@ intra_collect() {
 		def d(k): if $cn1 == null then null
 			else (cn($cn1).cni1[k] // 0) - (cn($cn0).cni1[k] // 0) end;
 		($tag | split(".")) as $t
-		| { sys: $t[1], round: ($t[2] | ltrimstr("r") | tonumber) } + $sp +
+		| { sys: $t[1], round: ($t[2] | ltrimstr("r") | tonumber) } + $sp + $rd +
 		  { mbps: ($ip.end.sum_received.bits_per_second // null |
 			   if . then . / 1e6 else null end),
 		    txp: d("tx-packets"), copies: d("copies"), fwd: d("forwarded") }'
@@ -229,6 +242,13 @@ def verdict(ok): if ok == null then "n/a" elif ok then "met" else "NOT met" end;
 "(a) veth hands the sender's skb to the receiver; the rack copies once at TX into a pool",
 "    Buffer and passes its reference (the counters of cni1 during iperf3)",
 "each round: " + ($intra | map("\(.sys) \(.p50 | r(0)) us \(.mbps | r(0)) Mbit/s") | join("; ")),
+(def rd(X; k): X | map(.[k]) | mean | r(0);
+ if ($intra | map(.redis_get_p50) | mean) == null then
+	"redis-benchmark: not run (no redis in the guest, or it failed: guest log)"
+ else "redis-benchmark, one client, \($p[0].redis_n // "?") requests each (means, us): " +
+	([["veth", $veth], ["rack", $rack]] | map(.[0] as $n | .[1] as $X |
+	 "\($n) GET p50/p99 \(rd($X; "redis_get_p50"))/\(rd($X; "redis_get_p99")), " +
+	 "SET \(rd($X; "redis_set_p50"))/\(rd($X; "redis_set_p99"))") | join("; ")) end),
 "",
 "== side by side, and the targets ==",
 ("" | lpad(24)) + ("1 flow Mbit/s (x sum)" | pad(22)) + ("4 flows" | pad(16)) +
@@ -285,7 +305,12 @@ def row: { bench: "dfabric", path, metric, better, edm, competitor, comp,
    | ($runs | map(select(.sys == $sys))) as $X
    | (["p50", "sockperf p50 latency (us)", "lower", "<= 1.0"],
       ["p99", "sockperf p99 latency (us)", "lower", null],
-      ["mbps", "iperf3 TCP Mbit/s", "higher", ">= 1.0"]) as [$k, $m, $b, $t]
+      ["mbps", "iperf3 TCP Mbit/s", "higher", ">= 1.0"],
+      ["redis_get_p50", "redis-benchmark GET p50 latency (us)", "lower", null],
+      ["redis_get_p99", "redis-benchmark GET p99 latency (us)", "lower", "<= 1.0"],
+      ["redis_set_p50", "redis-benchmark SET p50 latency (us)", "lower", null],
+      ["redis_set_p99", "redis-benchmark SET p99 latency (us)", "lower", "<= 1.0"])
+	as [$k, $m, $b, $t]
    | ($X | map(.[$k] | select(. != null))) as $e
    | ($veth | map(.[$k] | select(. != null))) as $v
    | [$X[] | . as $x | per($x[$k]; $veth | map(select(.round == $x.round)) | first | .[$k]) |
@@ -409,6 +434,7 @@ case " $pools " in
 esac
 [ -z "${DFB_GAP_US:-}" ] || envs+=(--env "DFB_GAP_US=$DFB_GAP_US")
 [ -z "${DFB_NP_MTU:-}" ] || envs+=(--env "DFB_NP_MTU=$DFB_NP_MTU")
+[ -z "${DFB_REDIS_N:-}" ] || envs+=(--env "DFB_REDIS_N=$DFB_REDIS_N")
 echo "VM: booting $krel (TCG when there is no KVM: about five minutes)" >&2
 status=0
 selftests/vm/run --kernel-release "$krel" --out "$out" \
