@@ -156,6 +156,17 @@ def write_dat(png, pts, cols):
     return data
 
 
+def preamble(png, height, n):
+    """What both plots set first: one horizontal bar row per figure, top down."""
+    return f"""set terminal pngcairo size 1300,{height} font ",9"
+set output "{png}"
+set yrange [-1:{n}]
+set ytics scale 0
+set grid x
+set key bottom right
+set style fill solid 0.6"""
+
+
 def plot_ratios(png, runs):
     """Every row with a target: its ratio, and the target beside it."""
     pts = [r for _, _, rows in runs for r in rows if r.get("target") and r.get("ratio")]
@@ -163,17 +174,10 @@ def plot_ratios(png, runs):
         return False
     data = write_dat(png, pts, lambda r: f'{r["ratio"]:.4f} {r["target"].split()[1]} '
                      f'{1 if r["met"] == "yes" else 0}')
-    h = max(400, 28 * len(pts) + 120)
-    ok = gnuplot(f"""set terminal pngcairo size 1300,{h} font ",9"
-set output "{png}"
+    ok = gnuplot(preamble(png, max(400, 28 * len(pts) + 120), len(pts)) + f"""
 set title "edm / competitor, one VM run each (bars), and issue 28's target (marks)"
 set logscale x 10
 set xrange [0.001:20]
-set yrange [-1:{len(pts)}]
-set ytics scale 0
-set grid x
-set key bottom right
-set style fill solid 0.6
 set xlabel "ratio (log scale); met: green, not met: red"
 plot "{data}" using (0.001):1:(0.001):2:($1-0.35):($1+0.35):($4 > 0 ? 0x33aa33 : 0xcc3333) \\
        :ytic(5) with boxxyerror lc rgb variable notitle, \\
@@ -191,16 +195,9 @@ def plot_bench(png, bench, rows):
     # each pair over the competitor's figure: a bar of 1 and one of edm's ratio
     data = write_dat(png, pts, lambda r: f'1 {r["edm"] / r["comp"] if r["comp"] else 0:.4f} '
                      f'{num(r["comp"])} {num(r["edm"])}')
-    h = max(300, 34 * len(pts) + 120)
-    ok = gnuplot(f"""set terminal pngcairo size 1300,{h} font ",9"
-set output "{png}"
+    ok = gnuplot(preamble(png, max(300, 34 * len(pts) + 120), len(pts)) + f"""
 set title "{bench}: edm against its competitor, each pair over the competitor's figure"
-set yrange [-1:{len(pts)}]
-set ytics scale 0
 set xrange [0:*]
-set grid x
-set style fill solid 0.6
-set key bottom right
 set xlabel "over the competitor's figure (labels: the figures themselves)"
 plot "{data}" using (0.5):($1+0.18):(0.5):(0.16):ytic(6) with boxxyerror lc rgb "#888888" \\
        title "competitor", \\
