@@ -12,8 +12,9 @@
 # -o: the run directory (default build/bench/<date>-<commit>), one
 # directory per benchmark in it, each with meta.json (the command, kernel,
 # date, commit, seconds, exit status) beside the benchmark's own files.
-# -b: only these benchmarks (edm cowbird ndimm dfabric shpool). --no-doc:
-# write the CSVs and plots into the run directory, not Documentation.
+# -b: only these benchmarks (edm cowbird ndimm dfabric shpool); like
+# --no-doc, it leaves Documentation alone: the report, CSVs and plots go
+# to DIR/doc instead.
 # A benchmark that fails is reported as such; the others still run. Exits
 # non-zero when one failed.
 set -uo pipefail
@@ -30,11 +31,16 @@ usage() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) out=$2; shift ;;
-	-b) benches=$2; shift ;;
+	-b) benches=$2; doc=; shift ;;
 	--no-doc) doc= ;;
 	*) usage ;;
 	esac
 	shift
+done
+
+known=" edm cowbird ndimm dfabric shpool "
+for b in $benches; do
+	[[ $known == *" $b "* ]] || { echo "all.sh: no benchmark $b" >&2; usage; }
 done
 
 cd "$top" || exit 1
@@ -67,7 +73,7 @@ failed=0
 # the machine's own floor, natively, before any VM loads it
 build/bench-floor/floor >"$out/floor.json" || { failed=1; rm -f "$out/floor.json"; }
 for b in $benches; do
-	{ read -r c; read -r rows; } < <(cmd "$b") || { echo "all.sh: no benchmark $b" >&2; usage; }
+	{ read -r c; read -r rows; } < <(cmd "$b")
 	mkdir -p "$out/$b"
 	echo "== $b: $c"
 	t0=$SECONDS
