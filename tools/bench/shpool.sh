@@ -143,19 +143,9 @@ rows() {
 }
 
 rows_jq() {
+	defs_jq
 	cat <<'EOF'
-def per(a; b): if a == null or b == null or b == 0 then null else a / b end;
 def rnd: if . == null then null else round end;
-def adev(dev; i): if .smp.a0 == null or .smp.a1 == null then null
-	else .smp.a1[dev][i] - .smp.a0[dev][i] end;
-def wdev(dev; i): if .smp.w0 == null or .smp.w1 == null then null
-	else .smp.w1[dev][i] - .smp.w0[dev][i] end;
-def me: if .path == "pool" then "p" else "e" end;
-def other: if .path == "pool" then "e" else "p" end;
-# the summary's "own path only?": the path named carried it, the other device nothing
-def offpath: (adev(me; 1) // 0) as $m |
-	((adev(other; 1) // 0) + (adev(other; 0) // 0)) as $o |
-	adev(me; 1) != null and ($m == 0 or $o * 100 > $m + 100);
 def r1: if . == null then "?" else . * 10 | round / 10 | tostring end;
 ($p[0] // {}) as $p | . as $runs
 | def run(k; p; q): $runs | map(select(.kind == k and .path == p and .proto == q)) | first;
@@ -164,7 +154,7 @@ def r1: if . == null then "?" else . * 10 | round / 10 | tostring end;
 	if ($runs | length) == 0 then "no runs at all (see run.log)" | select(p == "pool")
 	elif $r == null then "no \($t) run"
 	elif ($r | f) == null then "the \($t) run gave no \(what)"
-	elif ($r | offpath) then "\($t): not all of its traffic took its own path"
+	elif ($r | own_path) == false then "\($t): not all of its traffic took its own path"
 	else empty end,
 	($errors | split("\n")[] | select(contains(" \($t): ")) | sub("^shpool-bench "; ""));
   def row(metric; better; k; q; f; what; target; note):
@@ -204,17 +194,10 @@ row("sockperf TCP p99 latency (us)"; "lower"; "lat"; "tcp"; .p99; "p99"; null; n
 EOF
 }
 
-summary_jq() {
+# What the summary and the rows both read from a run.
+defs_jq() {
 	cat <<'EOF'
-def r(n): def zp(w): if length >= w then . else ("0" * (w - length)) + . end;
-	if . == null then "-" elif n == 0 then round | tostring
-	else (. * pow(10; n) | round) as $i | ($i | fabs | tostring | zp(n + 1)) as $z |
-		(if $i < 0 then "-" else "" end) + $z[:-n] + "." + $z[-n:] end;
-def pad(w): tostring | if length >= w then . else (" " * (w - length)) + . end;
-def lpad(w): tostring | if length >= w then . else . + (" " * (w - length)) end;
 def per(a; b): if a == null or b == null or b == 0 then null else a / b end;
-def hz: $p[0].hz | tonumber;
-def win(k): if .smp.w0 == null or .smp.w1 == null then null else .smp.w1[k] - .smp.w0[k] end;
 # a device's counter (0 rxp, 1 txp, 2 rxb, 3 txb) over the steady window or the whole run
 def wdev(dev; i): if .smp.w0 == null or .smp.w1 == null then null
 	else .smp.w1[dev][i] - .smp.w0[dev][i] end;
@@ -222,6 +205,24 @@ def adev(dev; i): if .smp.a0 == null or .smp.a1 == null then null
 	else .smp.a1[dev][i] - .smp.a0[dev][i] end;
 def me: if .path == "pool" then "p" else "e" end;
 def other: if .path == "pool" then "e" else "p" end;
+# "own path only?": the path named carried the run and the other device next to
+# nothing; null without samples
+def own_path: adev(me; 1) as $m | ((adev(other; 1) // 0) + (adev(other; 0) // 0)) as $o |
+	if $m == null then null else $m > 0 and $o * 100 <= $m + 100 end;
+EOF
+}
+
+summary_jq() {
+	defs_jq
+	cat <<'EOF'
+def r(n): def zp(w): if length >= w then . else ("0" * (w - length)) + . end;
+	if . == null then "-" elif n == 0 then round | tostring
+	else (. * pow(10; n) | round) as $i | ($i | fabs | tostring | zp(n + 1)) as $z |
+		(if $i < 0 then "-" else "" end) + $z[:-n] + "." + $z[-n:] end;
+def pad(w): tostring | if length >= w then . else (" " * (w - length)) + . end;
+def lpad(w): tostring | if length >= w then . else . + (" " * (w - length)) end;
+def hz: $p[0].hz | tonumber;
+def win(k): if .smp.w0 == null or .smp.w1 == null then null else .smp.w1[k] - .smp.w0[k] end;
 def figures: win("t") as $wt | win("busy") as $wb | per(.rtts; .secs) as $rate | . + {
 	rate: $rate,
 	gbps: (if .bps then .bps / 1e9 else null end),
@@ -233,7 +234,8 @@ def figures: win("t") as $wt | win("busy") as $wb | per(.rtts; .secs) as $rate |
 	txsz: per(wdev(me; 3); wdev(me; 1)),
 	s_gb: per(if $wb then $wb / hz else null end;
 		  wdev(me; 3) | if . then . / 1e9 else null end),
-	mine: [adev(me; 1), adev(me; 0)], theirs: [adev(other; 1), adev(other; 0)]
+	mine: [adev(me; 1), adev(me; 0)], theirs: [adev(other; 1), adev(other; 0)],
+	own: own_path
 };
 map(figures) as $runs
 | def run(k; p; q): $runs | map(select(.kind == k and .path == p and .proto == q)) | first;
@@ -248,9 +250,7 @@ map(figures) as $runs
 		 elif (op == "<=" and $q <= target) or (op == ">=" and $q >= target) then "MET"
 		 else "NOT MET" end) end);
   def pk(x): if x[0] == null then "-" else "\(x[0])/\(x[1])" end;
-  def ok: (.mine[0] // 0) as $m | ((.theirs[0] // 0) + (.theirs[1] // 0)) as $o |
-	if .mine[0] == null then "-" elif $m > 0 and $o * 100 <= $m + 100 then "ok"
-	else "NOT ok" end;
+  def ok: if .own == null then "-" elif .own then "ok" else "NOT ok" end;
 "==== shared pool (shp0) vs virtio-net, between two guests, one run: \($p[0].krel), " +
 	"\($p[0].nproc) vCPUs each ====",
 "sockperf ping-pong \($p[0].msg) B, \($p[0].warm_s) s warm-up (thrown away) + \($p[0].lat_s) s, " +
