@@ -115,25 +115,25 @@ def load_floor(rundir):
         return json.load(fh)
 
 
+def write_csv(path, fields, rows):
+    """@rows with @fields, the figures rounded as the page shows them."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({**r, "edm": num(r.get("edm")), "comp": num(r.get("comp")),
+                        "ratio": num(r.get("ratio"), 3)})
+
+
 def write_csvs(rundir, runs):
     for b, _, rows in runs:
-        with open(os.path.join(rundir, b + ".csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, CSV_FIELDS, extrasaction="ignore")
-            w.writeheader()
-            for r in rows:
-                w.writerow({**r, "edm": num(r.get("edm")), "comp": num(r.get("comp")),
-                            "ratio": num(r.get("ratio"), 3)})
+        write_csv(os.path.join(rundir, b + ".csv"), CSV_FIELDS, rows)
 
 
 def write_summary(doc, runs):
     os.makedirs(os.path.join(doc, "bench"), exist_ok=True)
-    with open(os.path.join(doc, "bench", "summary.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, SUMMARY_FIELDS, extrasaction="ignore")
-        w.writeheader()
-        for _, _, rows in runs:
-            for r in rows:
-                w.writerow({**r, "edm": num(r.get("edm")), "comp": num(r.get("comp")),
-                            "ratio": num(r.get("ratio"), 3)})
+    write_csv(os.path.join(doc, "bench", "summary.csv"), SUMMARY_FIELDS,
+              [r for _, _, rows in runs for r in rows])
 
 
 def gnuplot(script):
