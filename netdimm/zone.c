@@ -6,9 +6,12 @@
  *
  * Locking: genalloc is lock-free and callable from any context. zone->lock
  * (a BH-safe spinlock: the data path allocates in softirq) protects the
- * lent bitmap and the allocCache. The background work refills the cache
- * and takes back lent pages whose count fell to one; it is the only place
- * that returns lent pages, so a page is never freed twice.
+ * lent bitmap and the allocCache. The background work takes back lent
+ * pages whose count fell to one and refills the cache; it is the only place
+ * that returns lent pages, so a page is never freed twice. A cache hit
+ * kicks a second work that only refills: queue_work() is a bit test while
+ * it is pending, so the pops of one packet's pages cost one kick, where
+ * rearming the delayed work cost a timer update per page.
  */
 #include <linux/idr.h>
 #include <linux/mm.h>
@@ -120,7 +123,7 @@ static s64 edm_netdimm_cache_pop(struct edm_netdimm_zone *z, u64 id)
 
 static void edm_netdimm_zone_kick(struct edm_netdimm_zone *z)
 {
-	mod_delayed_work(system_wq, &z->work, 0);
+	queue_work(system_wq, &z->refill);
 }
 
 /*
@@ -155,7 +158,8 @@ struct page *edm_netdimm_alloc_pages(struct edm_netdimm_zone *z, s64 hint, unsig
 	addr = gen_pool_alloc_algo(z->pool, PAGE_SIZE << order, gen_pool_first_fit_align, &align);
 	if (!addr) {
 		edm_netdimm_stat_inc(z->ctrs, EDM_A_NDSTAT_ALLOC_FAIL);
-		edm_netdimm_zone_kick(z);	/* lent pages may be ready to come back */
+		/* lent pages may be ready to come back */
+		mod_delayed_work(system_wq, &z->work, 0);
 		return NULL;
 	}
 	if (hint >= 0)
@@ -213,7 +217,6 @@ static void edm_netdimm_reclaim(struct edm_netdimm_zone *z)
 	edm_netdimm_stat_add(z->ctrs, EDM_A_NDSTAT_RECLAIMED, n);
 }
 
-/* Top up every allocCache slot that an allocation emptied. */
 /*
  * One page into sub-array @id's slot; false once it is full or used up.
  * The page moves from genalloc to the slot under zone->lock, so a reader
@@ -241,6 +244,7 @@ done:
 	return more;
 }
 
+/* Top up every allocCache slot that an allocation emptied. */
 static void edm_netdimm_refill(struct edm_netdimm_zone *z)
 {
 	unsigned long id;
@@ -261,6 +265,11 @@ static void edm_netdimm_work(struct work_struct *work)
 	edm_netdimm_refill(z);
 	if (z->nlent)
 		schedule_delayed_work(&z->work, msecs_to_jiffies(EDM_NETDIMM_WORK_MS));
+}
+
+static void edm_netdimm_refill_work(struct work_struct *work)
+{
+	edm_netdimm_refill(container_of(work, struct edm_netdimm_zone, refill));
 }
 
 /* Forget a leaked allocation so the pool can go (after a WARN). */
@@ -390,6 +399,7 @@ struct edm_netdimm_zone *edm_netdimm_zone_create(u64 size, int nid,
 	z->nslots = edm_netdimm_subarray_count(geom, size);
 	spin_lock_init(&z->lock);
 	INIT_DELAYED_WORK(&z->work, edm_netdimm_work);
+	INIT_WORK(&z->refill, edm_netdimm_refill_work);
 
 	id = ida_alloc(&edm_netdimm_ida, GFP_KERNEL);
 	if (id < 0) {
@@ -433,6 +443,7 @@ void edm_netdimm_zone_destroy(struct edm_netdimm_zone *z)
 	u64 i, held = 0;
 
 	cancel_delayed_work_sync(&z->work);
+	cancel_work_sync(&z->refill);
 	for_each_set_bit(pg, z->lent, z->npages) {
 		gen_pool_free(z->pool, edm_netdimm_addr((u64)pg << PAGE_SHIFT), PAGE_SIZE);
 		if (page_ref_count(edm_netdimm_page(z, (u64)pg << PAGE_SHIFT)) != 1)

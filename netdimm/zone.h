@@ -74,7 +74,8 @@ struct edm_netdimm_zone {
 	unsigned long *low;		/* sub-arrays whose slot needs a refill */
 	u64 nslots, ncached;
 
-	struct delayed_work work;	/* refill and reclaim */
+	struct delayed_work work;	/* reclaim, then refill */
+	struct work_struct refill;	/* refill only: kicked by the data path */
 	struct edm_netdimm_stats __percpu *ctrs;
 };
 
