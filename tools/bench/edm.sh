@@ -104,6 +104,15 @@ summarize() {
 	  fi; } | tee "$d/summary.txt"
 	jq -cs --slurpfile p <(params "$d") "$(rows_jq)" "$d/runs.jsonl" \
 		>"$d/rows.jsonl" || echo "edm.sh: $d/rows.jsonl not written" >&2
+	compgen -G "$d/edm.r*.hops.trace" >/dev/null || return 0
+	{ echo "Where one 64 B read's time goes inside the kernel, hop by hop, from the"
+	  echo "edm_fab tracepoints and the net events (reads one at a time, every round;"
+	  echo "tools/bench/edm_hops.py). The caller's mean in the table above adds the"
+	  echo "ioctl, the wait for the completion and the wake-up to this span."
+	  echo
+	  echo '```'
+	  "$top/tools/bench/edm_hops.py" "$d"/edm.r*.hops.trace
+	  echo '```'; } >"$d/breakdown.md"
 }
 
 median_jq() {

@@ -9,6 +9,9 @@
 #   idle     nothing sent for NDB_IDLE_SECS (the polling agent's cost),
 #   latency  sockperf ping-pong, NDB_MSG bytes of UDP, ndA -> ndB,
 #   tput     iperf3, one TCP stream, ndA -> ndB, JSON.
+# In round 1 only, two more phases repeat latency and tput with a window of
+# perf inside their steady part (profile-guest.sh), for the cost breakdown;
+# the measured phases run without perf.
 # Around each phase the ndimm counters are saved (edmctl -j netdimm stats),
 # and inside each phase a steady window, clear of the tools' start-up,
 # samples /proc/stat and ndA's /proc/net/dev for the CPU cost figures.
@@ -19,7 +22,8 @@
 # TAG.iperf3.json, TAG.nd<phase>.json, TAG.samples (lines "<label> <time>
 # <busy> <idle> <rx bytes> <rx packets> <tx bytes> <tx packets>", jiffies
 # and ndA's device), TAG.qdisc (ndA's qdisc and BQL after the run), and
-# <system>.describe (link, offloads, qdisc, BQL).
+# <system>.describe (link, offloads, qdisc, BQL); in round 1 TAG.<lat|tput>.perf.txt
+# (perf report) and TAG.<lat|tput>.ops (round trips, or MB sent, in its window).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,6 +45,7 @@ read -ra systems <<<"${NDB_SYSTEMS:-veth ndimm-zc ndimm-clone ndimm-poll20}"
 out=${NDB_OUT:-${EDM_VM_OUT:-/tmp}/ndimm}
 A=ndA B=ndB ipa=10.77.0.1 ipb=10.77.0.2
 pids=()
+. "$top/tools/bench/profile-guest.sh"
 
 log() { echo "ndimm-bench: $*" >&2; }
 
@@ -191,11 +196,29 @@ run() {
 	fi
 	wait $pid || log "$tag: iperf3 failed"
 	nd_snap 3
+	[ "$2" = 1 ] && profile
 	ip netns exec $A sh -c "tc -s qdisc show dev $da
 		cd /sys/class/net/$da/queues/tx-0/byte_queue_limits && grep . limit limit_max inflight" \
 		>"$out/$tag.qdisc" 2>&1
 	pair_down
 	log "$tag done in $(((${EPOCHREALTIME/./} - ${t0/./}) / 1000000)) s"
+}
+
+# the latency and throughput workloads again, each with a perf window
+profile() {
+	local pid
+
+	ip netns exec $A taskset -c "$lat_cli" sockperf pp -i $ipb -p 11111 -m "$msg" -t 30 \
+		>/dev/null 2>&1 &
+	pid=$!
+	wait_traffic 20 && nap 0.5 && prof_window "$out/$tag.lat" "$holder" $da rt
+	kill $pid
+	wait $pid
+	ip netns exec $A iperf3 -c $ipb -t 30 -A "$tput_cpus" >/dev/null 2>&1 &
+	pid=$!
+	wait_traffic 50 && nap 1.5 && prof_window "$out/$tag.tput" "$holder" $da MB
+	kill -INT $pid
+	wait $pid
 }
 
 cleanup() {

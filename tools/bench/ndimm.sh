@@ -9,7 +9,9 @@
 # (instruction counts are not to be had under TCG). Prints the systems
 # side by side and the ndimm/veth ratios against the issue's targets
 # (latency <= 1.0x veth, throughput >= 0.9x veth): reported, not enforced.
-# Writes DIR/ndimm/summary.txt and rows.jsonl (tools/bench/README.md, "Rows").
+# Writes DIR/ndimm/summary.txt and rows.jsonl (tools/bench/README.md, "Rows"),
+# and breakdown.md: where the CPU goes, per round trip and per MB, from the
+# perf windows of round 1 (tools/bench/stages.py).
 # Not part of make check.
 #
 #   tools/bench/ndimm.sh [-l LAT_SECS] [-t TPUT_SECS] [-r ROUNDS] [-o|--out DIR]
@@ -102,6 +104,15 @@ summarize() {
 		--arg host "$(cat "$d/host" 2>/dev/null)" "$(summary_jq)" "$d/runs.jsonl" |
 		tee "$d/summary.txt"
 	jq -cs --slurpfile p <(params "$d") "$(rows_jq)" "$d/runs.jsonl" >"$d/rows.jsonl"
+	breakdown "$d" >"$d/breakdown.md"
+}
+
+# the cost breakdown of round 1's profiled phases, veth first
+breakdown() {
+	local tags=() s
+
+	for s in veth ndimm-zc ndimm-clone ndimm-poll20; do tags+=("$s.r1"); done
+	"$top/tools/bench/breakdown.sh" "$1" "${tags[@]}"
 }
 
 # DIR/params (k=v lines) -> {"k": "v", ...}

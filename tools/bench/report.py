@@ -7,8 +7,10 @@ the plots (gnuplot, PNG) and Documentation/benchmarks.md.
     tools/bench/report.py RUNDIR [--doc DIR]
 
 RUNDIR holds one directory per benchmark, each with rows.jsonl (the format is
-tools/bench/README.md's "Rows") and meta.json (written by all.sh: command,
-kernel, date, commit, seconds, exit status). --doc (default: the tree's
+tools/bench/README.md's "Rows"), meta.json (written by all.sh: command,
+kernel, date, commit, seconds, exit status) and optionally, beside
+rows.jsonl, breakdown.md (the benchmark's cost breakdown, copied into the
+page under its rows). --doc (default: the tree's
 Documentation) is where summary.csv, the plots and benchmarks.md go.
 """
 import argparse
@@ -98,6 +100,11 @@ def load(rundir):
         if os.path.exists(rows_f):
             with open(rows_f) as f:
                 rows = [json.loads(line) for line in f if line.strip()]
+        # the benchmark's cost breakdown, Markdown, beside its rows
+        bd_f = os.path.join(os.path.dirname(rows_f), "breakdown.md")
+        if os.path.exists(bd_f):
+            with open(bd_f) as f:
+                meta["breakdown"] = f.read().strip()
         for r in rows:
             r["met"] = met(r)
             r["spread"] = spread(r)
@@ -274,6 +281,8 @@ def write_md(doc, runs, plots, floor):
         if b in plots:
             lines += ["", f"![{b}](bench/{b}.png)"]
         lines.append("")
+        if meta.get("breakdown"):
+            lines += [f"### {b}: where the time goes", "", meta["breakdown"], ""]
     lines += ["## Not measured by `make bench` yet", "",
               "| path | competitor | target |", "| --- | --- | --- |"]
     lines += [f"| {p} | {c} | {t} |" for p, c, t in NOT_MEASURED]

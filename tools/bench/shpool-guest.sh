@@ -25,7 +25,10 @@
 #                  limit, SHB_UDP_SECS (0: skipped);
 #            around each run: both devices' counters and /proc/stat (a0,
 #            a1: the whole run; w0, w1: a steady window inside it, for the
-#            CPU cost) and edmctl -j shpool stats; then sends "done".
+#            CPU cost) and edmctl -j shpool stats; then, per path, the
+#            UDP ping-pong and the TCP stream once more with a window of
+#            perf inside (profile-guest.sh; guest 0's CPU only); then
+#            sends "done".
 # Under TCG every exec costs a lot: the sampling uses shell builtins only.
 #
 # Files in $EDM_VM_OUT/shpool (each guest sees only its own results
@@ -33,7 +36,8 @@
 # TAG.sockperf.log (and TAG.warm.log) or TAG.iperf3.json, TAG.samples
 # (lines "<label> <time> <busy> <idle> <shp0 rxp txp rxb txb> <virtio rxp
 # txp rxb txb>", jiffies and packets), TAG.st0.json and TAG.st1.json
-# (edmctl -j shpool stats before and after). Guest 1: g1.samples (at
+# (edmctl -j shpool stats before and after); prof.PATH.lat and prof.PATH.tput,
+# .perf.txt and .ops (round trips; MB sent). Guest 1: g1.samples (at
 # "ready" and at "done"), g1.st.json (at "done"), the servers' logs and
 # g0.status (what guest 0 said when it finished: "done STATUS"). Both:
 # errors.txt, their complaints.
@@ -63,6 +67,7 @@ paddr=(10.81.0.1 10.81.0.2) eaddr=(10.82.0.1 10.82.0.2)
 pids=()
 
 log() { echo "shpool-bench g$me: $*" | tee -a "$out/errors.txt" >&2; }
+. "$top/tools/bench/profile-guest.sh"
 
 # sleep without an exec: a read that times out on a pipe nobody writes
 nap() { read -rt "$1" -u "$napfd" || :; }
@@ -310,6 +315,26 @@ tput() {
 	echo "g0: $tag done"
 }
 
+# profile PATH: the UDP ping-pong and the TCP stream again, each with a
+# window of perf in its steady part, ops counted on the path's device
+profile() {
+	local path=$1 ip=${paddr[$peer]} dev=$ifp pid
+
+	[ "$1" = pool ] || ip=${eaddr[$peer]} dev=$nic
+	taskset -c "$lat_cpu" sockperf pp -i "$ip" -p 11111 --msg-size "$msg" -t 30 \
+		>/dev/null 2>&1 &
+	pid=$!
+	wait_traffic 20 && nap 0.5 && prof_window "$out/prof.$1.lat" $$ "$dev" rt
+	kill $pid
+	wait $pid
+	iperf3 -c "$ip" -t 30 >/dev/null 2>&1 &
+	pid=$!
+	wait_traffic 50 && nap 1 && prof_window "$out/prof.$1.tput" $$ "$dev" MB
+	kill -INT $pid
+	wait $pid
+	return 0
+}
+
 client() {
 	local t0=$SECONDS
 
@@ -326,6 +351,8 @@ client() {
 	tput virtio udp
 	tput pool udp
 	echo "g0: $((SECONDS - t0)) s of measurements"
+	profile pool
+	profile virtio
 }
 
 bye() {

@@ -36,7 +36,9 @@
 # tools/edmctl/edmctl: it builds nothing (make does). Raw files in
 # DIR/guest0/shpool and DIR/guest1/shpool (DIR default: a new
 # /tmp/shpool-bench.XXXXXX), the report in DIR/summary.txt.
-# It also writes DIR/rows.jsonl, the rows of tools/bench/README.md ("Rows").
+# It also writes DIR/rows.jsonl, the rows of tools/bench/README.md ("Rows"),
+# and DIR/breakdown.md, where guest 0's CPU goes on each path
+# (tools/bench/breakdown.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -113,6 +115,8 @@ summarize() {
 	fi
 	collect "$g0" >"$d/runs.jsonl"
 	rows "$d" <"$d/runs.jsonl" >"$d/rows.jsonl" || echo "shpool bench: no $d/rows.jsonl" >&2
+	"$top/tools/bench/breakdown.sh" -w "guest 0's alone, the client and sender" "$g0" \
+		prof.pool prof.virtio >"$d/breakdown.md"
 	jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$g0/params" | jq -s add) \
 		--argjson g1 "$(parse_samples "$g1/g1.samples")" \
 		--argjson g1st "$(parse_st "$g1/g1.st.json")" \

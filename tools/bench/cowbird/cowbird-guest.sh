@@ -21,7 +21,12 @@
 #            fabric (COWBIRD_CREATE_FABRIC, via compute host cbcn at address
 #            1, cbcn - switch cbsw - cbmn over soft links), then edmop's
 #            reads from cbcn's /dev/edm at the same depth, CBB_FAB_OPS ops
-#            (3000) each, into $out/c-SIZE.txt.
+#            (20000) each, into $out/c-SIZE.txt.
+#   profile  for 64 B, the probe on local memory, the probe through the
+#            kernel engine, (c)'s Cowbird reads and (c)'s edmop reads again,
+#            each for about 8 s at the rate just measured, with a window of
+#            perf in the middle (profile-guest.sh): $out/prof.NAME.perf.txt
+#            (NAME probe-local, probe-kernel, fab-cowbird, fab-edmop).
 # Anything that could not be set up says so in $out/errors.txt.
 set -uo pipefail
 
@@ -34,6 +39,7 @@ records=${CBB_RECORDS:-1048576} region=${CBB_REGION:-64M}
 read -ra sizes <<<"${CBB_SIZES:-8 64}"
 
 log() { echo "cowbird-bench: $*" | tee -a "$out/errors.txt" >&2; }
+. "$top/tools/bench/profile-guest.sh"
 
 edm_setup() {
 	insmod "$top/build/$(uname -r)/edm.ko" cowbird_cpu=1 || return 1
@@ -127,3 +133,24 @@ for s in "${sizes[@]}"; do
 	fi
 	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
 done
+
+# n OPS_PER_SEC: the ops of an 8 s run at that rate (at least 1000)
+n8() { awk -v r="$1" 'BEGIN { n = int(r * 8); print (n < 1000 ? 1000 : n) }'; }
+
+s=64 b=$out/b-64.txt c=$out/c-64.txt
+if [ "${PROF:-1}" = 1 ] && [ -n "$kernel" ] && [ -s "$b" ]; then
+	prof_during "$out/prof.probe-local" 1 "$bin/cowbird_probe" -s $s -N "$records" \
+		-n "$(n8 "$(awk '$1 == "local/64B" { print $2 }' "$b")")" -c 0 -C 1 $kernel -e local
+	prof_during "$out/prof.probe-kernel" 1 "$bin/cowbird_probe" -s $s -N "$records" \
+		-n "$(n8 "$(awk '$1 == "cowbird-kernel/64B" { print $2 }' "$b")")" -c 0 -C 1 \
+		$kernel -e kernel
+fi
+if [ "${PROF:-1}" = 1 ] && [ $fab -eq 1 ] && [ -s "$c" ]; then
+	prof_during "$out/prof.fab-cowbird" 1 "$bin/cowbird_bench" -s $s -d "$depth" -c 0 -C 1 \
+		-n "$(n8 "$(awk '$1 == "cowbird/fabric" && $5 > 0 { print 1e9 / $5 }' "$c")")" \
+		-k "2:$key@1" -e kernel
+	rate=$(awk -F'"ops_per_sec":' 'NF > 1 { split($2, a, ","); print a[1] }' "$c")
+	prof_during "$out/prof.fab-edmop" 1 taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" \
+		bench 2 read $s "$(n8 "$rate")" depth "$depth"
+fi
+echo "cowbird-bench: $((SECONDS - t0)) s with the profiles" >&2

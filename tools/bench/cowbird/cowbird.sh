@@ -198,6 +198,26 @@ rows() {
 	return 0
 }
 
+# breakdown DIR: the VM half's perf windows as Markdown (tools/bench/stages.py)
+breakdown() {
+	local st=$top/tools/bench/stages.py p=$1/prof
+
+	if [ -s "$p.probe-local.perf.txt" ] && [ -s "$p.probe-kernel.perf.txt" ]; then
+		echo "Where the CPU goes in the hash probe, 64 B records, on local memory and"
+		echo "95% remote through the kernel engine (perf cpu-clock in the guest, a 2 s"
+		echo "window in the middle of an 8 s run of each):"
+		echo
+		"$st" --md --secs 2 local="$p.probe-local.perf.txt" remote="$p.probe-kernel.perf.txt"
+		echo
+	fi
+	if [ -s "$p.fab-cowbird.perf.txt" ] && [ -s "$p.fab-edmop.perf.txt" ]; then
+		echo "Where the CPU goes in (c), 64 B reads through the EDM fabric, Cowbird's"
+		echo "kernel engine against edmop on /dev/edm (the same windows):"
+		echo
+		"$st" --md --secs 2 cowbird="$p.fab-cowbird.perf.txt" edmop="$p.fab-edmop.perf.txt"
+	fi
+}
+
 report() {
 	local d=$1 s w f t
 
@@ -225,6 +245,7 @@ report() {
 	done
 	[ -e "$d/host" ] && echo && cat "$d/host"
 	rows "$d" >"$d/rows.jsonl" || echo "cowbird.sh: $d/rows.jsonl not written" >&2
+	breakdown "$d/vm/cowbird" >"$d/breakdown.md"
 	if [ -s "$d/vm/cowbird/errors.txt" ]; then
 		echo
 		echo "VM errors:"

@@ -11,6 +11,8 @@
 #            vCPUs costs milliseconds), iperf3, one flow, DFB_TPUT_SECS, and
 #            redis-benchmark (SET and GET, DFB_REDIS_N requests each from one
 #            client; redis-server on CPU 0 too) when redis is installed.
+#            In round 1 both systems run sockperf and iperf3 once more with
+#            a window of perf inside, for the cost breakdown (not measured).
 #            The veth run is also the check that one unshaped link carries
 #            far more than the four shaped ones together. DFB_POOLS names
 #            the memory providers the rack's pool is made on, one rack run
@@ -43,7 +45,8 @@
 #
 # Files in $DFB_OUT: params; intra.order; per intra run TAG = intra.SYS.rN:
 # TAG.sockperf.log, TAG.iperf3.json, TAG.redis.csv, and for the rack TAG.cn0.json and
-# TAG.cn1.json (edmctl -j rack stats around iperf3); per inter run TAG =
+# TAG.cn1.json (edmctl -j rack stats around iperf3), in round 1 TAG.lat.perf.txt,
+# TAG.tput.perf.txt and their .ops (profile-guest.sh); per inter run TAG =
 # CONTENDER.FLOWS: TAG.iperf3.json, TAG.tx0.nstat, TAG.tx1.nstat (sender's
 # netns, before and after), TAG.rx0.nstat, TAG.rx1.nstat (receiver's),
 # TAG.links0.json, TAG.links1.json (ip -s -j link of the netns holding the
@@ -70,7 +73,9 @@ read -ra pools <<<"${DFB_POOLS:-ram}"
 # tbf cuts into MTU frames itself), and a queue of 20 ms at the rate.
 tbf=(tbf rate "${rate}mbit" burst 32kb latency 20ms)
 pids=()
+declare -A srv_pid	# receiving netns -> its sockperf server's pid
 cur=
+. "$top/tools/bench/profile-guest.sh"
 
 log() { echo "dfabric-bench: $*" | tee -a "$out/errors.txt" >&2; }
 
@@ -224,6 +229,7 @@ intra_up() {
 		{ na "no ping over the veth pair or between the compute nodes"; return 1; }
 	for ns in dfvb dfib; do
 		server "$ns" taskset -c 0 sockperf sr -i 0.0.0.0 -p 11111
+		srv_pid[$ns]=${pids[-1]}
 		iperf3_server "$ns" || return 1
 		command -v redis-server >/dev/null || continue
 		server "$ns" taskset -c 0 redis-server --bind 0.0.0.0 --port 6379 \
@@ -248,13 +254,35 @@ addr() {
 		run ip -n "$1" link set "$2" up
 }
 
-# intra_run SYS ROUND: sockperf, then iperf3, veth or rack[-PROVIDER]
+# intra_profile TAG NS IP RNS RDEV: sockperf and iperf3 again, each with a
+# window of perf in its steady part, ops counted on RDEV in RNS
+intra_profile() {
+	local pid
+
+	# not nsx: $! must be the tool's own pid (ip netns exec execs it)
+	ip netns exec "$2" taskset -c 0 sockperf pp -i "$3" -p 11111 -m 64 -t 30 >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	prof_window "$out/$1.lat" "${srv_pid[$4]}" "$5" rt
+	kill $pid
+	wait $pid
+	ip netns exec "$2" iperf3 -c "$3" -t 30 >/dev/null 2>&1 &
+	pid=$!
+	sleep 2.5
+	prof_window "$out/$1.tput" "${srv_pid[$4]}" "$5" MB
+	kill -INT $pid
+	wait $pid
+	return 0
+}
+
+# intra_run SYS ROUND: sockperf, then iperf3, veth or rack[-PROVIDER]; in
+# round 1 the profiled runs after them
 intra_run() {
-	local tag=intra.$1.r$2 ns ip
+	local tag=intra.$1.r$2 ns ip rns rdev
 
 	case $1 in
-	veth) ns=dfva ip=10.81.0.2 ;;
-	rack*) ns=dfia ip=10.82.0.2 ;;
+	veth) ns=dfva ip=10.81.0.2 rns=dfvb rdev=ivb ;;
+	rack*) ns=dfia ip=10.82.0.2 rns=dfib rdev=cni2 ;;
 	esac
 	echo "$tag" >>"$out/intra.order"
 	nsx $ns taskset -c 0 sockperf pp -i $ip -p 11111 -m 64 -t "$lat_s" \
@@ -267,6 +295,7 @@ intra_run() {
 		nsx $ns taskset -c 0 timeout 300 redis-benchmark -h $ip -n "$redis_n" -c 1 \
 			-t set,get --csv >"$out/$tag.redis.csv" 2>&1 || log "$tag: redis-benchmark failed"
 	fi
+	[ "$2" = 1 ] && intra_profile "$tag" $ns $ip $rns $rdev
 	log "$tag done"
 }
 

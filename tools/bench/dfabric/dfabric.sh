@@ -39,7 +39,9 @@
 # flowlet gap, DFB_NP_MTU its members' MTU (1600). About five minutes
 # under TCG. Raw files in DIR (default: a new /tmp/dfabric-bench.XXXXXX),
 # the guest's in DIR/dfabric. See README.md here.
-# The report also writes DIR/dfabric/rows.jsonl (../README.md, "Rows").
+# The report also writes DIR/dfabric/rows.jsonl (../README.md, "Rows") and
+# breakdown.md, where the CPU goes in the intra-rack runs of round 1
+# (tools/bench/breakdown.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -394,6 +396,7 @@ report() {
 		 '"$(summary_jq)" | tee "$d/summary.txt" || return
 	jq -nc --slurpfile p <(echo "$p") --slurpfile inter "$d/inter.jsonl" \
 		--slurpfile intra "$d/intra.jsonl" "$(rows_jq)" >"$d/rows.jsonl"
+	"$top/tools/bench/breakdown.sh" "$d" intra.veth.r1 intra.rack.r1 >"$d/breakdown.md"
 }
 
 while [ $# -gt 0 ]; do
