@@ -300,6 +300,23 @@ static_assert(EDM_FAB_CHUNK_MAX + EDM_WREQ_HDR_BYTES <= EDM_PCS_MSG_MAX);
 #define EDM_WACK_KEY		BIT_ULL(50)
 #define EDM_WACK_GONE		BIT_ULL(51)
 
+/*
+ * The entry at @key of @xa, an XA_FLAGS_ALLOC array, and its slot emptied
+ * but kept: NULL stored there is a reserved entry, which xa_load() reads as
+ * NULL. xa_erase() instead freed a node whenever the last id in it finished
+ * and allocated it again for the next: the per-message tables (a memory
+ * node's served requests, a switch's waiting ones) paid that on every op.
+ * Their key spaces are small (ids are 8 bits), so the kept slots are few.
+ */
+static inline void *edm_xa_take(struct xarray *xa, unsigned long key)
+{
+	void *old = xa_load(xa, key);
+
+	if (old)	/* the slot exists: nothing to allocate, nothing can fail */
+		xa_store(xa, key, NULL, GFP_ATOMIC);
+	return old;
+}
+
 static inline u64 edm_msg_addr(u64 word)
 {
 	return word & EDM_MSG_ADDR_MASK;
@@ -344,8 +361,11 @@ struct edm_fab_host {
 	u32 nops;
 	struct edm_gq_ent gq[EDM_HOST_GQ];
 	u32 gq_head, gq_tail;
-	struct xarray served;		/* (src << 8 | id) -> edm_served */
-	struct xarray wruns;		/* (src << 8 | id) -> acked write's next address */
+	/* (src << 8 | id) -> edm_served, -> an acked write's next address;
+	 * XA_FLAGS_ALLOC, emptied by edm_xa_take() (at most 64K slots)
+	 */
+	struct xarray served;
+	struct xarray wruns;
 	u8 *region;
 	u64 region_size;
 	u64 region_key;			/* what a request must present when keyed */

@@ -225,8 +225,9 @@ int edm_fab_host_create(struct edm_fab_node *n)
 	INIT_LIST_HEAD(&h->queue);
 	INIT_LIST_HEAD(&h->inflight);
 	INIT_LIST_HEAD(&h->completed);
-	xa_init(&h->served);
-	xa_init(&h->wruns);
+	/* ALLOC: for edm_xa_take() */
+	xa_init_flags(&h->served, XA_FLAGS_ALLOC);
+	xa_init_flags(&h->wruns, XA_FLAGS_ALLOC);
 	INIT_LIST_HEAD(&h->regions);
 	if (h->region)
 		edm_fab_regions_add(h);

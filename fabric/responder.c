@@ -149,7 +149,7 @@ void edm_host_serve_chunk(struct edm_fab_host *h, const struct edm_gq_ent *g)
 			s->sent += n;
 	}
 	if (s->sent == s->len) {
-		xa_erase(&h->served, key);
+		edm_xa_take(&h->served, key);
 		kfree(s);
 	}
 }
@@ -288,7 +288,8 @@ static void edm_host_wrun(struct edm_fab_host *h, const struct edm_pcs_msg_hdr *
 			h->st[EDM_A_FSTAT_SERVED_ERRORS]++;
 		return;
 	}
-	xa_erase(&h->wruns, key);
+	if (next)
+		edm_xa_take(&h->wruns, key);
 	edm_host_wack(h, hdr, end, whole ? EDM_WACK_WHOLE : 0);
 }
 

@@ -69,7 +69,7 @@ struct edm_fab_switch {
 	struct edm_fab_node *node;
 	struct edm_sched *sched;
 	struct edm_sched_grant *grants;		/* [nports] */
-	struct xarray reqs;			/* edm_sw_req_key() -> edm_sw_req */
+	struct xarray reqs;			/* edm_sw_req_key() -> edm_sw_req; ALLOC */
 	struct xarray overflow;			/* pair key -> edm_sw_ovfq */
 	u32 noverflow;				/* notifications in all of them */
 	struct hrtimer release;
@@ -241,7 +241,7 @@ static void edm_sw_req(struct edm_fab_switch *sw, struct edm_fab_port *p,
 	kfree(old);	/* a request never granted (its requester timed out): reused id */
 	/* a request the scheduler will never grant must not stay here */
 	if (!edm_sw_notify(sw, &nt))
-		kfree(xa_erase(&sw->reqs, key));
+		kfree(edm_xa_take(&sw->reqs, key));
 	return;
 drop:
 	sw->drops++;
@@ -443,7 +443,7 @@ static void edm_sw_grant(struct edm_fab_switch *sw, const struct edm_sched_grant
 	trace_edm_fab_grant(sw->node->name, g->src, g->dst, g->msg_id, g->bytes);
 	if (g->kind != EDM_SCHED_WRITE && g->flags & EDM_SCHED_GRANT_FIRST) {
 		/* a read's data goes from the memory node (src) to the requester */
-		r = xa_erase(&sw->reqs, edm_sw_req_key(sw, g->dst, g->src, g->msg_id));
+		r = edm_xa_take(&sw->reqs, edm_sw_req_key(sw, g->dst, g->src, g->msg_id));
 		if (!r || edm_mux_put_blocks(out, r->b, r->n)) {
 			/* a /G/ without its request would only be stray */
 			sw->drops++;
@@ -619,7 +619,7 @@ int edm_fab_switch_create(struct edm_fab_node *n)
 	if (err)
 		goto err;
 	sw->node = n;
-	xa_init(&sw->reqs);
+	xa_init_flags(&sw->reqs, XA_FLAGS_ALLOC);	/* for edm_xa_take() */
 	xa_init(&sw->overflow);
 	hrtimer_init(&sw->release, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	sw->release.function = edm_sw_release;
