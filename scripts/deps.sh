@@ -34,6 +34,9 @@ pkgs=(
 	# tools/bench/cowbird: the io_uring contender (liburing with SQPOLL) and the
 	# ibverbs one (its headers and libibverbs.so; the rxe provider is above)
 	liburing-dev libibverbs-dev
+	# make bench's cost breakdowns: perf record/report inside the guests
+	# (tools/bench/profile-guest.sh; the guests see this machine's /)
+	linux-perf
 )
 
 missing=()

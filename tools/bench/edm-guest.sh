@@ -33,7 +33,9 @@
 # TAG.links.json (the fabric's counters after the EDM runs), TAG.hops.trace
 # (the traced reads, ftrace's text), TAG.error when
 # the system could not be set up, and rxe.describe / edm.describe
-# (devices, GIDs, rules, fabric).
+# (devices, GIDs, rules, fabric). In round 1 each system reads
+# EDB_PROF_ITERS (150000; 0: none) times one at a time again, with a window
+# of perf inside (profile-guest.sh), into prof.<system>.perf.txt.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,6 +53,8 @@ read -ra systems <<<"${EDB_SYSTEMS:-rxe edm}"
 read -r srv_cpu cli_cpu <<<"${EDB_RXE_CPUS:-0 1}"
 edm_cpu=${EDB_EDM_CPU:-1}
 hops=${EDB_HOPS:-500}
+# reads one at a time in round 1's profiled runs (0: none)
+prof_iters=${EDB_PROF_ITERS:-150000}
 # EDB_KEYED=1: mn's region is keyed and edmop presents its key (the key check's cost)
 keyed=
 if [ "${EDB_KEYED:-0}" = 1 ]; then keyed=1; fi
@@ -61,6 +65,7 @@ ip0=10.89.0.1 ip1=10.89.0.2
 port=18515
 
 log() { echo "edm-bench: $*" >&2; }
+. "$top/tools/bench/profile-guest.sh"
 
 veth_up() {
 	modprobe veth || return 1
@@ -195,6 +200,20 @@ rxe_down() {
 	return 0
 }
 
+# SYS_prof: in round 1, $prof_iters reads one at a time once more, with a
+# window of perf (profile-guest.sh) in the middle: $out/prof.SYS.perf.txt
+rxe_prof() {
+	local tag=prof.rxe
+
+	prof_during "$out/prof.rxe" 3 perf_once ib_read_lat -s "$size" -n "$prof_iters"
+}
+
+edm_prof() {
+	local tag=prof.edm
+
+	prof_during "$out/prof.edm" 1 edmop_bench read "$prof_iters" 1 read
+}
+
 # The fabric of the header comment, cn's /dev/edmN in $dev.
 edm_setup() {
 	local minor
@@ -283,6 +302,7 @@ run() {
 		echo setup >"$out/$tag.error"
 	else
 		"${sys}_run"
+		[ "$2" != 1 ] || [ "$prof_iters" -eq 0 ] || "${sys}_prof"
 	fi
 	"${sys}_down"
 	log "$tag done in $(((${EPOCHREALTIME/./} - ${t0/./}) / 1000000)) s"
@@ -301,7 +321,7 @@ veth_up || { log "the veth pair did not come up"; exit 1; }
 trap cleanup EXIT
 { echo "krel=$(uname -r)"; echo "nproc=$(nproc)"; echo "size=$size"
   echo "lat_iters=$lat_iters"; echo "bw_iters=$bw_iters"; echo "bw_depth=$bw_depth"
-  echo "rounds=$rounds"
+  echo "rounds=$rounds"; echo "prof_iters=$prof_iters"
   echo "perftest=$(ib_read_lat --version 2>&1 | awk '{ print $NF; exit }')"; } >"$out/params"
 t0=$EPOCHREALTIME
 for round in $(seq 1 "$rounds"); do

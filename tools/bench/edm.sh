@@ -107,12 +107,24 @@ summarize() {
 	compgen -G "$d/edm.r*.hops.trace" >/dev/null || return 0
 	{ echo "Where one 64 B read's time goes inside the kernel, hop by hop, from the"
 	  echo "edm_fab tracepoints and the net events (reads one at a time, every round;"
-	  echo "tools/bench/edm_hops.py). The caller's mean in the table above adds the"
-	  echo "ioctl, the wait for the completion and the wake-up to this span."
+	  echo "tools/bench/edm_hops.py; the tracepoints slow every step). The caller's mean"
+	  echo "in the table above adds the two ioctls (submit, reap) and edmop's own work to"
+	  echo "the in-kernel span. Not the wait: edmop busy-polling its completions instead"
+	  echo "of sleeping gave the same mean (63.8 against 64.0 us, 2026-11-29, tried and"
+	  echo "not kept)."
 	  echo
 	  echo '```'
 	  "$top/tools/bench/edm_hops.py" "$d"/edm.r*.hops.trace
-	  echo '```'; } >"$d/breakdown.md"
+	  echo '```'
+	  if [ -s "$d/prof.edm.perf.txt" ] && [ -s "$d/prof.rxe.perf.txt" ]; then
+		echo
+		echo "Where the CPU goes while reads run one at a time, edm against Soft-RoCE"
+		echo "(perf cpu-clock in the guest, a 2 s window inside a run of"
+		echo "$(sed -n 's/^prof_iters=//p' "$d/params") reads of each, round 1):"
+		echo
+		"$top/tools/bench/stages.py" --md --secs 2 edm="$d/prof.edm.perf.txt" \
+			rxe="$d/prof.rxe.perf.txt"
+	  fi; } >"$d/breakdown.md"
 }
 
 median_jq() {

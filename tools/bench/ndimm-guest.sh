@@ -18,7 +18,8 @@
 # Under TCG every exec costs the better part of a second, so the sampling
 # uses shell builtins only.
 #
-# Files in $NDB_OUT, per run TAG = <system>.r<round>: TAG.sockperf.log,
+# Files in $NDB_OUT, per run TAG = <system>.r<round>: TAG.sockperf.log (and
+# TAG.lat.csv, sockperf's --full-log: every message's latency),
 # TAG.iperf3.json, TAG.nd<phase>.json, TAG.samples (lines "<label> <time>
 # <busy> <idle> <rx bytes> <rx packets> <tx bytes> <tx packets>", jiffies
 # and ndA's device), TAG.qdisc (ndA's qdisc and BQL after the run), and
@@ -172,7 +173,7 @@ run() {
 	nd_snap 1
 
 	ip netns exec $A taskset -c "$lat_cli" sockperf pp -i $ipb -p 11111 -m "$msg" -t "$lat_s" \
-		>"$out/$tag.sockperf.log" 2>&1 &
+		--full-log "$out/$tag.lat.csv" >"$out/$tag.sockperf.log" 2>&1 &
 	pid=$!
 	w=$(((lat_s * 10 - 15) / 10)).$(((lat_s * 10 - 15) % 10))
 	if wait_traffic 20; then

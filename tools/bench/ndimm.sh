@@ -10,8 +10,9 @@
 # side by side and the ndimm/veth ratios against the issue's targets
 # (latency <= 1.0x veth, throughput >= 0.9x veth): reported, not enforced.
 # Writes DIR/ndimm/summary.txt and rows.jsonl (tools/bench/README.md, "Rows"),
-# and breakdown.md: where the CPU goes, per round trip and per MB, from the
-# perf windows of round 1 (tools/bench/stages.py).
+# breakdown.md: where the CPU goes, per round trip and per MB, from the
+# perf windows of round 1 (tools/bench/stages.py), and cdf.json: every
+# system's latency CDF (tools/bench/cdf.py).
 # Not part of make check.
 #
 #   tools/bench/ndimm.sh [-l LAT_SECS] [-t TPUT_SECS] [-r ROUNDS] [-o|--out DIR]
@@ -105,6 +106,21 @@ summarize() {
 		tee "$d/summary.txt"
 	jq -cs --slurpfile p <(params "$d") "$(rows_jq)" "$d/runs.jsonl" >"$d/rows.jsonl"
 	breakdown "$d" >"$d/breakdown.md"
+	cdf "$d"
+}
+
+# DIR/cdf.json: each system's ping-pong latencies, every round pooled
+cdf() {
+	local args=() s logs
+
+	for s in veth ndimm-zc ndimm-clone ndimm-poll20; do
+		logs=$(compgen -G "$1/$s.r*.lat.csv" | paste -sd,) || continue
+		args+=("$s=$logs")
+	done
+	[ ${#args[@]} -eq 0 ] ||
+		"$top/tools/bench/cdf.py" "$1/cdf.json" \
+			"ndimm pairs and a veth pair: sockperf UDP ping-pong latency (RTT/2), all rounds" \
+			"${args[@]}"
 }
 
 # the cost breakdown of round 1's profiled phases, veth first

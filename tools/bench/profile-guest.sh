@@ -23,6 +23,7 @@
 #                 from LEAD seconds after CMD's start, CMD waited for;
 #                 FILE.perf.txt gets the report. CMD must outlast it.
 #
+# perf runs as "command perf": a guest script may have a function of that name.
 # Only builtins run between the switches: under TCG an exec costs the
 # better part of a second. Set PROF=0 to skip every window (prof_on fails).
 
@@ -42,7 +43,7 @@ prof_start() {
 
 	[ "${PROF:-1}" = 1 ] && command -v perf >/dev/null && prof_fifos || return 1
 	echo 0 >/proc/sys/kernel/kptr_restrict
-	perf record -q -D -1 --control "fd:$prof_ctl,$prof_ack" -e cpu-clock -c 500000 -a \
+	command perf record -q -D -1 --control "fd:$prof_ctl,$prof_ack" -e cpu-clock -c 500000 -a \
 		-o $dir/perf.data >$dir/record.log 2>&1 &
 	prof_pid=$!
 	echo ping >&"$prof_ctl"
@@ -84,7 +85,7 @@ prof_fifos() {
 	mkdir -p $dir && mkfifo $dir/ctl $dir/ack $dir/nap &&
 		exec {prof_ctl}<>$dir/ctl {prof_ack}<>$dir/ack {prof_nap}<>$dir/nap
 }
-	perf report -i $dir/perf.data --no-children --sort comm,dso,sym --stdio -n -g none \
+	command perf report -i $dir/perf.data --no-children --sort comm,dso,sym --stdio -n -g none \
 		>"$1" 2>/dev/null
 	grep -F '[edm]' /proc/kallsyms | while read -r _ _ sym _; do echo "#module edm $sym"; done \
 		>>"$1"

@@ -10,11 +10,13 @@ RUNDIR holds one directory per benchmark, each with rows.jsonl (the format is
 tools/bench/README.md's "Rows"), meta.json (written by all.sh: command,
 kernel, date, commit, seconds, exit status) and optionally, beside
 rows.jsonl, breakdown.md (the benchmark's cost breakdown, copied into the
-page under its rows). --doc (default: the tree's
+page under its rows) and cdf*.json (latency CDFs from tools/bench/cdf.py,
+plotted). --doc (default: the tree's
 Documentation) is where summary.csv, the plots and benchmarks.md go.
 """
 import argparse
 import csv
+import glob
 import json
 import os
 import subprocess
@@ -105,6 +107,14 @@ def load(rundir):
         if os.path.exists(bd_f):
             with open(bd_f) as f:
                 meta["breakdown"] = f.read().strip()
+        # its latency CDFs (tools/bench/cdf.py), one plot each
+        meta["cdfs"] = []
+        for cf in sorted(glob.glob(os.path.join(os.path.dirname(rows_f), "cdf*.json"))):
+            with open(cf) as f:
+                c = json.load(f)
+            if c.get("series"):
+                c["stem"] = os.path.basename(cf)[:-len(".json")]
+                meta["cdfs"].append(c)
         for r in rows:
             r["met"] = met(r)
             r["spread"] = spread(r)
@@ -216,6 +226,33 @@ plot "{data}" using (0.5):($1+0.18):(0.5):(0.16):ytic(6) with boxxyerror lc rgb 
     return ok
 
 
+def plot_cdf(png, cdf):
+    """One latency CDF: each series' points, latency on a log scale."""
+    data = png + ".dat"
+    with open(data, "w") as f:
+        for sr in cdf["series"]:
+            f.write(f'# {sr["name"]}\n')
+            f.writelines(f"{x} {p}\n" for x, p in sr["points"])
+            f.write("\n\n")
+    plots = ", \\\n     ".join(
+        f'"{data}" index {i} using 1:2 with lines lw 2 '
+        f'title "{sr["name"]} ({sr["n"]} samples)"' for i, sr in enumerate(cdf["series"]))
+    title = cdf["title"].replace('"', "'")
+    ok = gnuplot(f"""set terminal pngcairo size 900,500 font ",9"
+set output "{png}"
+set title "{title}"
+set logscale x 10
+set xlabel "latency ({cdf['unit']}, log scale)"
+set ylabel "fraction of messages"
+set yrange [0:1]
+set grid
+set key bottom right
+plot {plots}
+""")
+    os.unlink(data)
+    return ok
+
+
 def md_table(rows):
     out = ["| path | metric | edm | competitor | its figure | ratio | target | met | spread | "
            "floor |",
@@ -280,13 +317,16 @@ def write_md(doc, runs, plots, floor):
         lines += md_table(rows) if rows else ["No rows: the run failed; see its directory."]
         if b in plots:
             lines += ["", f"![{b}](bench/{b}.png)"]
+        for c in meta.get("cdfs", []):
+            if f"{b}-{c['stem']}" in plots:
+                lines += ["", f"![{c['title']}](bench/{b}-{c['stem']}.png)"]
         lines.append("")
         if meta.get("breakdown"):
             lines += [f"### {b}: where the time goes", "", meta["breakdown"], ""]
     lines += ["## Not measured by `make bench` yet", "",
               "| path | competitor | target |", "| --- | --- | --- |"]
     lines += [f"| {p} | {c} | {t} |" for p, c, t in NOT_MEASURED]
-    lines += ["", "No latency CDFs either: the benchmarks keep percentiles, not every sample.", ""]
+    lines.append("")
     with open(os.path.join(doc, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines))
 
@@ -308,9 +348,12 @@ def main():
     plots = set()
     if plot_ratios(os.path.join(a.doc, "bench", "ratios.png"), runs):
         plots.add("ratios")
-    for b, _, rows in runs:
+    for b, meta, rows in runs:
         if plot_bench(os.path.join(a.doc, "bench", b + ".png"), b, rows):
             plots.add(b)
+        for c in meta.get("cdfs", []):
+            if plot_cdf(os.path.join(a.doc, "bench", f"{b}-{c['stem']}.png"), c):
+                plots.add(f"{b}-{c['stem']}")
     write_md(a.doc, runs, plots, floor)
     n = sum(len(rows) for _, _, rows in runs)
     print(f"report.py: {n} rows of {len(runs)} benchmarks; {a.doc}/benchmarks.md")

@@ -33,7 +33,8 @@
 #
 # Files in $EDM_VM_OUT/shpool (each guest sees only its own results
 # directory). Guest 0: params; order (its runs, in run order); per run TAG:
-# TAG.sockperf.log (and TAG.warm.log) or TAG.iperf3.json, TAG.samples
+# TAG.sockperf.log (and TAG.warm.log, and TAG.lat.csv, its --full-log) or
+# TAG.iperf3.json, TAG.samples
 # (lines "<label> <time> <busy> <idle> <shp0 rxp txp rxb txb> <virtio rxp
 # txp rxb txb>", jiffies and packets), TAG.st0.json and TAG.st1.json
 # (edmctl -j shpool stats before and after); prof.PATH.lat and prof.PATH.tput,
@@ -271,7 +272,7 @@ lat() {
 	snap 0
 	sample "$out/$tag.samples" a0
 	taskset -c "$lat_cpu" sockperf pp -i "$ip" -p $port "${opt[@]}" --msg-size "$msg" \
-		-t "$lat_s" >"$out/$tag.sockperf.log" 2>&1 &
+		-t "$lat_s" --full-log "$out/$tag.lat.csv" >"$out/$tag.sockperf.log" 2>&1 &
 	pid=$!
 	# a steady window, clear of sockperf's start (its own warm-up is 0.4
 	# s) and of its end

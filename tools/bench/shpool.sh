@@ -37,8 +37,9 @@
 # DIR/guest0/shpool and DIR/guest1/shpool (DIR default: a new
 # /tmp/shpool-bench.XXXXXX), the report in DIR/summary.txt.
 # It also writes DIR/rows.jsonl, the rows of tools/bench/README.md ("Rows"),
-# and DIR/breakdown.md, where guest 0's CPU goes on each path
-# (tools/bench/breakdown.sh).
+# DIR/breakdown.md, where guest 0's CPU goes on each path
+# (tools/bench/breakdown.sh), and DIR/cdf-udp.json, cdf-tcp.json, the
+# latency CDFs (tools/bench/cdf.py).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -106,7 +107,7 @@ collect() {
 }
 
 summarize() {
-	local d=$1 g0=$1/guest0/shpool g1=$1/guest1/shpool
+	local d=$1 g0=$1/guest0/shpool g1=$1/guest1/shpool q t
 
 	if [ ! -s "$g0/order" ]; then
 		echo "no runs in $g0" >&2
@@ -117,7 +118,14 @@ summarize() {
 	rows "$d" <"$d/runs.jsonl" >"$d/rows.jsonl" || echo "shpool bench: no $d/rows.jsonl" >&2
 	"$top/tools/bench/breakdown.sh" -w "guest 0's alone, the client and sender" "$g0" \
 		prof.pool prof.virtio >"$d/breakdown.md"
-	jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$g0/params" | jq -s add) \
+	for q in udp tcp; do
+		[ -s "$g0/lat.pool.$q.lat.csv" ] || continue
+		t="the shared pool and virtio-net between two guests:"
+		t+=" sockperf ${q^^} ping-pong latency (RTT/2)"
+		"$top/tools/bench/cdf.py" "$d/cdf-$q.json" "$t" pool="$g0/lat.pool.$q.lat.csv" \
+			virtio="$g0/lat.virtio.$q.lat.csv"
+	done
+jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$g0/params" | jq -s add) \
 		--argjson g1 "$(parse_samples "$g1/g1.samples")" \
 		--argjson g1st "$(parse_st "$g1/g1.st.json")" \
 		--arg g0status "$(cat "$g1/g0.status" 2>/dev/null)" \

@@ -40,6 +40,7 @@ STAGES = [
     ('idle', r'safe_halt$|^default_idle|^cpu_idle|^do_idle|^poll_idle|^mwait_idle|'
              r'^intel_idle|^acpi_idle|^cpuidle_'),
     ('veth', r'^veth_'),
+    ('rxe, RDMA core', r'^rxe_|^ib_|^uverbs|^rdma_|^ib_uverbs'),
     ('LSM (AppArmor, TOMOYO)', r'^aa_|apparmor|tomoyo|^security_'),
     ('workqueue', r'^(mod|queue|__queue)_(delayed_)?work|^try_to_grab_pending|^worker_|'
                   r'^process_one_work|^insert_work|^__flush_work|^kick_pool'),
@@ -90,9 +91,14 @@ EDM_PARTS = [
 EDM_COMPILED = [(s, re.compile(p)) for s, p in EDM_PARTS]
 
 
+RDMA_DSOS = ('[rdma_rxe]', '[ib_core]', '[ib_uverbs]')
+
+
 def stage_of(dso, kind, sym, mod):
     if dso == '[edm]' or sym in mod:
         return 'edm.ko'
+    if dso in RDMA_DSOS:
+        return 'rxe, RDMA core'
     if kind != 'k':
         return 'user space'
     sym = sym.split('.')[0]

@@ -21,7 +21,8 @@
 #            fabric (COWBIRD_CREATE_FABRIC, via compute host cbcn at address
 #            1, cbcn - switch cbsw - cbmn over soft links), then edmop's
 #            reads from cbcn's /dev/edm at the same depth, CBB_FAB_OPS ops
-#            (20000) each, into $out/c-SIZE.txt.
+#            (20000) each, CBB_FAB_REPS (3) times, which goes first
+#            alternating, into $out/c-SIZE.txt.
 #   profile  for 64 B, the probe on local memory, the probe through the
 #            kernel engine, (c)'s Cowbird reads and (c)'s edmop reads again,
 #            each for about 8 s at the rate just measured, with a window of
@@ -37,8 +38,20 @@ out=${CBB_OUT:-${EDM_VM_OUT:-/tmp}/cowbird}
 ops=${CBB_OPS:-100000} depth=${CBB_DEPTH:-32} probes=${CBB_PROBES:-500000}
 records=${CBB_RECORDS:-1048576} region=${CBB_REGION:-64M}
 read -ra sizes <<<"${CBB_SIZES:-8 64}"
+fab_ops=${CBB_FAB_OPS:-20000} fab_reps=${CBB_FAB_REPS:-3}
 
 log() { echo "cowbird-bench: $*" | tee -a "$out/errors.txt" >&2; }
+
+# (c)'s two sides, each appending its figures to $f
+fab_cowbird() {
+	"$bin/cowbird_bench" -s "$s" -n "$fab_ops" -d "$depth" -c 0 -C 1 -k "2:$key@1" \
+		-e kernel >>"$f" || log "cowbird_bench over the fabric -s $s failed"
+}
+
+fab_edmop() {
+	taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" bench 2 read "$s" "$fab_ops" \
+		depth "$depth" >>"$f" || log "edmop bench -s $s failed"
+}
 . "$top/tools/bench/profile-guest.sh"
 
 edm_setup() {
@@ -126,10 +139,10 @@ for s in "${sizes[@]}"; do
 		log "cowbird_probe -s $s failed"
 	if [ $fab -eq 1 ]; then
 		f=$out/c-$s.txt
-		"$bin/cowbird_bench" -s "$s" -n "${CBB_FAB_OPS:-20000}" -d "$depth" -c 0 -C 1 \
-			-k "2:$key@1" -e kernel >"$f" || log "cowbird_bench over the fabric -s $s failed"
-		taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" bench 2 read "$s" \
-			"${CBB_FAB_OPS:-20000}" depth "$depth" >>"$f" || log "edmop bench -s $s failed"
+		: >"$f"
+		for ((rep = 1; rep <= fab_reps; rep++)); do
+			if ((rep % 2)); then fab_cowbird; fab_edmop; else fab_edmop; fab_cowbird; fi
+		done
 	fi
 	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
 done

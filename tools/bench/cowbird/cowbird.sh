@@ -26,7 +26,8 @@
 #      memory host's region from a compute host (COWBIRD_CREATE_FABRIC),
 #      against edmop reading the same region from that host's /dev/edm at
 #      the same depth: ops/s of each and their ratio (issue 28's target:
-#      >= 0.5). CBB_FAB_OPS ops each (20000).
+#      >= 0.5). CBB_FAB_OPS ops each (20000), CBB_FAB_REPS times (3; the medians,
+#      and the spread of the ratios).
 #
 # App threads run on CPU 0, engines (stand-in thread, edm's kthread via
 # cowbird_cpu=1, io_uring's SQPOLL thread) on CPU 1. The VM boots with
@@ -129,22 +130,47 @@ where() {
 	fi
 }
 
+# c_figures FILE: (c)'s runs, "COWBIRD-OPS/S EDMOP-OPS/S" per repetition
+# (their order in FILE; "-" for a figure missing)
+c_figures() {
+	awk '$1 == "cowbird/fabric" { cb[++n] = $5 > 0 ? 1e9 / $5 : "-" }
+	     /"ops_per_sec"/ { match($0, /"ops_per_sec":[0-9.]+/)
+		ed[++m] = substr($0, RSTART + 14, RLENGTH - 14) + 0 }
+	     END { for (i = 1; i <= (n > m ? n : m); i++)
+		print (i in cb ? cb[i] : "-"), (i in ed ? ed[i] : "-") }' "$1"
+}
+
+# c_summary FILE: "MEDIAN-COWBIRD MEDIAN-EDMOP RATIO-MIN RATIO-MAX REPS" ("-" if none)
+c_summary() {
+	c_figures "$1" | awk '
+	function med(a, k,   i, j, t) {
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+	$1 != "-" && $2 != "-" && $2 > 0 { k++; e[k] = $1; c[k] = $2; q = $1 / $2
+		lo = k == 1 || q < lo ? q : lo; hi = k == 1 || q > hi ? q : hi }
+	END { if (!k) { print "- - - - 0"; exit }
+		print med(e, k), med(c, k), lo, hi, k }'
+}
+
 # format_c FILE SIZE: Cowbird through the fabric against /dev/edm, same depth
 format_c() {
-	awk -v size="$2" '
-	$1 == "cowbird/fabric" { wall = $5 }
-	/"ops_per_sec"/ { match($0, /"ops_per_sec":[0-9.]+/)
-		edm = substr($0, RSTART + 14, RLENGTH - 14) + 0 }
-	END {
-		printf "== (c) %s B reads through the EDM fabric (VM), the same depth ==\n", size
-		cb = wall > 0 ? 1e9 / wall : 0
-		printf "%-34s %12s\n", "", "ops/s"
-		printf "%-34s %12s\n", "cowbird/fabric (kernel engine)", cb ? sprintf("%.0f", cb) : "n/a"
-		printf "%-34s %12s\n", "/dev/edm (edmop bench, via host)",
-			edm ? sprintf("%.0f", edm) : "n/a"
-		printf "%-34s %12s   (issue 28 target: >= 0.5)\n", "cowbird / /dev/edm",
-			cb && edm ? sprintf("%.3f", cb / edm) : "n/a"
-	}' "$1"
+	local e c lo hi k
+
+	read -r e c lo hi k < <(c_summary "$1")
+	[ "$e" = - ] || e=$(printf %.0f "$e")
+	[ "$c" = - ] || c=$(printf %.0f "$c")
+	printf "== (c) %s B reads through the EDM fabric (VM), the same depth ==\n" "$2"
+	printf "%-34s %12s %12s\n" "" "ops/s" "each run"
+	printf "%-34s %12s %12s\n" "cowbird/fabric (kernel engine)" "$e" \
+		"$(c_figures "$1" | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }')"
+	printf "%-34s %12s %12s\n" "/dev/edm (edmop bench, via host)" "$c" \
+		"$(c_figures "$1" | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $2 }')"
+	awk -v e="$e" -v c="$c" -v lo="$lo" -v hi="$hi" -v k="$k" 'BEGIN {
+		printf "%-34s %12s   (medians of %d; runs %s-%s; issue 28 target: >= 0.5)\n",
+			"cowbird / /dev/edm", (c > 0 ? sprintf("%.3f", e / c) : "n/a"), k,
+			(lo == "-" ? "-" : sprintf("%.2f", lo)),
+			(hi == "-" ? "-" : sprintf("%.2f", hi)) }'
 }
 
 # json_row BENCH-FIELDS...: one rows.jsonl line (tools/bench/README.md) from
@@ -160,12 +186,13 @@ json_row() {
 		| {bench: "cowbird"} + .
 		| .ratio = (if .edm != null and .comp != null and .comp != 0
 			then .edm / .comp else null end)
-		| .rounds = 1 | .ratio_min = null | .ratio_max = null'
+		| .rounds = (.rounds // 1) | .ratio_min = (.ratio_min // null)
+		| .ratio_max = (.ratio_max // null)'
 }
 
 # rows DIR: the VM half's compared figures, one round each, as rows.jsonl
 rows() {
-	local f=$1/vm/cowbird s e c
+	local f=$1/vm/cowbird s e c lo hi k
 
 	for s in 8 64; do
 		[ -e "$f/a-$s.txt" ] && {
@@ -186,13 +213,12 @@ rows() {
 				target=">= 0.85"
 		}
 		[ -e "$f/c-$s.txt" ] && {
-			read -r e c < <(awk '$1 == "cowbird/fabric" && $5 > 0 { e = 1e9 / $5 }
-				/"ops_per_sec"/ { match($0, /"ops_per_sec":[0-9.]+/)
-					c = substr($0, RSTART + 14, RLENGTH - 14) }
-				END { print (e == "" ? "-" : e), (c == "" ? "-" : c) }' "$f/c-$s.txt")
+			read -r e c lo hi k < <(c_summary "$f/c-$s.txt")
+			[ "$k" -gt 1 ] || lo=- hi=-
 			json_row path="Cowbird $s B reads through the EDM fabric" metric="ops/s" \
 				better=higher edm="${e#-}" competitor="/dev/edm (edmop bench), same depth" \
-				comp="${c#-}" target=">= 0.5"
+				comp="${c#-}" target=">= 0.5" rounds="$k" ratio_min="${lo#-}" \
+				ratio_max="${hi#-}"
 		}
 	done
 	return 0
@@ -306,7 +332,7 @@ if [ $vm -eq 1 ]; then
 		--env CBB_OUT="$out/vm/cowbird" --env CBB_DEPTH="$depth" \
 		--env CBB_OPS="${ops:-${CBB_VM_OPS:-50000}}" \
 		--env CBB_PROBES="${probes:-${CBB_VM_PROBES:-300000}}" \
-		--env CBB_FAB_OPS="${CBB_FAB_OPS:-20000}" \
+		--env CBB_FAB_OPS="${CBB_FAB_OPS:-20000}" --env CBB_FAB_REPS="${CBB_FAB_REPS:-3}" \
 		-- tools/bench/cowbird/cowbird-guest.sh >"$out/vm/run.log" 2>&1 || status=$?
 	[ $status -eq 0 ] || echo "VM run failed ($status): $out/vm/run.log" >&2
 fi

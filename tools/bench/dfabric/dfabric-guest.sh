@@ -44,7 +44,8 @@
 #                sockets become MPTCP ones).
 #
 # Files in $DFB_OUT: params; intra.order; per intra run TAG = intra.SYS.rN:
-# TAG.sockperf.log, TAG.iperf3.json, TAG.redis.csv, and for the rack TAG.cn0.json and
+# TAG.sockperf.log, TAG.lat.csv (its --full-log), TAG.iperf3.json, TAG.redis.csv,
+# and for the rack TAG.cn0.json and
 # TAG.cn1.json (edmctl -j rack stats around iperf3), in round 1 TAG.lat.perf.txt,
 # TAG.tput.perf.txt and their .ops (profile-guest.sh); per inter run TAG =
 # CONTENDER.FLOWS: TAG.iperf3.json, TAG.tx0.nstat, TAG.tx1.nstat (sender's
@@ -286,7 +287,8 @@ intra_run() {
 	esac
 	echo "$tag" >>"$out/intra.order"
 	nsx $ns taskset -c 0 sockperf pp -i $ip -p 11111 -m 64 -t "$lat_s" \
-		>"$out/$tag.sockperf.log" 2>&1 || log "$tag: sockperf failed"
+		--full-log "$out/$tag.lat.csv" >"$out/$tag.sockperf.log" 2>&1 ||
+		log "$tag: sockperf failed"
 	[ "$1" = veth ] || "$edmctl" -j rack stats >"$out/$tag.cn0.json" 2>&1
 	nsx $ns timeout $((tput_s + 60)) iperf3 -c $ip -t "$tput_s" -O 1 -J \
 		>"$out/$tag.iperf3.json" 2>&1 || log "$tag: iperf3 failed"

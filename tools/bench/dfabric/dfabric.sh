@@ -41,7 +41,7 @@
 # the guest's in DIR/dfabric. See README.md here.
 # The report also writes DIR/dfabric/rows.jsonl (../README.md, "Rows") and
 # breakdown.md, where the CPU goes in the intra-rack runs of round 1
-# (tools/bench/breakdown.sh).
+# (tools/bench/breakdown.sh), and cdf.json, their latency CDFs (cdf.py).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -397,6 +397,21 @@ report() {
 	jq -nc --slurpfile p <(echo "$p") --slurpfile inter "$d/inter.jsonl" \
 		--slurpfile intra "$d/intra.jsonl" "$(rows_jq)" >"$d/rows.jsonl"
 	"$top/tools/bench/breakdown.sh" "$d" intra.veth.r1 intra.rack.r1 >"$d/breakdown.md"
+	intra_cdf "$d"
+}
+
+# DIR/cdf.json: the intra-rack ping-pong latencies, every round pooled
+intra_cdf() {
+	local args=() s logs
+
+	for s in veth rack rack-pmem rack-devdax; do
+		logs=$(compgen -G "$1/intra.$s.r*.lat.csv" | paste -sd,) || continue
+		args+=("$s=$logs")
+	done
+	[ ${#args[@]} -eq 0 ] ||
+		"$top/tools/bench/cdf.py" "$1/cdf.json" \
+			"rack CNs and a veth pair: sockperf UDP ping-pong latency (RTT/2), all rounds" \
+			"${args[@]}"
 }
 
 while [ $# -gt 0 ]; do
