@@ -197,10 +197,10 @@ run() {
 	fi
 	wait $pid || log "$tag: iperf3 failed"
 	nd_snap 3
-	[ "$2" = 1 ] && profile
 	ip netns exec $A sh -c "tc -s qdisc show dev $da
 		cd /sys/class/net/$da/queues/tx-0/byte_queue_limits && grep . limit limit_max inflight" \
 		>"$out/$tag.qdisc" 2>&1
+	[ "$2" = 1 ] && profile
 	pair_down
 	log "$tag done in $(((${EPOCHREALTIME/./} - ${t0/./}) / 1000000)) s"
 }

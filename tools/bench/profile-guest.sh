@@ -77,14 +77,6 @@ prof_off() {
 	kill -INT "$prof_pid"
 	wait "$prof_pid"
 	prof_pid=
-
-prof_fifos() {
-	local dir=/tmp/edm-prof
-
-	[ -n "${prof_ctl:-}" ] && return
-	mkdir -p $dir && mkfifo $dir/ctl $dir/ack $dir/nap &&
-		exec {prof_ctl}<>$dir/ctl {prof_ack}<>$dir/ack {prof_nap}<>$dir/nap
-}
 	command perf report -i $dir/perf.data --no-children --sort comm,dso,sym --stdio -n -g none \
 		>"$1" 2>/dev/null
 	grep -F '[edm]' /proc/kallsyms | while read -r _ _ sym _; do echo "#module edm $sym"; done \
