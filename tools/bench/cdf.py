@@ -4,7 +4,9 @@
 
     cdf.py OUT.json TITLE NAME=LOG[,LOG...] [NAME=LOG[,LOG...] ...]
 
-Each LOG is a `sockperf ping-pong --full-log` file: after its header line
+Each LOG is a `sockperf ping-pong --full-log` file, or a glob of them (a
+NAME none of whose globs match is left out silently: it did not run).
+After the log's header line
 "packet, txTime(sec), rxTime(sec), latency(usec)", one line per message, the
 last column sockperf's latency (half the round trip, as its percentiles).
 The samples of one NAME's logs are pooled (its rounds) and cut to points of
@@ -16,6 +18,7 @@ maximum). OUT.json, which tools/bench/report.py plots:
 
 A NAME whose logs hold no sample is left out and said so on stderr.
 """
+import glob
 import json
 import sys
 
@@ -49,9 +52,13 @@ def main(argv):
         sys.exit(__doc__)
     series = []
     for arg in argv[2:]:
-        name, logs = arg.split('=', 1)
+        name, pats = arg.split('=', 1)
+        logs = sorted(f for p in pats.split(',') for f in (glob.glob(p) or
+                                                              ([] if glob.has_magic(p) else [p])))
+        if not logs:
+            continue
         xs = []
-        for log in logs.split(','):
+        for log in logs:
             try:
                 xs += samples(log)
             except OSError as e:

@@ -111,16 +111,10 @@ summarize() {
 
 # DIR/cdf.json: each system's ping-pong latencies, every round pooled
 cdf() {
-	local args=() s logs
-
-	for s in veth ndimm-zc ndimm-clone ndimm-poll20; do
-		logs=$(compgen -G "$1/$s.r*.lat.csv" | paste -sd,) || continue
-		args+=("$s=$logs")
-	done
-	[ ${#args[@]} -eq 0 ] ||
-		"$top/tools/bench/cdf.py" "$1/cdf.json" \
-			"ndimm pairs and a veth pair: sockperf UDP ping-pong latency (RTT/2), all rounds" \
-			"${args[@]}"
+	"$top/tools/bench/cdf.py" "$1/cdf.json" \
+		"ndimm pairs and a veth pair: sockperf UDP ping-pong latency (RTT/2), all rounds" \
+		veth="$1/veth.r*.lat.csv" ndimm-zc="$1/ndimm-zc.r*.lat.csv" \
+		ndimm-clone="$1/ndimm-clone.r*.lat.csv" ndimm-poll20="$1/ndimm-poll20.r*.lat.csv"
 }
 
 # the cost breakdown of round 1's profiled phases, veth first

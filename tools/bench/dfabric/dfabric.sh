@@ -402,16 +402,10 @@ report() {
 
 # DIR/cdf.json: the intra-rack ping-pong latencies, every round pooled
 intra_cdf() {
-	local args=() s logs
-
-	for s in veth rack rack-pmem rack-devdax; do
-		logs=$(compgen -G "$1/intra.$s.r*.lat.csv" | paste -sd,) || continue
-		args+=("$s=$logs")
-	done
-	[ ${#args[@]} -eq 0 ] ||
-		"$top/tools/bench/cdf.py" "$1/cdf.json" \
-			"rack CNs and a veth pair: sockperf UDP ping-pong latency (RTT/2), all rounds" \
-			"${args[@]}"
+	"$top/tools/bench/cdf.py" "$1/cdf.json" \
+		"rack CNs and a veth pair: sockperf UDP ping-pong latency (RTT/2), all rounds" \
+		veth="$1/intra.veth.r*.lat.csv" rack="$1/intra.rack.r*.lat.csv" \
+		rack-pmem="$1/intra.rack-pmem.r*.lat.csv" rack-devdax="$1/intra.rack-devdax.r*.lat.csv"
 }
 
 while [ $# -gt 0 ]; do
