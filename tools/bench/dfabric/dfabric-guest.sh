@@ -30,7 +30,9 @@
 #            nor the link check), a topology of its own with
 #            four veth links, each end shaped by tbf to DFB_RATE Mbit/s, a
 #            sender namespace and a receiver namespace; iperf3 with 1 and
-#            with 4 flows, DFB_TPUT_SECS each (+1 s omitted):
+#            with 4 flows, DFB_TPUT_SECS each (+1 s omitted), then, when
+#            redis is installed, redis-benchmark as the intra runs do it
+#            (the link check too):
 #              nicpool-flowlet, nicpool-spray: racks dfra (CN cna in dfna,
 #                10.77.0.1) and dfrb (cnb in dfnb, 10.77.0.11), each with a
 #                NIC pool (dfxa, dfxb) whose members are the links' ends
@@ -44,16 +46,16 @@
 #                sockets become MPTCP ones).
 #
 # Files in $DFB_OUT: params; intra.order; per intra run TAG = intra.SYS.rN:
-# TAG.sockperf.log, TAG.lat.csv (its --full-log), TAG.iperf3.json, TAG.redis.csv,
-# and for the rack TAG.cn0.json and
-# TAG.cn1.json (edmctl -j rack stats around iperf3), in round 1 TAG.lat.perf.txt,
-# TAG.tput.perf.txt and their .ops (profile-guest.sh); per inter run TAG =
-# CONTENDER.FLOWS: TAG.iperf3.json, TAG.tx0.nstat, TAG.tx1.nstat (sender's
-# netns, before and after), TAG.rx0.nstat, TAG.rx1.nstat (receiver's),
-# TAG.links0.json, TAG.links1.json (ip -s -j link of the netns holding the
-# sending ends), for the NIC pools TAG.npa0.json .. TAG.npb1.json (edmctl
-# -j nicpool stats); CONTENDER.describe; CONTENDER.error when it could not
-# run (its first line says why), DFB_OUT/errors.txt for the log.
+# TAG.sockperf.log, TAG.lat.csv (its --full-log), TAG.iperf3.json,
+# TAG.redis.csv, and for the rack TAG.cn0.json and TAG.cn1.json (edmctl -j
+# rack stats around iperf3); in round 1 TAG.lat.perf.txt, TAG.tput.perf.txt
+# and their .ops (profile-guest.sh). Per inter run TAG = CONTENDER.FLOWS:
+# TAG.iperf3.json, TAG.tx0.nstat, TAG.tx1.nstat (sender's netns, before and
+# after), TAG.rx0.nstat, TAG.rx1.nstat (receiver's), TAG.links0.json,
+# TAG.links1.json (ip -s -j link of the netns holding the sending ends), for
+# the NIC pools TAG.npa0.json .. TAG.npb1.json (edmctl -j nicpool stats); per
+# contender CONTENDER.redis.csv, CONTENDER.describe, and CONTENDER.error when
+# it could not run (its first line says why); DFB_OUT/errors.txt for the log.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -482,7 +484,19 @@ inter_run() {
 	log "$tag done"
 }
 
-# inter CONTENDER: set up, ping, serve, 1 flow, 4 flows, tear down
+# inter_redis: redis-benchmark across the contender's links, as the
+# intra-rack runs do it (one client, SET and GET), into CONTENDER.redis.csv
+inter_redis() {
+	command -v redis-benchmark >/dev/null || return 0
+	server "$rx" "${env[@]}" taskset -c 0 redis-server --bind 0.0.0.0 --port 6379 \
+		--protected-mode no --save "" --appendonly no --dir /tmp --logfile ""
+	poll 20 listening "${pids[-1]}" 6379 || { log "$cur: redis-server did not listen"; return; }
+	nsx "$tx" env "${env[@]}" taskset -c 0 timeout 300 redis-benchmark -h "$ip" \
+		-n "$redis_n" -c 1 -t set,get --csv >"$out/$cur.redis.csv" 2>&1 ||
+		log "$cur: redis-benchmark failed"
+}
+
+# inter CONTENDER: set up, ping, serve, 1 flow, 4 flows, redis, tear down
 inter() {
 	local kind arg tx='' rx='' ip='' lns='' env=()
 
@@ -503,6 +517,7 @@ inter() {
 				inter_run 1
 				[ $kind = link ] || inter_run 4
 			fi
+			inter_redis
 		else
 			na "no ping from $tx to $ip"
 		fi

@@ -11,8 +11,9 @@
 #              TCP retransmits (iperf3's and the sender's MIB), reordering
 #              (the receiver's TcpExtTCPOFOQueue, the sender's
 #              TCPSACKReorder + TCPTSReorder + TCPRenoReorder, and the NIC
-#              pool's own "reordered" and "late"), and each link's share
-#              of the bytes sent.
+#              pool's own "reordered" and "late"), each link's share
+#              of the bytes sent, and redis-benchmark's GET and SET latency
+#              across the links (as intra-rack; one shaped link too).
 #  intra-rack  sockperf ping-pong latency, iperf3 throughput and
 #              redis-benchmark's GET and SET latency (one client,
 #              DFB_REDIS_N requests each, 5000) between two
@@ -109,7 +110,8 @@ inter_collect() {
 		--argjson l0 "$(json "$d/$t.links0.json")" \
 		--argjson l1 "$(json "$d/$t.links1.json")" \
 		--argjson np0 "$(json "$d/$t.npb0.json")" \
-		--argjson np1 "$(json "$d/$t.npb1.json")" '
+		--argjson np1 "$(json "$d/$t.npb1.json")" \
+		--argjson rd "$(if [ "$p" = 1 ]; then redis_json "$d/$c.redis.csv"; else echo '{}'; fi)" '
 	def dx(a; b; k): (b[k] // 0) - (a[k] // 0);
 	def np(k): if $np1 == null then null
 		else ([$np1 | .. | objects | .[k]? | numbers] | add // 0) -
@@ -130,7 +132,7 @@ inter_collect() {
 	    np_held: np("reordered"), np_late: np("late"),
 	    np_flushes: (if $np1 == null then null
 			 else np("window-flushes") + np("timeout-flushes") end),
-	    split: $split }'
+	    split: $split } + $rd'
 }
 
 # One JSON line per intra-rack run, in run order.
@@ -216,6 +218,11 @@ def verdict(ok): if ok == null then "n/a" elif ok then "met" else "NOT met" end;
 ($runs | map(select(.c == "mptcp" and .error == null))[] |
  "mptcp \(.flows) flow(s): MP_CAPABLE connections \(.mp_capable), joined subflows \(.joins), " +
  "MPTCP-level out-of-order queueing \(.mp_ofo)"),
+($runs | map(select(.flows == 1 and .redis_get_p50 != null))) as $rd |
+(if $rd == [] then "redis-benchmark across the links: not run (no redis, or it failed)"
+ else "redis-benchmark across the links, one client, \($p[0].redis_n // "?") requests (us): " +
+	($rd | map("\(.c) GET p50/p99 \(.redis_get_p50 | r(0))/\(.redis_get_p99 | r(0)), " +
+		  "SET \(.redis_set_p50 | r(0))/\(.redis_set_p99 | r(0))") | join("; ")) end),
 "",
 "== intra-rack: compute nodes cni1 -> cni2 of one rack vs a veth pair, \($p[0].rounds) rounds " +
 	"(means) ==",
@@ -364,7 +371,21 @@ def row: { bench: "dfabric", path, metric, better, edm, competitor, comp,
 	      "\($r.mp_capable), joined subflows \($r.joins)" else null end)] | notes }),
    { path: ($path | sub("one TCP flow"; "four TCP flows")), metric: "Mbit/s",
      better: "higher", edm: fig(run($c; 4); "mbps"), competitor: "the four links' sum",
-     comp: $sum, target: null, note: [why($c; run($c; 4))] | notes })
+     comp: $sum, target: null, note: [why($c; run($c; 4))] | notes },
+   ((["redis_get_p50", "GET p50"], ["redis_get_p99", "GET p99"],
+     ["redis_set_p99", "SET p99"]) as [$k, $kn] |
+    (["bond-rr", "bonding balance-rr"], ["link", "one shaped link"]) as [$o, $on] |
+    select($o == "link" or any($cs[]; . == $o)) | run($o; 1) as $r |
+    { path: "NIC pool (\($c | ltrimstr("nicpool-"))), redis-benchmark over 4 shaped links",
+      metric: "redis-benchmark \($kn) latency (us)", better: "lower", edm: fig($a; $k),
+      competitor: $on, comp: fig($r; $k), target: null,
+      note: [why($c; $a), (if $o == "link" then (if $r == null or $r.error then
+		"the link check did not run" else null end) else why($o; $r) end),
+	     (if fig($a; $k) == null and fig($a; "mbps") != null then
+	      "no redis-benchmark figure (no redis in the guest, or it failed: guest log)"
+	      else null end),
+	     "one client, \($p[0].redis_n // "?") requests (DFabric 6.2's redis over its NIC pool)"]
+	    | notes }))
 | . + { rounds: (if .edm == null then 0 else 1 end), ratio_min: null, ratio_max: null }
 | row
 EOF
