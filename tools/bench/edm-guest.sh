@@ -206,6 +206,8 @@ rxe_prof() {
 	local tag=prof.rxe
 
 	prof_during "$out/prof.rxe" 3 perf_once ib_read_lat -s "$size" -n "$prof_iters"
+	# perf_once ran in prof_during's subshell: its port is not counted here
+	port=$((port + 1))
 }
 
 edm_prof() {
