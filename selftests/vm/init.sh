@@ -10,7 +10,7 @@
 # 4. in multi-guest mode loads virtio_net (/modules/net.order) and exports
 #    EDM_VM_NIC_TO_<j> for every NIC whose MAC is 52:54:00:ed:<me>:<j>,
 #    and EDM_VM_PEER_MAC_<j>, the MAC of guest j's NIC at the other end,
-# 5. starts a ping that holds the timestamp static key on (see below), then
+# 5. starts a process that holds the timestamp static key on (see below), then
 #    runs the command script cmd.sh (written by the runner into the results
 #    share) chrooted in /newroot, with stdin /dev/null and stdout+stderr on
 #    /dev/ttyS1 (the host saves it as output.log),
@@ -146,8 +146,12 @@ kml=$r/sys/kernel/debug/kmemleak
 # kernel text. Under TCG a vCPU sometimes ran a patched site's stale int3
 # after the patching was over (an int3 oops in __netif_receive_skb_core,
 # make check 2026-11-29). With one user always there, tests' pings no
-# longer change it. kill -1 below ends it.
-chroot $r ping -q -i 86400 127.0.0.1 </dev/null >/dev/null 2>&1 &
+# longer change it. A UDP socket with SO_TIMESTAMP (29) that sends nothing:
+# a ping would move the ICMP counters tests read. kill -1 below ends it.
+chroot $r python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 29, 1)
+time.sleep(1e9)' </dev/null >/dev/null 2>&1 &
 # Tells the runner that a guest without exit-status died while CMD ran
 # (allowed with --may-die), not before.
 : >/results/started
