@@ -42,15 +42,16 @@ fab_ops=${CBB_FAB_OPS:-20000} fab_reps=${CBB_FAB_REPS:-3}
 
 log() { echo "cowbird-bench: $*" | tee -a "$out/errors.txt" >&2; }
 
-# (c)'s two sides, each appending its figures to $f
+# fab_cowbird OPS, fab_edmop OPS: (c)'s two sides, OPS reads of $s bytes,
+# their figures on stdout
 fab_cowbird() {
-	"$bin/cowbird_bench" -s "$s" -n "$fab_ops" -d "$depth" -c 0 -C 1 -k "2:$key@1" \
-		-e kernel >>"$f" || log "cowbird_bench over the fabric -s $s failed"
+	"$bin/cowbird_bench" -s "$s" -n "$1" -d "$depth" -c 0 -C 1 -k "2:$key@1" -e kernel ||
+		log "cowbird_bench over the fabric -s $s failed"
 }
 
 fab_edmop() {
-	taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" bench 2 read "$s" "$fab_ops" \
-		depth "$depth" >>"$f" || log "edmop bench -s $s failed"
+	taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" bench 2 read "$s" "$1" depth "$depth" ||
+		log "edmop bench -s $s failed"
 }
 . "$top/tools/bench/profile-guest.sh"
 
@@ -139,10 +140,13 @@ for s in "${sizes[@]}"; do
 		log "cowbird_probe -s $s failed"
 	if [ $fab -eq 1 ]; then
 		f=$out/c-$s.txt
-		: >"$f"
 		for ((rep = 1; rep <= fab_reps; rep++)); do
-			if ((rep % 2)); then fab_cowbird; fab_edmop; else fab_edmop; fab_cowbird; fi
-		done
+			if ((rep % 2)); then
+				fab_cowbird "$fab_ops"; fab_edmop "$fab_ops"
+			else
+				fab_edmop "$fab_ops"; fab_cowbird "$fab_ops"
+			fi
+		done >"$f"
 	fi
 	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
 done
@@ -159,11 +163,10 @@ if [ "${PROF:-1}" = 1 ] && [ -n "$kernel" ] && [ -s "$b" ]; then
 		$kernel -e kernel
 fi
 if [ "${PROF:-1}" = 1 ] && [ $fab -eq 1 ] && [ -s "$c" ]; then
-	prof_during "$out/prof.fab-cowbird" 1 "$bin/cowbird_bench" -s $s -d "$depth" -c 0 -C 1 \
-		-n "$(n8 "$(awk '$1 == "cowbird/fabric" && $5 > 0 { print 1e9 / $5 }' "$c")")" \
-		-k "2:$key@1" -e kernel
-	rate=$(awk -F'"ops_per_sec":' 'NF > 1 { split($2, a, ","); print a[1] }' "$c")
-	prof_during "$out/prof.fab-edmop" 1 taskset -c 0 "$top/tools/edmop/edmop" -j "$fdev" \
-		bench 2 read $s "$(n8 "$rate")" depth "$depth"
+	# each side at the rate of its last run in (c)
+	prof_during "$out/prof.fab-cowbird" 1 fab_cowbird \
+		"$(n8 "$(awk '$1 == "cowbird/fabric" && $5 > 0 { r = 1e9 / $5 } END { print r }' "$c")")"
+	prof_during "$out/prof.fab-edmop" 1 fab_edmop "$(n8 "$(awk -F'"ops_per_sec":' \
+		'NF > 1 { split($2, a, ","); r = a[1] } END { print r }' "$c")")"
 fi
 echo "cowbird-bench: $((SECONDS - t0)) s with the profiles" >&2
