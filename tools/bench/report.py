@@ -11,8 +11,8 @@ tools/bench/README.md's "Rows"), meta.json (written by all.sh: command,
 kernel, date, commit, seconds, exit status) and optionally, beside
 rows.jsonl, breakdown.md (the benchmark's cost breakdown, copied into the
 page under its rows) and cdf*.json (latency CDFs from tools/bench/cdf.py,
-plotted). --doc (default: the tree's
-Documentation) is where summary.csv, the plots and benchmarks.md go.
+plotted). --doc (default: the tree's Documentation) is where summary.csv,
+the plots and benchmarks.md go.
 """
 import argparse
 import csv
