@@ -70,6 +70,11 @@ def main(argv):
         if "connect" in d:
             host, _, port = d["connect"].rpartition(":")
             links.append(socket.create_connection((host, int(port))))
+    # A tap must be there, in the namespace QEMU runs in, to be opened.
+    for spec in opt_values(argv, "-netdev"):
+        d = kv(spec)
+        if spec.startswith("tap,") and not os.path.exists(f"/sys/class/net/{d['ifname']}"):
+            sys.exit(f"fake qemu: no tap {d['ifname']} in this network namespace")
     for spec in opt_values(argv, "-netdev"):
         d = kv(spec)
         if "listen" in d:

@@ -169,6 +169,32 @@ nvdimm() {
 	grep -q "needs SIZE as a multiple of 256 M" "$TMP/err"
 }
 
+# --link tap: each link a bridge and two taps in a network namespace of the
+# run's own, the NICs on the taps with vnet headers; the namespace is gone
+# after the run.  Anything but socket or tap is refused.
+link_tap() {
+	local a0 a1 ns
+
+	PLAN=
+	fake --guests 2 --link tap
+	expect "$st" 0 "runner status with --link tap"
+	a0=$(tr '\n' ' ' <"$TMP/state/argv0")
+	a1=$(tr '\n' ' ' <"$TMP/state/argv1")
+	[[ $a0 == *"-netdev tap,id=next,ifname=t0a,script=no,downscript=no,vnet_hdr=on "* ]] ||
+		{ echo "guest 0 not on tap t0a: $a0"; return 1; }
+	[[ $a1 == *"-netdev tap,id=prev,ifname=t0b,script=no,downscript=no,vnet_hdr=on "* ]] ||
+		{ echo "guest 1 not on tap t0b: $a1"; return 1; }
+	[[ $a0$a1 != *socket,* ]] || { echo "a socket netdev with --link tap"; return 1; }
+	ns=$(sed -n 's/.*links: taps on bridges in network namespace \(edm-vm-[0-9]*\).*/\1/p' \
+		"$TMP/err")
+	[ -n "$ns" ] || { echo "the runner named no namespace"; return 1; }
+	! ip netns list | grep -qw "$ns" || { echo "namespace $ns left behind"; return 1; }
+
+	fake --guests 2 --link udp
+	expect "$st" 2 "runner status with --link udp"
+	grep -q "link must be socket or tap" "$TMP/err"
+}
+
 run_case panic_once "a guest's panic while booting boots every guest again, shmem zeroed"
 run_case panic_twice "a kernel that panics at every boot is booted twice, then fails"
 run_case panic_after_result "no second boot once a result was printed"
@@ -176,5 +202,6 @@ run_case die_while_running "a guest lost while CMD runs stops the others (unless
 run_case single_guest "a single guest's panic or stall while booting boots it again"
 run_case no_retry "no second boot after init's own failure or a death while CMD ran"
 run_case nvdimm "--nvdimm and --cxl: the devices every guest gets, bad sizes refused"
+run_case link_tap "--link tap: taps on bridges in a namespace of the run's own, removed"
 run_case tcg_cpu "a TCG guest's CPU has no CMPXCHG16B"
 tap_done

@@ -26,6 +26,8 @@
 # perf runs as "command perf": a guest script may have a function of that name.
 # Only builtins run between the switches: under TCG an exec costs the
 # better part of a second. Set PROF=0 to skip every window (prof_on fails).
+# Set PROF_GRAPH=1 to record call chains too (perf record -g): prof_off then
+# also writes FILE.graph, the callers of each symbol above 1% of the samples.
 
 prof_pid=
 
@@ -44,7 +46,7 @@ prof_start() {
 	[ "${PROF:-1}" = 1 ] && command -v perf >/dev/null && prof_fifos || return 1
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	command perf record -q -D -1 --control "fd:$prof_ctl,$prof_ack" -e cpu-clock -c 500000 -a \
-		-o $dir/perf.data >$dir/record.log 2>&1 &
+		${PROF_GRAPH:+-g} -o $dir/perf.data >$dir/record.log 2>&1 &
 	prof_pid=$!
 	echo ping >&"$prof_ctl"
 	if ! read -r -t 60 -u "$prof_ack" ack || [ "$ack" != ack ]; then
@@ -79,6 +81,9 @@ prof_off() {
 	prof_pid=
 	command perf report -i $dir/perf.data --no-children --sort comm,dso,sym --stdio -n -g none \
 		>"$1" 2>/dev/null
+	[ "${PROF_GRAPH:-0}" = 0 ] ||
+		command perf report -i $dir/perf.data --no-children --sort comm,sym --stdio \
+			-g caller,0.5,callee --percent-limit 1 >"$1.graph" 2>/dev/null
 	grep -F '[edm]' /proc/kallsyms | while read -r _ _ sym _; do echo "#module edm $sym"; done \
 		>>"$1"
 	rm -f $dir/perf.data

@@ -31,8 +31,6 @@ SUMMARY_FIELDS = ["path", "metric", "edm", "competitor", "comp", "ratio", "targe
 # issue 28's rows that no benchmark of make bench measures yet
 NOT_MEASURED = [
     ("key-value workload over libcowbird", "io_uring; ibverbs over Soft-RoCE", "recorded"),
-    ("shared pool netdev between two guests", "virtio-net on a tap with offloads (the fair "
-     "baseline; shpool.sh has QEMU's socket netdev)", "p50 <= 0.5, TCP >= 1.5"),
 ]
 
 

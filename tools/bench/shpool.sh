@@ -6,7 +6,11 @@
 # Buffer, passed by reference, copied out by the peer's polling NAPI), and,
 # in the same run between the same two guests, over their virtio-net link
 # (10.82.0.1 -> .2). Guest 0 is the client, guest 1 the server; the guest
-# half is shpool-guest.sh.
+# half is shpool-guest.sh. The virtio-net link is the one a user would pick:
+# each NIC on a tap, the two taps on one bridge (selftests/vm/run --link tap,
+# in a network namespace of the run's own; needs root), so the guests'
+# virtio-net has checksum offload and TSO. --link socket runs it on QEMU's
+# socket netdev instead, which has no vnet header: frames of one MTU.
 #
 #   latency     sockperf ping-pong, 64 B, UDP and TCP, p50 and p99 (RTT/2,
 #               as sockperf reports it); a warm-up run first, thrown away
@@ -24,7 +28,8 @@
 # measurement could not be taken (or the VMs failed). Not part of make check.
 #
 #   tools/bench/shpool.sh [-l LAT_SECS] [-w WARM_SECS] [-t TPUT_SECS]
-#                         [-u UDP_SECS] [-s SMP] [--pmem] [-o|--out DIR]
+#                         [-u UDP_SECS] [-s SMP] [--pmem] [--link tap|socket]
+#                         [-o|--out DIR]
 #   tools/bench/shpool.sh --report DIR     format an earlier run again
 #
 # --pmem: the pool on one NVDIMM's pmem device (selftests/vm/run --nvdimm
@@ -44,11 +49,11 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lat=${SHB_LAT_SECS:-10} warm=${SHB_WARM_SECS:-2} tput=${SHB_TPUT_SECS:-10}
-udp=${SHB_UDP_SECS:-5} smp=2 out='' report='' mem=(--shmem 64M)
+udp=${SHB_UDP_SECS:-5} smp=2 out='' report='' mem=(--shmem 64M) link=tap
 
 usage() {
 	echo "usage: $0 [-l LAT_SECS] [-w WARM_SECS] [-t TPUT_SECS] [-u UDP_SECS] [-s SMP]" \
-		"[--pmem] [-o|--out DIR] | --report DIR" >&2
+		"[--pmem] [--link tap|socket] [-o|--out DIR] | --report DIR" >&2
 	exit 2
 }
 
@@ -142,16 +147,17 @@ jq -rs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' "$g0/params" | jq
 }
 
 # runs.jsonl on stdin -> rows.jsonl: the figures compared with virtio-net, one
-# JSON object a line (tools/bench/README.md, "Rows"); the pool's device from
-# DIR/host (a --report without it: --pmem or not)
+# JSON object a line (tools/bench/README.md, "Rows"); the pool's device and
+# the link from DIR/host (a --report without it: the options given)
 rows() {
-	local d=$1 pm=${mem[0]}
+	local d=$1 pm=${mem[0]} ln=$link
 
 	[[ $(cat "$d/host" 2>/dev/null) =~ "pool on "(--[a-z]+) ]] && pm=${BASH_REMATCH[1]}
+	[[ $(cat "$d/host" 2>/dev/null) =~ "virtio-net on "([a-z]+) ]] && ln=${BASH_REMATCH[1]}
 	jq -cs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' \
 			"$d/guest0/shpool/params" 2>/dev/null | jq -s add) \
 		--arg errors "$(cat "$d/guest0/shpool/errors.txt" 2>/dev/null)" \
-		--arg pmem "$([ "$pm" = --nvdimm ] && echo " (pmem)")" "$(rows_jq)"
+		--arg pmem "$([ "$pm" = --nvdimm ] && echo " (pmem)")" --arg link "$ln" "$(rows_jq)"
 }
 
 rows_jq() {
@@ -178,7 +184,8 @@ def r1: if . == null then "?" else . * 10 | round / 10 | tostring end;
 	{ bench: "shpool", path: "shared pool netdev between two guests\($pmem)",
 	  metric: metric, better: better, edm: $e,
 	  competitor: ("the guests' virtio-net link" +
-		" (QEMU socket netdev, TCP on the host's loopback)"),
+		if $link == "socket" then " (QEMU socket netdev, TCP on the host's loopback)"
+		else " (a tap each, on one bridge; checksum offload and TSO)" end),
 	  comp: $c, ratio: per($e; $c), target: target, rounds: 1,
 	  ratio_min: null, ratio_max: null }
 	+ (if $n == "" then {} else { note: $n } end);
@@ -191,8 +198,9 @@ row("iperf3 TCP Mbit/s"; "higher"; "tput"; "tcp"; mbps; "throughput"; ">= 1.5";
 	(run("tput"; "virtio"; "tcp") | if . then txsz else null end | rnd) as $v |
 	(run("tput"; "pool"; "tcp") | if . then txsz else null end | rnd) as $s |
 	if $v == null then null else "bytes per frame guest 0 sent in the TCP run: \($v) on " +
-		"virtio-net (a socket netdev has no vnet header, so no TSO: frames of one MTU), " +
-		"\($s // "?") on shp0 (TSO up to a pool buffer)" end),
+		"virtio-net (" + (if $link == "socket" then "a socket netdev has no vnet header, " +
+		"so no TSO: frames of one MTU" else "TSO through the tap's vnet header" end) +
+		"), \($s // "?") on shp0 (TSO up to a pool buffer)" end),
 (if ($p.udp_s // "1") == "0" then empty else
  row("iperf3 UDP \($p.msg // "64") B packets/s"; "higher"; "tput"; "udp"; pps; "packet count";
 	null; "packets guest 1 received per second, at no rate limit" +
@@ -337,6 +345,7 @@ while [ $# -gt 0 ]; do
 	-u) udp=$2; shift ;;
 	-s) smp=$2; shift ;;
 	--pmem) mem=(--nvdimm 128M) ;;
+	--link) [ $# -ge 2 ] || usage; link=$2; shift ;;
 	-o | --out) out=$2; shift ;;
 	--out=*) out=${1#--out=} ;;
 	--report) report=$2; shift ;;
@@ -351,6 +360,13 @@ if [ -n "$report" ]; then
 fi
 [ "$lat" -ge 3 ] && [ "$tput" -ge 2 ] && [ "$warm" -ge 1 ] && [ "$udp" -ge 0 ] ||
 	{ echo "$0: need -l >= 3, -t >= 2, -w >= 1, -u >= 0" >&2; exit 2; }
+
+case $link in
+tap) [ "$(id -u)" = 0 ] ||
+	{ echo "$0: --link tap (the default) needs root; --link socket does not" >&2; exit 2; } ;;
+socket) ;;
+*) usage ;;
+esac
 
 cd "$top"
 krel=$(scripts/krel.sh --vm)
@@ -367,12 +383,12 @@ host_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 children_cpu() { awk '{ print $16 + $17 }' /proc/$$/stat; }
 b0=$(host_busy) c0=$(children_cpu) t0=$(date +%s)
 envs=()
-for v in SHB_LAT_CPU SHB_MSG SHB_BOOT_SECS; do
+for v in SHB_LAT_CPU SHB_MSG SHB_BOOT_SECS PROF PROF_GRAPH; do
 	[ -z "${!v:-}" ] || envs+=(--env "$v=${!v}")
 done
 echo "VM: two guests, about three minutes under TCG" >&2
 status=0
-selftests/vm/run --guests 2 "${mem[@]}" --smp "$smp" --kernel-release "$krel" --out "$out" \
+selftests/vm/run --guests 2 --link "$link" "${mem[@]}" --smp "$smp" --kernel-release "$krel" --out "$out" \
 	--timeout $((4 * (lat + warm + 20) + 2 * (tput + 30) + 2 * (udp + 30) + 400)) \
 	--env SHB_LAT_SECS="$lat" --env SHB_WARM_SECS="$warm" --env SHB_TPUT_SECS="$tput" \
 	--env SHB_UDP_SECS="$udp" --env SHB_DONE_SECS=$((4 * (lat + warm + 20) + 2 * (tput + 30) +
@@ -383,7 +399,8 @@ b1=$(host_busy) c1=$(children_cpu) t1=$(date +%s)
 hz=$(getconf CLK_TCK)
 other=$(awk -v b=$((b1 - b0)) -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v hz="$hz" \
 	'BEGIN { printf "%.2f", (b - c) / hz / (t > 0 ? t : 1) }')
-echo "tree $(git describe --always --dirty 2>/dev/null || echo '?'), pool on ${mem[*]};" \
+echo "tree $(git describe --always --dirty 2>/dev/null || echo '?'), pool on ${mem[*]}," \
+	"virtio-net on $link;" \
 	"$(nproc) CPUs, of which" \
 	"other work used $other on average during the $((t1 - t0)) s run" >"$out/host"
 summarize "$out" || status=1
