@@ -39,7 +39,7 @@
 enum {
 	EDM_SHPOOL_POLL_MIN_NS	= 20 * NSEC_PER_USEC,	/* poll this soon after traffic */
 	EDM_SHPOOL_POLL_MAX_NS	= 1 * NSEC_PER_MSEC,	/* back off to this when idle */
-	EDM_SHPOOL_POLL_SPIN	= 64,			/* idle polls before backing off */
+	EDM_SHPOOL_POLL_SPIN	= 16,			/* idle polls before backing off */
 	EDM_SHPOOL_BEATS	= 8,			/* beats per lease */
 	EDM_SHPOOL_DEV_LEN	= 32,
 	EDM_SHPOOL_XWORK_MS	= 10,			/* export work period */

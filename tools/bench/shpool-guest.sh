@@ -19,6 +19,9 @@
 #              lat.PATH.udp, lat.PATH.tcp  sockperf ping-pong, SHB_MSG
 #                  bytes, a SHB_WARM_SECS warm-up run (thrown away), then
 #                  SHB_LAT_SECS measured, client on CPU SHB_LAT_CPU;
+#              lat.PATH.sparse  the same in UDP at SHB_SPARSE_MPS messages
+#                  a second (100): requests with quiet spells between them,
+#                  as a lightly loaded RPC service sees them;
 #              tput.PATH.tcp  iperf3, one TCP stream, SHB_TPUT_SECS (+1 s
 #                  omitted), guest 0 -> guest 1;
 #              tput.PATH.udp  iperf3 UDP, SHB_MSG-byte datagrams, no rate
@@ -54,6 +57,7 @@ tput_s=${SHB_TPUT_SECS:-10}
 udp_s=${SHB_UDP_SECS:-5}
 msg=${SHB_MSG:-64}
 lat_cpu=${SHB_LAT_CPU:-0}
+sparse_mps=${SHB_SPARSE_MPS:-100}
 pool=${SHB_POOL:-shb}
 # how long guest 0 waits for the peer to boot and serve, and guest 1 for
 # guest 0 to finish
@@ -259,13 +263,15 @@ snap() {
 	"$edmctl" -j shpool stats "$pool" >"$out/$tag.st$1.json" 2>&1
 }
 
-# lat PATH PROTO: warm-up, then the measured sockperf ping-pong
+# lat PATH PROTO: warm-up, then the measured sockperf ping-pong; PROTO udp,
+# tcp, or sparse (UDP at sparse_mps messages a second)
 lat() {
 	local path=$1 proto=$2 tag=lat.$1.$2 ip opt=() port=11111 pid w
 
 	ip=${paddr[$peer]}
 	[ "$path" = pool ] || ip=${eaddr[$peer]}
-	[ "$proto" = udp ] || opt=(--tcp) port=11112
+	[ "$proto" != tcp ] || opt=(--tcp) port=11112
+	[ "$proto" != sparse ] || opt=(--mps "$sparse_mps")
 	echo "$tag" >>"$out/order"
 	taskset -c "$lat_cpu" sockperf pp -i "$ip" -p $port "${opt[@]}" --msg-size "$msg" \
 		-t "$warm_s" >"$out/$tag.warm.log" 2>&1 || log "$tag: warm-up failed"
@@ -347,6 +353,8 @@ client() {
 	lat virtio udp
 	lat virtio tcp
 	lat pool tcp
+	lat virtio sparse
+	lat pool sparse
 	tput pool tcp
 	tput virtio tcp
 	tput virtio udp
@@ -372,7 +380,8 @@ mkdir -p "$out" || exit 1
 if [ "$me" = 0 ]; then
 	{ echo "krel=$(uname -r)"; echo "hz=$(getconf CLK_TCK)"; echo "nproc=$(nproc)"
 	  echo "lat_s=$lat_s"; echo "warm_s=$warm_s"; echo "tput_s=$tput_s"; echo "udp_s=$udp_s"
-	  echo "msg=$msg"; echo "lat_cpu=$lat_cpu"; echo "nic=$nic"; } >"$out/params"
+	  echo "msg=$msg"; echo "lat_cpu=$lat_cpu"; echo "nic=$nic"
+	  echo "sparse_mps=$sparse_mps"; } >"$out/params"
 fi
 trap bye EXIT
 setup || exit 1
