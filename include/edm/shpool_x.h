@@ -5,7 +5,7 @@
  * importer in another kernel of the pool, which serves what the owner's
  * users write there. dfabric/shpool_x.c moves the run and its answer
  * between kernels and knows nothing of what the run holds; an importer
- * (today Cowbird, cowbird/export.c) registers its ops here, and only it
+ * (today Cowbird, cowbird/dev.c) registers its ops here, and only it
  * reads or writes the area's contents.
  *
  * The owner's side: edm_shpool_x_open() puts a run of Buffers for @size
