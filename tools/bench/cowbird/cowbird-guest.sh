@@ -23,6 +23,12 @@
 #            reads from cbcn's /dev/edm at the same depth, CBB_FAB_OPS ops
 #            (20000) each, CBB_FAB_REPS (3) times, which goes first
 #            alternating, into $out/c-SIZE.txt.
+#   (d)      cowbird_kv, a key-value store on a hybrid log, 64 B records,
+#            CBB_KV_RECORDS (262144) of them, 5% in the local tail,
+#            CBB_KV_OPS (300000) ops, on local memory, through the kernel
+#            engine, io_uring SQPOLL and ibverbs over rxe0, into
+#            $out/d-b.txt (YCSB-B: 95% reads, zipfian) and $out/d-c.txt
+#            (YCSB-C: reads only, uniform).
 #   profile  for 64 B, the probe on local memory, the probe through the
 #            kernel engine, (c)'s Cowbird reads and (c)'s edmop reads again,
 #            each for about 8 s at the rate just measured, with a window of
@@ -39,6 +45,7 @@ ops=${CBB_OPS:-100000} depth=${CBB_DEPTH:-32} probes=${CBB_PROBES:-500000}
 records=${CBB_RECORDS:-1048576} region=${CBB_REGION:-64M}
 read -ra sizes <<<"${CBB_SIZES:-8 64}"
 fab_ops=${CBB_FAB_OPS:-20000} fab_reps=${CBB_FAB_REPS:-3}
+kv_records=${CBB_KV_RECORDS:-262144} kv_ops=${CBB_KV_OPS:-300000}
 
 log() { echo "cowbird-bench: $*" | tee -a "$out/errors.txt" >&2; }
 
@@ -150,6 +157,17 @@ for s in "${sizes[@]}"; do
 	fi
 	echo "cowbird-bench: $s B done, $((SECONDS - t0)) s so far" >&2
 done
+
+for w in b c; do
+	f=$out/d-$w.txt
+	cat "$out/engine" >"$f" 2>/dev/null
+	wl=(-r 95)
+	[ $w = b ] || wl=(-r 100 -u)
+	"$bin/cowbird_kv" -s 64 -N "$kv_records" -n "$kv_ops" "${wl[@]}" -c 0 -C 1 $kernel -D rxe0 \
+		-e "local${kernel:+,kernel},uring$([ $rxe -eq 0 ] || echo ,verbs)" >>"$f" ||
+		log "cowbird_kv (YCSB-${w^^}) failed"
+done
+echo "cowbird-bench: the key-value store done, $((SECONDS - t0)) s so far" >&2
 
 # n OPS_PER_SEC: the ops of an 8 s run at that rate (at least 1000)
 n8() { awk -v r="$1" 'BEGIN { n = int(r * 8); print (n < 1000 ? 1000 : n) }'; }

@@ -28,6 +28,12 @@
 #      the same depth: ops/s of each and their ratio (issue 28's target:
 #      >= 0.5). CBB_FAB_OPS ops each (20000), CBB_FAB_REPS times (3; the medians,
 #      and the spread of the ratios).
+#  (d) a key-value store on a hybrid log, as FASTER is (cowbird_kv.c; Cowbird
+#      8.1, Figure 9): 64 B records, 5% of them in the local tail, the rest
+#      remote; YCSB-B (95% reads, zipfian) and YCSB-C (reads, uniform); ops/s
+#      on local memory, through libcowbird (stand-in natively, the kernel
+#      engine in the VM), io_uring SQPOLL on a memfd, and ibverbs over
+#      Soft-RoCE (VM); every read checked against the index's version.
 #
 # App threads run on CPU 0, engines (stand-in thread, edm's kthread via
 # cowbird_cpu=1, io_uring's SQPOLL thread) on CPU 1. The VM boots with
@@ -41,7 +47,7 @@
 # Defaults: 200000 ops and 1000000 probes natively; in the VM (TCG is
 # slower) CBB_VM_OPS=50000 and CBB_VM_PROBES=300000, or -n/-p for both.
 # Depth 32. Raw output in DIR (default: a new /tmp/cowbird-bench.XXXXXX):
-# native/ and vm/cowbird/ hold a-SIZE.txt and b-SIZE.txt.
+# native/ and vm/cowbird/ hold a-SIZE.txt, b-SIZE.txt and d-b.txt, d-c.txt.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -118,6 +124,27 @@ format_b() {
 	}' "$1"
 }
 
+# format_d FILE TITLE: (d)'s runs, and Cowbird against each other contender
+format_d() {
+	awk -v title="$2" '
+	/^#/ { notes = notes $0 "\n"; next }
+	NF == 7 { n++; name[n] = $1; ops[n] = $2; ns[n] = $3; rem[n] = $4; st[n] = $5
+		  fl[n] = $6; bad[n] = $7; if ($1 ~ /^cowbird/) cb = n }
+	END {
+		printf "%s\n%s", title, notes
+		printf "%-26s %11s %9s %13s %8s %8s %4s\n", "run", "ops/s", "ns/op",
+			"remote/op", "stalled", "flushes", "bad"
+		for (i = 1; i <= n; i++)
+			printf "%-26s %11s %9s %13s %8s %8s %4s\n", name[i], ops[i], ns[i],
+				rem[i], st[i], fl[i], bad[i]
+		for (i = 1; i <= n && cb; i++)
+			if (i != cb)
+				printf "  %s / %s: %.3f\n", name[cb], name[i], ops[cb] / ops[i]
+		if (!n)
+			print "  (no rows: see the errors above)"
+	}' "$1"
+}
+
 # where DIR native|vm: the directory of that half's files, and its title
 where() {
 	if [ "$2" = native ]; then
@@ -125,7 +152,7 @@ where() {
 		echo "native: $(cat "$1/native/cpu" 2>/dev/null)"
 	else
 		echo "$1/vm/cowbird"
-		echo "VM ($(sed -n 's/^VM: accel: \([a-z]*\).*/\1/p' "$1/vm/run.log" |
+		echo "VM ($(sed -n 's/^VM: accel: \([a-z]*\).*/\1/p' "$1/vm/run.log" 2>/dev/null |
 			head -n 1)): $(cat "$1/vm/cowbird/cpu" 2>/dev/null)"
 	fi
 }
@@ -192,7 +219,7 @@ json_row() {
 
 # rows DIR: the VM half's compared figures, one round each, as rows.jsonl
 rows() {
-	local f=$1/vm/cowbird s e c lo hi k
+	local f=$1/vm/cowbird s e c lo hi k w t ur vb
 
 	for s in 8 64; do
 		[ -e "$f/a-$s.txt" ] && {
@@ -220,6 +247,23 @@ rows() {
 				comp="${c#-}" target=">= 0.5" rounds="$k" ratio_min="${lo#-}" \
 				ratio_max="${hi#-}"
 		}
+	done
+	for w in b c; do
+		[ -e "$f/d-$w.txt" ] || continue
+		t="YCSB-B: 95% reads, zipfian"
+		[ $w = b ] || t="YCSB-C: reads only, uniform"
+		read -r e lo ur vb < <(awk '{ v[$1] = $2 }
+			END { n = split("cowbird-kernel/64B local/64B io_uring-sqpoll/64B ibverbs-rxe/64B", a)
+			      for (i = 1; i <= n; i++) printf "%s ", (a[i] in v ? v[a[i]] : "-")
+			      print "" }' "$f/d-$w.txt")
+		for k in "$ur:io_uring SQPOLL on a memfd" "$vb:ibverbs RDMA READ/WRITE over Soft-RoCE" \
+			"$lo:the same store, every record in local memory"; do
+			c=${k%%:*}
+			json_row path="key-value store on a hybrid log (kernel engine), $t, 64 B" \
+				metric="ops/s" better=higher edm="${e#-}" competitor="${k#*:}" \
+				comp="${c#-}" \
+				note="95% of the records remote, 5% in the local tail; every read checked"
+		done
 	done
 	return 0
 }
@@ -261,6 +305,14 @@ report() {
 			[ -e "$f/b-$s.txt" ] || continue
 			echo
 			format_b "$f/b-$s.txt" "== (b) hash index probe, $s B records, $t =="
+		done
+	done
+	for w in b c; do
+		for s in native vm; do
+			{ read -r f; read -r t; } < <(where "$d" $s)
+			[ -e "$f/d-$w.txt" ] || continue
+			echo
+			format_d "$f/d-$w.txt" "== (d) key-value store, YCSB-${w^^}, $t =="
 		done
 	done
 	for s in 8 64; do
@@ -319,6 +371,10 @@ if [ $native -eq 1 ]; then
 		"$bin/cowbird_probe" -s $s -n "${probes:-1000000}" >"$out/native/b-$s.txt" ||
 			echo "native: cowbird_probe -s $s failed" >&2
 	done
+	"$bin/cowbird_kv" -s 64 -r 95 -e local,standin,uring >"$out/native/d-b.txt" ||
+		echo "native: cowbird_kv (YCSB-B) failed" >&2
+	"$bin/cowbird_kv" -s 64 -r 100 -u -e local,standin,uring >"$out/native/d-c.txt" ||
+		echo "native: cowbird_kv (YCSB-C) failed" >&2
 fi
 status=0
 if [ $vm -eq 1 ]; then
