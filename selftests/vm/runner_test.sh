@@ -175,6 +175,7 @@ nvdimm() {
 link_tap() {
 	local a0 a1 ns
 
+	[ "$(id -u)" = 0 ] || skip "--link tap needs root"
 	PLAN=
 	fake --guests 2 --link tap
 	expect "$st" 0 "runner status with --link tap"
