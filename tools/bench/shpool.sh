@@ -155,7 +155,11 @@ rows() {
 	local d=$1 pm=${mem[0]} ln=$link
 
 	[[ $(cat "$d/host" 2>/dev/null) =~ "pool on "(--[a-z]+) ]] && pm=${BASH_REMATCH[1]}
-	[[ $(cat "$d/host" 2>/dev/null) =~ "virtio-net on "([a-z]+) ]] && ln=${BASH_REMATCH[1]}
+	# a run from before --link says nothing of it: it was on the socket netdev
+	if [ -e "$d/host" ]; then
+		ln=socket
+		[[ $(cat "$d/host") =~ "virtio-net on "([a-z]+) ]] && ln=${BASH_REMATCH[1]}
+	fi
 	jq -cs --slurpfile p <(sed 's/^\([^=]*\)=\(.*\)/{"\1": "\2"}/' \
 			"$d/guest0/shpool/params" 2>/dev/null | jq -s add) \
 		--arg errors "$(cat "$d/guest0/shpool/errors.txt" 2>/dev/null)" \
@@ -395,8 +399,8 @@ for v in SHB_LAT_CPU SHB_MSG SHB_SPARSE_MPS SHB_BOOT_SECS PROF PROF_GRAPH; do
 done
 echo "VM: two guests, about three minutes under TCG" >&2
 status=0
-selftests/vm/run --guests 2 --link "$link" "${mem[@]}" --smp "$smp" --kernel-release "$krel" --out "$out" \
-	--timeout $((6 * (lat + warm + 20) + 2 * (tput + 30) + 2 * (udp + 30) + 400)) \
+selftests/vm/run --guests 2 --link "$link" "${mem[@]}" --smp "$smp" --kernel-release "$krel" \
+	--out "$out" --timeout $((6 * (lat + warm + 20) + 2 * (tput + 30) + 2 * (udp + 30) + 400)) \
 	--env SHB_LAT_SECS="$lat" --env SHB_WARM_SECS="$warm" --env SHB_TPUT_SECS="$tput" \
 	--env SHB_UDP_SECS="$udp" --env SHB_DONE_SECS=$((6 * (lat + warm + 20) + 2 * (tput + 30) +
 		2 * (udp + 30) + 300)) "${envs[@]}" \

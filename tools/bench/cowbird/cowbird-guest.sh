@@ -28,7 +28,7 @@
 #            CBB_KV_OPS (300000) ops, on local memory, through the kernel
 #            engine, io_uring SQPOLL and ibverbs over rxe0, into
 #            $out/d-b.txt (YCSB-B: 95% reads, zipfian) and $out/d-c.txt
-#            (YCSB-C: reads only, uniform).
+#            (reads only, uniform keys).
 #   profile  for 64 B, the probe on local memory, the probe through the
 #            kernel engine, (c)'s Cowbird reads and (c)'s edmop reads again,
 #            each for about 8 s at the rate just measured, with a window of
@@ -163,9 +163,9 @@ for w in b c; do
 	cat "$out/engine" >"$f" 2>/dev/null
 	wl=(-r 95)
 	[ $w = b ] || wl=(-r 100 -u)
-	"$bin/cowbird_kv" -s 64 -N "$kv_records" -n "$kv_ops" "${wl[@]}" -c 0 -C 1 $kernel -D rxe0 \
-		-e "local${kernel:+,kernel},uring$([ $rxe -eq 0 ] || echo ,verbs)" >>"$f" ||
-		log "cowbird_kv (YCSB-${w^^}) failed"
+	"$bin/cowbird_kv" -s 64 -N "$kv_records" -n "$kv_ops" "${wl[@]}" -c 0 -C 1 $kernel \
+		-D rxe0 -e "local${kernel:+,kernel},uring$([ $rxe -eq 0 ] || echo ,verbs)" >>"$f" ||
+		log "cowbird_kv (d-$w) failed"
 done
 echo "cowbird-bench: the key-value store done, $((SECONDS - t0)) s so far" >&2
 

@@ -14,7 +14,7 @@
  *   verbs    ibverbs RDMA READ / WRITE over Soft-RoCE (bench_verbs.h), the
  *            paper's asynchronous one-sided RDMA baseline
  *
- * One thread runs a YCSB mix: `read_pct` percent reads, the rest blind
+ * One thread runs a YCSB-like mix: `read_pct` percent reads, the rest blind
  * updates (upserts), keys drawn uniformly or from YCSB's scrambled zipfian
  * (theta 0.99), all drawn before the timed run, the same for every
  * contender. A read of a key in the tail is done at once; one in the cold
@@ -117,6 +117,9 @@ static int cb_poll(struct kv_io *io, uint32_t *tags, int max)
 	int n, i;
 
 	n = cowbird_poll_wait(io->e.cb, io->g, resp, max, 0);
+	/* a ring the engine stopped serving completes nothing more */
+	if (!n && __atomic_load_n(&io->e.book->error, __ATOMIC_RELAXED))
+		return -EPIPE;
 	for (i = 0; i < n; i++) {
 		if (resp[i].status != COWBIRD_ST_OK)
 			return -EIO;
@@ -156,38 +159,37 @@ static int ur_fill(struct kv_io *io, uint64_t off, const void *src, uint32_t len
 	return pwrite(io->fd, src, len, off) == (ssize_t)len ? 0 : -EIO;
 }
 
-static int ur_prep(struct kv_io *io, struct io_uring_sqe **sqe)
+/* One read or write: its length and tag in the user data, submitted at once. */
+static int ur_op(struct kv_io *io, bool wr, uint64_t off, void *buf, uint32_t len, uint32_t tag)
 {
-	*sqe = io_uring_get_sqe(&io->ring);
-	if (!*sqe) {
-		io_uring_submit(&io->ring);
-		*sqe = io_uring_get_sqe(&io->ring);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&io->ring);
+	int ret;
+
+	if (!sqe) {
+		ret = io_uring_submit(&io->ring);
+		if (ret < 0)
+			return ret;
+		sqe = io_uring_get_sqe(&io->ring);
+		if (!sqe)
+			return -EAGAIN;
 	}
-	return *sqe ? 0 : -EAGAIN;
+	if (wr)
+		io_uring_prep_write(sqe, io->fd, buf, len, off);
+	else
+		io_uring_prep_read(sqe, io->fd, buf, len, off);
+	io_uring_sqe_set_data64(sqe, (uint64_t)len << 32 | tag);
+	ret = io_uring_submit(&io->ring);
+	return ret < 0 ? ret : 0;
 }
 
 static int ur_read(struct kv_io *io, uint64_t off, void *dst, uint32_t len, uint32_t tag)
 {
-	struct io_uring_sqe *sqe;
-	int err = ur_prep(io, &sqe);
-
-	if (err)
-		return err;
-	io_uring_prep_read(sqe, io->fd, dst, len, off);
-	io_uring_sqe_set_data64(sqe, (uint64_t)len << 32 | tag);
-	return io_uring_submit(&io->ring) < 0 ? -EIO : 0;
+	return ur_op(io, false, off, dst, len, tag);
 }
 
 static int ur_write(struct kv_io *io, uint64_t off, const void *src, uint32_t len, uint32_t tag)
 {
-	struct io_uring_sqe *sqe;
-	int err = ur_prep(io, &sqe);
-
-	if (err)
-		return err;
-	io_uring_prep_write(sqe, io->fd, src, len, off);
-	io_uring_sqe_set_data64(sqe, (uint64_t)len << 32 | tag);
-	return io_uring_submit(&io->ring) < 0 ? -EIO : 0;
+	return ur_op(io, true, off, (void *)src, len, tag);
 }
 
 static int ur_poll(struct kv_io *io, uint32_t *tags, int max)
@@ -348,9 +350,13 @@ struct kv {
 	uint64_t fkey[MAX_WINDOW], fver[MAX_WINDOW];
 	unsigned char *buf;	/* window read buffers, then MAX_PIECES flush pieces */
 	bool pbusy[MAX_PIECES];	/* a flush piece in flight: its buffer is not ours */
+	bool rbusy[MAX_WINDOW];	/* a read in flight into that buffer */
+	uint64_t moved_ns;	/* when a completion last came in */
 	/* results */
 	uint64_t bad, remote, flushes, stall_ns;
 };
+
+#define KV_STUCK_NS	(10 * 1000000000ull)	/* ops out and nothing back this long: fail */
 
 static uint64_t key_of(uint64_t i)
 {
@@ -411,6 +417,13 @@ static int kv_complete(struct kv *kv, unsigned int *pieces)
 	int n, i;
 
 	n = kv->io->poll(kv->io, tags, MAX_WINDOW + MAX_PIECES);
+	if (n > 0) {
+		kv->moved_ns = bench_now_ns();
+	} else if (!n && (kv->nfree < window || (pieces && *pieces)) &&
+		   bench_now_ns() - kv->moved_ns > KV_STUCK_NS) {
+		fprintf(stderr, "cowbird_kv: %s: nothing completed in 10 s\n", kv->io->name);
+		return -ETIMEDOUT;
+	}
 	for (i = 0; i < n; i++) {
 		uint32_t t = tags[i];
 
@@ -421,6 +434,9 @@ static int kv_complete(struct kv *kv, unsigned int *pieces)
 			--*pieces;
 			continue;
 		}
+		if (t >= window || !kv->rbusy[t])
+			return -EPROTO;	/* a completion for no read of ours */
+		kv->rbusy[t] = false;
 		record_check(kv, kv->buf + (size_t)t * size, kv->fkey[t], kv->fver[t]);
 		kv->free[kv->nfree++] = t;
 	}
@@ -437,6 +453,7 @@ static int kv_flush(struct kv *kv)
 
 	if ((kv->head + n) * size > kv->io->cap)
 		return -ENOSPC;
+	kv->moved_ns = bench_now_ns();
 	while (done < n && err >= 0) {
 		if (inflight == MAX_PIECES) {
 			err = kv_complete(kv, &inflight);
@@ -454,7 +471,7 @@ static int kv_flush(struct kv *kv)
 		memcpy(pb + (size_t)slot * PIECE, kv->tail + at * size, len);
 		err = kv->io->write(kv->io, (from + done) * size, pb + (size_t)slot * PIECE,
 				    (uint32_t)len, WTAG + slot);
-		if (err == -EAGAIN || err == -ENOSPC || err == -ENOBUFS) {
+		if (err == -EAGAIN) {
 			err = kv_complete(kv, &inflight);
 			continue;
 		}
@@ -495,9 +512,14 @@ static int kv_read(struct kv *kv, const struct ent *en)
 	b = kv->free[--kv->nfree];
 	kv->fkey[b] = en->key;
 	kv->fver[b] = en->ver;
+	kv->rbusy[b] = true;
 	kv->remote++;
-	while ((err = kv->io->read(kv->io, en->addr * size, kv->buf + (size_t)b * size, size, b)) ==
-	       -EAGAIN || err == -ENOSPC || err == -ENOBUFS)
+	/* no key is 0: a read that completes without its data fails the check */
+	memset(kv->buf + (size_t)b * size, 0, 8);
+	if (kv->nfree == window - 1)
+		kv->moved_ns = bench_now_ns();	/* the first op out: the clock starts */
+	while ((err = kv->io->read(kv->io, en->addr * size, kv->buf + (size_t)b * size, size,
+				   b)) == -EAGAIN)
 		if ((err = kv_complete(kv, NULL)) < 0)
 			return err;
 	return err;
@@ -542,7 +564,7 @@ static int kv_build(struct kv *kv, struct kv_io *io)
 	if (!kv->idx || !kv->tail)
 		return -ENOMEM;
 	if (kv->head * size > io->cap)
-		return -ENOSPC;
+		return -EFBIG;
 	for (i = 0; i < nrec && !err; i++) {
 		struct ent *en = lookup(kv, key_of(i));
 
@@ -699,8 +721,9 @@ static int run(const char *which, const uint64_t *plan)
 		io.close(&io);
 	free(bufs);
 	if (err) {
-		fprintf(stderr, "cowbird_kv: %s: %s%s\n", which, strerror(-err), err != -ENOSPC ? "" :
-			" (the log outgrew the remote part: fewer updates, -r, or fewer ops, -n)");
+		fprintf(stderr, "cowbird_kv: %s: %s%s\n", which, strerror(-err),
+			err == -ENOSPC ? " (the log outgrew the remote part: -r or -n lower)" :
+			err == -EFBIG ? " (the remote part is too small for -N records)" : "");
 		return 1;
 	}
 	snprintf(name, sizeof(name), "%s/%uB", io.name, size);
