@@ -65,15 +65,23 @@ static const char *kernel_arg, *ib_dev;
 
 /* ---- the remote part, behind one of four contenders ---- */
 
-struct kv_io {
-	const char *name;
-	uint64_t cap;				/* bytes */
+struct kv_io;
+
+struct kv_ops {
+	/* untimed set-up: len bytes at off, done when it returns */
 	int (*fill)(struct kv_io *io, uint64_t off, const void *src, uint32_t len);
+	/* -EAGAIN: no room now, take completions and try again */
 	int (*read)(struct kv_io *io, uint64_t off, void *dst, uint32_t len, uint32_t tag);
 	int (*write)(struct kv_io *io, uint64_t off, const void *src, uint32_t len, uint32_t tag);
 	/* completed tags, without blocking; a negative errno on a failed op */
 	int (*poll)(struct kv_io *io, uint32_t *tags, int max);
 	void (*close)(struct kv_io *io);
+};
+
+struct kv_io {
+	const struct kv_ops *ops;		/* NULL until open */
+	const char *name;
+	uint64_t cap;				/* bytes */
 	/* cowbird */
 	struct bench_engine e;
 	int g;
@@ -133,6 +141,10 @@ static void cb_close(struct kv_io *io)
 	bench_engine_close(&io->e);
 }
 
+static const struct kv_ops cb_ops = {
+	.fill = cb_fill, .read = cb_read, .write = cb_write, .poll = cb_poll, .close = cb_close,
+};
+
 static int cb_open(struct kv_io *io, const char *kernel)
 {
 	int err = bench_engine_open(&io->e, kernel, nrec * size * 2, off_cpu);
@@ -146,11 +158,7 @@ static int cb_open(struct kv_io *io, const char *kernel)
 	}
 	io->name = kernel ? "cowbird-kernel" : "cowbird-stand-in";
 	io->cap = io->e.region_size;
-	io->fill = cb_fill;
-	io->read = cb_read;
-	io->write = cb_write;
-	io->poll = cb_poll;
-	io->close = cb_close;
+	io->ops = &cb_ops;
 	return 0;
 }
 
@@ -215,6 +223,10 @@ static void ur_close(struct kv_io *io)
 	close(io->fd);
 }
 
+static const struct kv_ops ur_ops = {
+	.fill = ur_fill, .read = ur_read, .write = ur_write, .poll = ur_poll, .close = ur_close,
+};
+
 static int ur_open(struct kv_io *io)
 {
 	struct io_uring_params p = {
@@ -237,11 +249,7 @@ static int ur_open(struct kv_io *io)
 		return err;
 	}
 	io->name = "io_uring-sqpoll";
-	io->fill = ur_fill;
-	io->read = ur_read;
-	io->write = ur_write;
-	io->poll = ur_poll;
-	io->close = ur_close;
+	io->ops = &ur_ops;
 	return 0;
 }
 
@@ -330,6 +338,14 @@ static void lo_close(struct kv_io *io)
 	free(io->region);
 }
 
+static const struct kv_ops lo_ops = {
+	.fill = vb_fill, .read = lo_read, .write = lo_write, .poll = lo_poll, .close = lo_close,
+};
+
+static const struct kv_ops vb_ops = {
+	.fill = vb_fill, .read = vb_read, .write = vb_write, .poll = vb_poll, .close = vb_close,
+};
+
 /* ---- the store ---- */
 
 struct ent {
@@ -416,7 +432,7 @@ static int kv_complete(struct kv *kv, unsigned int *pieces)
 	uint32_t tags[MAX_WINDOW + MAX_PIECES];
 	int n, i;
 
-	n = kv->io->poll(kv->io, tags, MAX_WINDOW + MAX_PIECES);
+	n = kv->io->ops->poll(kv->io, tags, MAX_WINDOW + MAX_PIECES);
 	if (n > 0) {
 		kv->moved_ns = bench_now_ns();
 	} else if (!n && (kv->nfree < window || (pieces && *pieces)) &&
@@ -469,7 +485,7 @@ static int kv_flush(struct kv *kv)
 		if ((at + len / size) > kv->ntail)
 			len = (kv->ntail - at) * size;
 		memcpy(pb + (size_t)slot * PIECE, kv->tail + at * size, len);
-		err = kv->io->write(kv->io, (from + done) * size, pb + (size_t)slot * PIECE,
+		err = kv->io->ops->write(kv->io, (from + done) * size, pb + (size_t)slot * PIECE,
 				    (uint32_t)len, WTAG + slot);
 		if (err == -EAGAIN) {
 			err = kv_complete(kv, &inflight);
@@ -518,7 +534,7 @@ static int kv_read(struct kv *kv, const struct ent *en)
 	memset(kv->buf + (size_t)b * size, 0, 8);
 	if (kv->nfree == window - 1)
 		kv->moved_ns = bench_now_ns();	/* the first op out: the clock starts */
-	while ((err = kv->io->read(kv->io, en->addr * size, kv->buf + (size_t)b * size, size,
+	while ((err = kv->io->ops->read(kv->io, en->addr * size, kv->buf + (size_t)b * size, size,
 				   b)) == -EAGAIN)
 		if ((err = kv_complete(kv, NULL)) < 0)
 			return err;
@@ -577,7 +593,7 @@ static int kv_build(struct kv *kv, struct kv_io *io)
 		record_fill(stage + staged, en->key, 0);
 		staged += size;
 		if (staged + size > sizeof(stage) || i + 1 == kv->head) {
-			err = io->fill(io, (i + 1) * size - staged, stage, staged);
+			err = io->ops->fill(io, (i + 1) * size - staged, stage, staged);
 			staged = 0;
 		}
 	}
@@ -678,22 +694,14 @@ static int io_open(struct kv_io *io, const char *which, unsigned char **bufs)
 	io->region = aligned_alloc(4096, io->cap);
 	if (!io->region)
 		return -ENOMEM;
-	io->fill = vb_fill;
-	io->close = lo_close;
-	if (!strcmp(which, "local")) {
-		io->name = "local";
-		io->read = lo_read;
-		io->write = lo_write;
-		io->poll = lo_poll;
+	io->ops = &lo_ops;
+	io->name = "local";
+	if (!strcmp(which, "local"))
 		return 0;
-	}
 	if (strcmp(which, "verbs"))
 		return -EINVAL;
+	io->ops = &vb_ops;
 	io->name = "ibverbs-rxe";
-	io->read = vb_read;
-	io->write = vb_write;
-	io->poll = vb_poll;
-	io->close = vb_close;
 	err = bench_verbs_open(&io->v, ib_dev, MAX_WINDOW + MAX_PIECES, *bufs, bsz, io->region,
 			       io->cap);
 	return err;
@@ -717,8 +725,8 @@ static int run(const char *which, const uint64_t *plan)
 		free(kv.idx);
 		free(kv.tail);
 	}
-	if (io.close)
-		io.close(&io);
+	if (io.ops)
+		io.ops->close(&io);
 	free(bufs);
 	if (err) {
 		fprintf(stderr, "cowbird_kv: %s: %s%s\n", which, strerror(-err),
