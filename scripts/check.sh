@@ -282,6 +282,12 @@ shpool_guests_pmem() {
 		selftests/edm/shpool_guests.sh
 }
 
+# The same on a device-DAX device: the NVDIMM's namespace in devdax mode.
+shpool_guests_devdax() {
+	multi_guest "$1" "$2" --guests "$3" --nvdimm 128M --env EDM_SHP_DEVDAX=1 \
+		--may-die $(($3 - 1)) -- selftests/edm/shpool_guests.sh
+}
+
 # Cowbird across kernels: guest 1's engine serves guest 0's rings through
 # the shared pool, then guest 1 dies with reads in flight.
 cowbird_guests() {
@@ -309,7 +315,8 @@ multi_guest_runs() {
 	suite vm-shpool-two-guests shpool_guests shpool-two-guests "$(pair "$k_new" "$k_old")" 2
 	suite vm-shpool-two-guests-pmem shpool_guests_pmem shpool-two-guests-pmem \
 		"$(pair "$k_old" "$k_new")" 2
-	suite vm-shpool-three-guests shpool_guests shpool-three-guests \
+	# three members on device-DAX (ivshmem: the two-guest and Cowbird runs)
+	suite vm-shpool-three-guests-devdax shpool_guests_devdax shpool-three-guests-devdax \
 		"$(pair "$k_old" "$k_new"),$k_new" 3
 	both_ways cowbird_guests cowbird-two-guests
 }

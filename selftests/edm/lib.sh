@@ -213,9 +213,14 @@ pmem_load() {
 	return 0
 }
 
+# pmem_is MODE: namespace0.0 is in that mode (fsdax, devdax, raw)
+pmem_is() {
+	ndctl list -n namespace0.0 | jq -e --arg m "$1" \
+		'(if type == "array" then .[0] else . end).mode == $m' >/dev/null 2>&1
+}
+
 pmem_fsdax() {
-	ndctl list -n namespace0.0 | jq -e '(if type == "array" then .[0] else . end).mode == "fsdax"' \
-		>/dev/null 2>&1
+	pmem_is fsdax
 }
 
 pmem_make_fsdax() {
@@ -232,11 +237,15 @@ pmem_make_devdax() {
 	poll 10 test -c /dev/dax0.0
 }
 
+# pmem_reprobe [MODE]: probe namespace0.0 again until it reads the info
+# block of MODE (fsdax by default) another guest wrote
 pmem_reprobe() {
-	pmem_fsdax && return 0
+	local m=${1:-fsdax}
+
+	pmem_is "$m" && return 0
 	ndctl disable-namespace namespace0.0 >/dev/null 2>&1
 	ndctl enable-namespace namespace0.0 >/dev/null 2>&1
-	pmem_fsdax
+	pmem_is "$m"
 }
 
 # ipl ARGS...: ip(8) with our plug-ins for the ndimm, rackcn, fhost and

@@ -3,7 +3,8 @@
 # Runs in each guest of `selftests/vm/run --guests N --shmem 64M --may-die
 # N-1` (N = 2 or 3): the guests join one shared pool (an ivshmem device
 # every guest maps; with --nvdimm 128M instead, the pmem device of one
-# NVDIMM backing file) and talk through its netdevs; then the last guest
+# NVDIMM backing file, or with EDM_SHP_DEVDAX=1 too its device-DAX device)
+# and talk through its netdevs; then the last guest
 # kills its own kernel while receiving traffic, and the others must reap
 # it and go on. Written from the uapi header and Documentation/pool.md.
 #
@@ -43,6 +44,7 @@ join() {
 		and ([.hosts[]? | select(.self)] | length) == 1'
 	# one membership of a memory per kernel (a pmem device is claimed)
 	[ "$SHP_DEV" != /dev/pmem0 ] || busy="that block device is in use"
+	[ "$SHP_DEV" != /dev/dax0.0 ] || busy="that DAX device is in use"
 	expect_error_in "$busy" "$EDMCTL" shpool join twice dev "$SHP_DEV"
 	[ "$(edm_objects shpool)" = 1 ]
 }

@@ -5,9 +5,12 @@
 # addr() (a guest's address on shp0) first.
 
 # The memory the guests share (SHP_DEV): the NVDIMM's namespace as a pmem
-# device (/dev/pmem0) with selftests/vm/run --nvdimm, else the ivshmem
-# device of --shmem; empty with neither.
-if [ -n "${EDM_VM_NVDIMM_SIZE:-}" ]; then
+# device (/dev/pmem0) with selftests/vm/run --nvdimm, or as a device-DAX
+# device (/dev/dax0.0) when EDM_SHP_DEVDAX=1 too; else the ivshmem device
+# of --shmem; empty with neither.
+if [ -n "${EDM_VM_NVDIMM_SIZE:-}" ] && [ "${EDM_SHP_DEVDAX:-0}" = 1 ]; then
+	SHP_DEV=/dev/dax0.0
+elif [ -n "${EDM_VM_NVDIMM_SIZE:-}" ]; then
 	SHP_DEV=/dev/pmem0
 else
 	SHP_DEV=${EDM_VM_SHMEM:-}
@@ -17,9 +20,22 @@ export SHP_DEV
 # The NVDIMM's namespace in fsdax mode in every guest (pmem DAX is what
 # edm maps; edm.ko loaded): guest 0, which first finds it raw and refused,
 # writes the info block into the shared memory, with its struct pages in
-# RAM (-M mem: nothing per guest in the shared part).
+# RAM (-M mem: nothing per guest in the shared part). For /dev/dax0.0 the
+# same in devdax mode, 4 KiB pages.
 pmem_setup() {
 	pmem_load
+	if [ "$SHP_DEV" = /dev/dax0.0 ]; then
+		x modprobe dax_pmem && x modprobe device_dax || return 1
+		if [ "$me" = 0 ]; then
+			pmem_is devdax || expect_error_in "no device at that path" \
+				"$EDMCTL" shpool join $SP dev "$SHP_DEV"
+			pmem_is devdax || pmem_make_devdax 4096 || return 1
+		else
+			poll 120 pmem_reprobe devdax || return 1
+		fi
+		poll 10 test -c "$SHP_DEV"
+		return
+	fi
 	if [ "$me" = 0 ]; then
 		if ! pmem_fsdax; then
 			# raw: the pmem driver maps it, but it has no DAX device for edm
@@ -53,7 +69,7 @@ sp() {
 # Load edm.ko and join; the guest that finds the memory blank formats it.
 shpool_join() {
 	x insmod "$EDM_KO"
-	[ "$SHP_DEV" != /dev/pmem0 ] || pmem_setup
+	[ "$SHP_DEV" != /dev/pmem0 ] && [ "$SHP_DEV" != /dev/dax0.0 ] || pmem_setup
 	x "$EDMCTL" shpool join $SP dev "$SHP_DEV" lease-ms $LEASE_MS >/dev/null
 	x ip addr add "$(addr "$me")/24" dev shp0
 	x ip link set shp0 up
