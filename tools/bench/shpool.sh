@@ -38,7 +38,7 @@
 # 128M, its namespace in fsdax mode; Documentation/pool.md) instead of
 # ivshmem. Defaults: sockperf 10 s after a 2 s warm-up, iperf3 TCP 10 s (+1 s
 # omitted), UDP 5 s (0 skips it), 2 vCPUs per guest; sockperf's client and
-# server both on vCPU 0 of their guest (SHB_LAT_CPU). About three minutes
+# server both on vCPU 0 of their guest (SHB_LAT_CPU). About four minutes
 # under TCG. Uses the built edm.ko (build/<release>/edm.ko) and
 # tools/edmctl/edmctl: it builds nothing (make does). Raw files in
 # DIR/guest0/shpool and DIR/guest1/shpool (DIR default: a new
@@ -397,7 +397,7 @@ envs=()
 for v in SHB_LAT_CPU SHB_MSG SHB_SPARSE_MPS SHB_BOOT_SECS PROF PROF_GRAPH; do
 	[ -z "${!v:-}" ] || envs+=(--env "$v=${!v}")
 done
-echo "VM: two guests, about three minutes under TCG" >&2
+echo "VM: two guests, about four minutes under TCG" >&2
 status=0
 selftests/vm/run --guests 2 --link "$link" "${mem[@]}" --smp "$smp" --kernel-release "$krel" \
 	--out "$out" --timeout $((6 * (lat + warm + 20) + 2 * (tput + 30) + 2 * (udp + 30) + 400)) \
