@@ -23,29 +23,24 @@ export SHP_DEV
 # RAM (-M mem: nothing per guest in the shared part). For /dev/dax0.0 the
 # same in devdax mode, 4 KiB pages.
 pmem_setup() {
+	# raw, the pmem driver maps it, but it has no DAX device for edm, and
+	# no /dev/dax0.0 at all
+	local mode=fsdax make=pmem_make_fsdax raw="has no DAX" node=-b
+
 	pmem_load
 	if [ "$SHP_DEV" = /dev/dax0.0 ]; then
+		mode=devdax make="pmem_make_devdax 4096" raw="no device at that path" node=-c
 		x modprobe dax_pmem && x modprobe device_dax || return 1
-		if [ "$me" = 0 ]; then
-			pmem_is devdax || expect_error_in "no device at that path" \
-				"$EDMCTL" shpool join $SP dev "$SHP_DEV"
-			pmem_is devdax || pmem_make_devdax 4096 || return 1
-		else
-			poll 120 pmem_reprobe devdax || return 1
-		fi
-		poll 10 test -c "$SHP_DEV"
-		return
 	fi
 	if [ "$me" = 0 ]; then
-		if ! pmem_fsdax; then
-			# raw: the pmem driver maps it, but it has no DAX device for edm
-			expect_error_in "has no DAX" "$EDMCTL" shpool join $SP dev "$SHP_DEV"
-			pmem_make_fsdax
+		if ! pmem_is $mode; then
+			expect_error_in "$raw" "$EDMCTL" shpool join $SP dev "$SHP_DEV"
+			$make || return 1
 		fi
 	else
-		poll 120 pmem_reprobe
+		poll 120 pmem_reprobe $mode || return 1
 	fi
-	poll 10 test -b "$SHP_DEV"
+	poll 10 test $node "$SHP_DEV"
 }
 
 # Background jobs die with us; the module unloads if it can.
@@ -69,7 +64,7 @@ sp() {
 # Load edm.ko and join; the guest that finds the memory blank formats it.
 shpool_join() {
 	x insmod "$EDM_KO"
-	[ "$SHP_DEV" != /dev/pmem0 ] && [ "$SHP_DEV" != /dev/dax0.0 ] || pmem_setup
+	[ -z "${EDM_VM_NVDIMM_SIZE:-}" ] || pmem_setup
 	x "$EDMCTL" shpool join $SP dev "$SHP_DEV" lease-ms $LEASE_MS >/dev/null
 	x ip addr add "$(addr "$me")/24" dev shp0
 	x ip link set shp0 up
