@@ -28,10 +28,6 @@ CSV_FIELDS = ["bench", "path", "metric", "better", "edm", "competitor", "comp", 
               "note"]
 SUMMARY_FIELDS = ["path", "metric", "edm", "competitor", "comp", "ratio", "target", "met",
                   "spread", "floor", "commit", "date", "bench", "note"]
-# issue 28's rows that no benchmark of make bench measures yet: (path, competitor, target)
-NOT_MEASURED = []
-
-
 def met(row):
     """yes / no; no without a ratio or a target."""
     q, t = row.get("ratio"), row.get("target")
@@ -329,11 +325,6 @@ def write_md(doc, runs, plots, floor):
         lines.append("")
         if meta.get("breakdown"):
             lines += [f"### {b}: where the time goes", "", meta["breakdown"], ""]
-    if NOT_MEASURED:
-        lines += ["## Not measured by `make bench` yet", "",
-                  "| path | competitor | target |", "| --- | --- | --- |"]
-        lines += [f"| {p} | {c} | {t} |" for p, c, t in NOT_MEASURED]
-        lines.append("")
     with open(os.path.join(doc, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines))
 

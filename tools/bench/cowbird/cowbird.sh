@@ -145,6 +145,11 @@ format_d() {
 	}' "$1"
 }
 
+# kv_mix W: (d)'s workload W (b, c) in words
+kv_mix() {
+	if [ "$1" = b ]; then echo "YCSB-B: 95% reads, zipfian"; else echo "reads only, uniform keys"; fi
+}
+
 # where DIR native|vm: the directory of that half's files, and its title
 where() {
 	if [ "$2" = native ]; then
@@ -250,11 +255,9 @@ rows() {
 	done
 	for w in b c; do
 		[ -e "$f/d-$w.txt" ] || continue
-		t="YCSB-B: 95% reads, zipfian"
-		[ $w = b ] || t="reads only, uniform keys"
+		t=$(kv_mix $w)
 		kvnote="95% of the records remote, 5% in the local tail; every read checked"
 		kvnote+=" (a run that read a bad record gives no figure)"
-		# a run that read a bad record gives no figure
 		read -r e lo ur vb < <(awk 'NF == 7 && $7 == 0 { v[$1] = $2 }
 			END { n = split("cowbird-kernel/64B local/64B io_uring-sqpoll/64B" \
 					" ibverbs-rxe/64B", a)
@@ -316,8 +319,7 @@ report() {
 			{ read -r f; read -r t; } < <(where "$d" $s)
 			[ -e "$f/d-$w.txt" ] || continue
 			echo
-			format_d "$f/d-$w.txt" "== (d) key-value store, $([ $w = b ] &&
-				echo YCSB-B || echo 'reads only, uniform'), $t =="
+			format_d "$f/d-$w.txt" "== (d) key-value store, $(kv_mix $w), $t =="
 		done
 	done
 	for s in 8 64; do

@@ -147,7 +147,7 @@ static const struct kv_ops cb_ops = {
 
 static int cb_open(struct kv_io *io, const char *kernel)
 {
-	int err = bench_engine_open(&io->e, kernel, nrec * size * 2, off_cpu);
+	int err = bench_engine_open(&io->e, kernel, io->cap, off_cpu);
 
 	if (err)
 		return err;
@@ -235,7 +235,6 @@ static int ur_open(struct kv_io *io)
 	};
 	int err;
 
-	io->cap = nrec * size * 2;
 	io->fd = memfd_create("cowbird_kv", 0);
 	if (io->fd < 0)
 		return -errno;
@@ -683,6 +682,7 @@ static int io_open(struct kv_io *io, const char *which, unsigned char **bufs)
 	int err;
 
 	memset(io, 0, sizeof(*io));
+	io->cap = nrec * size * 2;	/* the remote part's room; a kernel region has its own */
 	*bufs = aligned_alloc(4096, (bsz + 4095) & ~(size_t)4095);
 	if (!*bufs)
 		return -ENOMEM;
@@ -690,7 +690,6 @@ static int io_open(struct kv_io *io, const char *which, unsigned char **bufs)
 		return cb_open(io, *which == 'k' ? kernel_arg : NULL);
 	if (!strcmp(which, "uring"))
 		return ur_open(io);
-	io->cap = nrec * size * 2;
 	io->region = aligned_alloc(4096, io->cap);
 	if (!io->region)
 		return -ENOMEM;
