@@ -9,6 +9,16 @@
  * Locking: edm_shmem_lock, see shpool.h. A membership detaches once, under
  * it, either when its device is deleted or when the PCI device goes away
  * under it (unbind, unplug); after that it only answers GET.
+ *
+ * Lingering: a membership that detaches while the network stack still
+ * holds Buffers it lent (shpool_net.c) leaves keeping them: its slot stays
+ * LEAVING, so no other member passes it anything or reaps what it holds,
+ * and it keeps the memory (and the device's dev_pagemap: an unbind waits).
+ * It goes on edm_shpool_lingering (edm_shpool_linger_lock, a mutex), where
+ * one work beats for it and gives its Buffers back as the stack lets go,
+ * then ends the leave and releases the memory. It holds the module (rmmod
+ * says it is in use); the module's exit waits for any that could not, saying
+ * so every 10 s, as the pool's leftovers do.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -38,6 +48,17 @@ static LIST_HEAD(edm_shpool_pmem_list);
  * itself fenced (cowbird_guests.sh).
  */
 bool edm_shpool_stall;
+
+/*
+ * Test knob, debugfs edm/shpool_rx_copy: while set, every frame is copied
+ * out of its Buffer, even where it could be lent (to measure the copy).
+ */
+bool edm_shpool_rx_copy;
+
+static DEFINE_MUTEX(edm_shpool_linger_lock);
+static LIST_HEAD(edm_shpool_lingering);
+static void edm_shpool_linger_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(edm_shpool_linger_dwork, edm_shpool_linger_work);
 
 void edm_shpool_stats(struct edm_shpool *sp, struct edm_shpool_stats *sum)
 {
@@ -192,11 +213,89 @@ static int edm_shpool_open(struct edm_shpool *sp, const struct edm_shpool_cfg *c
 	return 0;
 }
 
+/* While frames are lent: take back the Buffers the stack let go of. */
+static void edm_shpool_reclaim_work(struct work_struct *work)
+{
+	struct edm_shpool *sp = container_of(to_delayed_work(work), struct edm_shpool, reclaim);
+
+	if (edm_shpool_reclaim(sp))
+		queue_delayed_work(system_power_efficient_wq, &sp->reclaim,
+				   msecs_to_jiffies(EDM_SHPOOL_RECLAIM_MS));
+}
+
+/* ---- lingering: left, with Buffers the stack still holds ---- */
+
+/* Beat for each lingering membership, take back what the stack let go of, end what it can. */
+static bool edm_shpool_linger_scan(bool say)
+{
+	struct edm_shpool *sp, *tmp;
+	LIST_HEAD(done);
+	bool more;
+
+	mutex_lock(&edm_shpool_linger_lock);
+	list_for_each_entry_safe(sp, tmp, &edm_shpool_lingering, linger_node) {
+		if (edm_shp_leaving(&sp->v) && !READ_ONCE(edm_shpool_stall))
+			edm_shp_beat(&sp->v);
+		if (edm_shpool_reclaim(sp)) {
+			if (say)
+				pr_info("shared pool %s: %d Buffers still held by the network stack\n",
+					sp->device, atomic_read(&sp->nlent));
+			continue;
+		}
+		list_move_tail(&sp->linger_node, &done);
+	}
+	more = !list_empty(&edm_shpool_lingering);
+	mutex_unlock(&edm_shpool_linger_lock);
+	list_for_each_entry_safe(sp, tmp, &done, linger_node) {
+		list_del_init(&sp->linger_node);
+		edm_shp_leave_end(&sp->v);
+		edm_memprov_release(&sp->prov);
+		if (sp->module_held)
+			module_put(THIS_MODULE);
+		edm_shpool_put(sp);
+	}
+	return more;
+}
+
+static void edm_shpool_linger_work(struct work_struct *work)
+{
+	if (edm_shpool_linger_scan(false))
+		schedule_delayed_work(&edm_shpool_linger_dwork,
+				      msecs_to_jiffies(EDM_SHPOOL_RECLAIM_MS));
+}
+
+/*
+ * The stack still holds Buffers of ours once a short wait is over (frames
+ * on their way up let go within it; one in a socket's queue stays until the
+ * socket reads it): leave keeping those, and linger.
+ */
+static bool edm_shpool_linger(struct edm_shpool *sp)
+{
+	int i;
+
+	for (i = 0; i < 10 && edm_shpool_reclaim(sp); i++)
+		usleep_range(4000, 5000);
+	if (!atomic_read(&sp->nlent))
+		return false;
+	edm_shp_leave_keep(&sp->v, edm_shpool_keep_lent, sp);
+	pr_info("shared pool %s: %d Buffers still held by the network stack: it stays until they are back\n",
+		sp->device, atomic_read(&sp->nlent));
+	kref_get(&sp->ref);
+	/* fails while the module goes: its exit waits then (edm_shpool_exit()) */
+	sp->module_held = try_module_get(THIS_MODULE);
+	mutex_lock(&edm_shpool_linger_lock);
+	list_add_tail(&sp->linger_node, &edm_shpool_lingering);
+	mutex_unlock(&edm_shpool_linger_lock);
+	schedule_delayed_work(&edm_shpool_linger_dwork, msecs_to_jiffies(EDM_SHPOOL_RECLAIM_MS));
+	return true;
+}
+
 /*
  * Leave the pool and unmap it. The netdev is closed first (its NAPI and
  * poll timer stop: nothing of ours touches the view after), then
  * unregistered at once, or on @kill (the batch of `ip link del` and of a
- * netns's exit); it is freed once its last reference is gone.
+ * netns's exit); it is freed once its last reference is gone. Buffers the
+ * stack still holds keep the memory mapped until they are back (lingering).
  */
 static void edm_shpool_detach(struct edm_shpool *sp, struct list_head *kill)
 {
@@ -210,9 +309,12 @@ static void edm_shpool_detach(struct edm_shpool *sp, struct list_head *kill)
 	dev_close(nd);
 	unregister_netdevice_queue(nd, kill);
 	cancel_delayed_work_sync(&sp->beat);
-	if (!sp->fenced)
-		edm_shp_leave(&sp->v);
-	edm_memprov_release(&sp->prov);
+	cancel_delayed_work_sync(&sp->reclaim);
+	if (!edm_shpool_linger(sp)) {
+		if (!sp->fenced)
+			edm_shp_leave(&sp->v);
+		edm_memprov_release(&sp->prov);
+	}
 	sp->va = NULL;
 	if (sp->shm)
 		sp->shm->user = NULL;
@@ -302,6 +404,7 @@ static int edm_shpool_attach(struct edm_shpool *sp, const struct edm_shpool_cfg 
 	err = edm_shpool_open(sp, cfg, extack);
 	if (err)
 		goto err_unmap;
+	edm_shpool_zc_setup(sp);
 	nd = edm_shpool_netdev_alloc(sp, cfg->ifname, cfg->netdev);
 	if (IS_ERR(nd)) {
 		err = PTR_ERR(nd);
@@ -369,13 +472,13 @@ static int edm_shpool_create(struct edm_dev *edev, const void *arg,
 	strscpy(sp->device, cfg->device, sizeof(sp->device));
 	strscpy(sp->hostname, cfg->hostname ?: utsname()->nodename, sizeof(sp->hostname));
 	INIT_DELAYED_WORK(&sp->beat, edm_shpool_beat);
+	INIT_DELAYED_WORK(&sp->reclaim, edm_shpool_reclaim_work);
 	INIT_LIST_HEAD(&sp->pmem_node);
+	INIT_LIST_HEAD(&sp->linger_node);
 	edm_shpool_x_init(sp);
 	err = edm_shpool_attach(sp, cfg, extack);
 	if (err) {
-		mutex_destroy(&sp->xlock);
-		free_percpu(sp->ctrs);
-		kfree(sp);
+		edm_shpool_put(sp);
 		return err;
 	}
 	edev->type_priv = sp;
@@ -387,6 +490,9 @@ static void edm_shpool_release(struct kref *ref)
 {
 	struct edm_shpool *sp = container_of(ref, struct edm_shpool, ref);
 
+	bitmap_free(sp->lent);
+	kvfree(sp->lent_hw);
+	kvfree(sp->lent_pages);
 	mutex_destroy(&sp->xlock);
 	free_percpu(sp->ctrs);
 	kfree(sp);
@@ -484,14 +590,27 @@ int edm_shpool_init(void)
 	if (err)
 		return err;
 	debugfs_create_bool("shpool_stall", 0600, edm_debugfs_root, &edm_shpool_stall);
+	debugfs_create_bool("shpool_rx_copy", 0600, edm_debugfs_root, &edm_shpool_rx_copy);
 	edm_memprov_pmem_set_gone(edm_shpool_pmem_gone);
 	return 0;
 }
 
-/* The registry is gone: no membership is attached to a pmem device. */
+/*
+ * The registry is gone: no membership is attached to a pmem device. Wait
+ * for the lingering ones that could not hold the module.
+ */
 void edm_shpool_exit(void)
 {
+	unsigned long say = jiffies + 10 * HZ;
+
+	cancel_delayed_work_sync(&edm_shpool_linger_dwork);
+	while (edm_shpool_linger_scan(time_after(jiffies, say))) {
+		if (time_after(jiffies, say))
+			say = jiffies + 10 * HZ;
+		msleep(EDM_SHPOOL_RECLAIM_MS);
+	}
 	edm_memprov_pmem_set_gone(NULL);
+	debugfs_lookup_and_remove("shpool_rx_copy", edm_debugfs_root);
 	debugfs_lookup_and_remove("shpool_stall", edm_debugfs_root);
 	pci_unregister_driver(&edm_shmem_driver);
 }

@@ -22,7 +22,9 @@
  * Lifetime: a membership is counted (ref): its edm device holds one
  * reference, its netdev another, dropped by the netdev's destructor, so
  * the NAPI and counters it points to outlive a netdev that is unregistered
- * after the membership is gone.
+ * after the membership is gone. A membership that leaves while the network
+ * stack still holds Buffers it lent keeps the memory (and its slot, LEAVING)
+ * and one more reference until they are back (dfabric/shpool.c, "lingering").
  */
 #ifndef _EDM_SHPOOL_H
 #define _EDM_SHPOOL_H
@@ -43,6 +45,7 @@ enum {
 	EDM_SHPOOL_BEATS	= 8,			/* beats per lease */
 	EDM_SHPOOL_DEV_LEN	= 32,
 	EDM_SHPOOL_XWORK_MS	= 10,			/* export work period */
+	EDM_SHPOOL_RECLAIM_MS	= 4,			/* lent Buffers are looked at this often */
 };
 
 /* An ivshmem device the driver bound. */
@@ -86,6 +89,22 @@ struct edm_shpool {
 	/* beat work: slots that missed two beats, read by xmit and the NAPI */
 	DECLARE_BITMAP(silent, EDM_SHP_MAX_HOSTS);
 	struct edm_shpool_stats __percpu *ctrs;
+	/*
+	 * Receiving without a copy (shpool_net.c): where the memory has struct
+	 * pages, a frame goes up in its own Buffer, lent to the network stack
+	 * until every page the skb took is idle again (back at one reference).
+	 * The NAPI lends (writes hw and pages, then sets the bit), the reclaim
+	 * work gives back (reads them, clears the bit, frees the Buffer).
+	 */
+	bool zc;			/* frames may be lent (set at join) */
+	unsigned long *lent;		/* a bit per Buffer of the pool */
+	u64 *lent_hw;			/* its holder word when lent */
+	u8 *lent_pages;			/* how many of its pages the skb took */
+	atomic_t nlent;
+	struct delayed_work reclaim;
+	/* left with Buffers still lent: on edm_shpool_lingering until they are back */
+	struct list_head linger_node;
+	bool module_held;
 	/* exports: Cowbird instances across kernels (shpool_x.c) */
 	struct mutex xlock;		/* the lists below and the view's export calls */
 	struct list_head xowned;	/* struct edm_shpool_x: this kernel's offers */
@@ -154,5 +173,9 @@ struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *if
 					   struct net_device *given);
 void edm_shpool_netdev_registered(struct net_device *nd);
 void edm_shpool_netdev_free(struct net_device *nd, bool ours);
+void edm_shpool_zc_setup(struct edm_shpool *sp);
+u32 edm_shpool_reclaim(struct edm_shpool *sp);
+bool edm_shpool_keep_lent(void *arg, u32 buf);
+extern bool edm_shpool_rx_copy;		/* debugfs test knob: copy every frame */
 
 #endif /* _EDM_SHPOOL_H */

@@ -6,7 +6,7 @@
  */
 #include "edm/shpool_core.h"
 
-#define EDM_SHP_PAGE		4096
+#define EDM_SHP_PAGE		EDM_SHP_FRAME_PAGE
 
 static u64 edm_shp_align(u64 x, u64 a)
 {
@@ -221,24 +221,92 @@ static u32 edm_shp_free_tagged(struct edm_shp *v, u32 tag)
 	return n;
 }
 
-/* Leave cleanly: give every Buffer back, free the slot. Buffers freed. */
-u32 edm_shp_leave(struct edm_shp *v)
+/* Free every Buffer tagged @tag that @keep does not want kept; how many. */
+static u32 edm_shp_free_tagged_but(struct edm_shp *v, u32 tag,
+				   bool (*keep)(void *arg, u32 buf), void *arg, u32 *kept)
 {
-	struct edm_shp_host *h;
+	u32 i, n = 0;
+
+	for (i = 0; i < v->geo.nbufs; i++) {
+		u64 w = edm_shp_load(&v->holder[i]);
+
+		if (EDM_SHP_WTAG(w) != tag)
+			continue;
+		if (keep(arg, i)) {
+			(*kept)++;
+			continue;
+		}
+		if (edm_shp_cas64(&v->holder[i], w, (u64)EDM_SHP_GEN(w) << 32) == w)
+			n++;
+	}
+	return n;
+}
+
+static bool edm_shp_keep_none(void *arg, u32 buf)
+{
+	return false;
+}
+
+/* The slot goes FREE (if it is still this life's LEAVING) and the view forgets it. */
+static void edm_shp_leave_done(struct edm_shp *v)
+{
+	edm_shp_cas64(&v->hosts[v->slot].state, EDM_SHP_HW(EDM_SHP_H_LEAVING, v->epoch),
+		      EDM_SHP_HW(EDM_SHP_H_FREE, v->epoch));
+	v->slot = EDM_SHP_MAX_HOSTS;
+	v->tag = 0;
+}
+
+/*
+ * Leave, keeping the Buffers @keep says yes to (ones this host's network
+ * stack still holds): every other Buffer goes back. With none kept the
+ * slot is free again, as after edm_shp_leave(); else it stays LEAVING, and
+ * the host beats (edm_shp_beat()) and frees the kept Buffers as they come
+ * back (edm_shp_free()) until edm_shp_leave_end(). A life reaped already
+ * (fenced) holds nothing: the view just forgets the slot. Buffers freed.
+ */
+u32 edm_shp_leave_keep(struct edm_shp *v, bool (*keep)(void *arg, u32 buf), void *arg)
+{
 	u64 live, leaving;
-	u32 n = 0;
+	u32 n = 0, kept = 0;
 
 	if (v->slot >= v->geo.nhosts)
 		return 0;
-	h = &v->hosts[v->slot];
 	live = EDM_SHP_HW(EDM_SHP_H_LIVE, v->epoch);
 	leaving = EDM_SHP_HW(EDM_SHP_H_LEAVING, v->epoch);
-	if (edm_shp_cas64(&h->state, live, leaving) == live) {
-		n = edm_shp_free_tagged(v, v->tag);
-		edm_shp_cas64(&h->state, leaving, EDM_SHP_HW(EDM_SHP_H_FREE, v->epoch));
-	}
-	v->slot = EDM_SHP_MAX_HOSTS;
-	v->tag = 0;
+	if (edm_shp_cas64(&v->hosts[v->slot].state, live, leaving) == live)
+		n = edm_shp_free_tagged_but(v, v->tag, keep, arg, &kept);
+	if (!kept)
+		edm_shp_leave_done(v);
+	return n;
+}
+
+/* Leave cleanly: give every Buffer back, free the slot. Buffers freed. */
+u32 edm_shp_leave(struct edm_shp *v)
+{
+	return edm_shp_leave_keep(v, edm_shp_keep_none, NULL);
+}
+
+/* Has this view left, keeping Buffers (edm_shp_leave_keep()), and not ended yet? */
+bool edm_shp_leaving(const struct edm_shp *v)
+{
+	return v->slot < v->geo.nhosts &&
+	       edm_shp_host_state(v, v->slot) == EDM_SHP_HW(EDM_SHP_H_LEAVING, v->epoch);
+}
+
+/*
+ * End a leave that kept Buffers: whatever is still tagged goes back, then
+ * the slot. Nothing if the view was not leaving (or was reaped meanwhile).
+ * Buffers freed.
+ */
+u32 edm_shp_leave_end(struct edm_shp *v)
+{
+	u32 n = 0, kept = 0;
+
+	if (v->slot >= v->geo.nhosts)
+		return 0;
+	if (edm_shp_leaving(v))
+		n = edm_shp_free_tagged_but(v, v->tag, edm_shp_keep_none, NULL, &kept);
+	edm_shp_leave_done(v);
 	return n;
 }
 
@@ -352,6 +420,37 @@ int edm_shp_set_mac(struct edm_shp *v, const u8 *old, const u8 *mac)
 u32 edm_shp_buf_size(const struct edm_shp *v)
 {
 	return 1U << v->geo.buf_shift;
+}
+
+/* Are frames laid out in pages (Buffers of a page or more), see EDM_SHP_FRAME_HEAD? */
+bool edm_shp_frame_paged(const struct edm_shp *v)
+{
+	return edm_shp_buf_size(v) >= EDM_SHP_FRAME_PAGE;
+}
+
+/* The longest frame a Buffer holds. */
+u32 edm_shp_frame_max(const struct edm_shp *v)
+{
+	if (!edm_shp_frame_paged(v))
+		return edm_shp_buf_size(v);
+	return edm_shp_buf_size(v) - EDM_SHP_FRAME_PAGE + EDM_SHP_FRAME_HEAD;
+}
+
+/*
+ * Where a frame of @len bytes (at most edm_shp_frame_max()) lies in its
+ * Buffer: its first @len0 bytes at @off0, the rest at @off1.
+ */
+void edm_shp_frame_parts(const struct edm_shp *v, u32 len, u32 *off0, u32 *len0, u32 *off1)
+{
+	if (!edm_shp_frame_paged(v)) {
+		*off0 = 0;
+		*len0 = len;
+		*off1 = len;
+		return;
+	}
+	*off0 = EDM_SHP_FRAME_HEADROOM;
+	*len0 = len < EDM_SHP_FRAME_HEAD ? len : EDM_SHP_FRAME_HEAD;
+	*off1 = EDM_SHP_FRAME_PAGE;
 }
 
 void *edm_shp_buf(const struct edm_shp *v, u32 buf)

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A shared pool's netdev: frames to another member are copied once into a
- * pool Buffer, which is passed to that member and queued on the ring to it
- * (the pass is the pool's compare-and-swap on the Buffer's holder word);
- * the member's receive NAPI copies the frame out of the Buffer and frees
- * it. The memory is a PCI BAR without struct pages, so an skb cannot wrap
- * the Buffer itself as the single-kernel rack does.
+ * pool Buffer (laid out in pages, include/edm/shpool_core.h), which is
+ * passed to that member and queued on the ring to it (the pass is the
+ * pool's compare-and-swap on the Buffer's holder word).
+ *
+ * The receiver makes no copy where the memory has struct pages (a pmem or
+ * device-DAX device): the Buffer's first page becomes the skb's head, each
+ * further page one fragment, as the single-kernel rack does
+ * (dfabric/pool_skb.c), and the Buffer is lent to the network stack until
+ * every page it took is back at one reference; the reclaim work then frees
+ * it. A page found still held when its Buffer comes in again (by an skb of
+ * a life of ours that was reaped) is not lent twice: that frame is copied.
+ * An ivshmem BAR has no struct pages: its receiver copies the frame out
+ * and frees the Buffer at once.
  *
  * No member can interrupt another (no doorbell): the receive NAPI polls
  * the rings on an hrtimer: every EDM_SHPOOL_POLL_MIN_NS while frames came in
@@ -21,6 +29,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/mm.h>
 #include <linux/virtio_net.h>
 
 #include "rack.h"
@@ -61,14 +70,21 @@ static void edm_shpool_tx_one(struct edm_shpool *sp, struct sk_buff *skb, u32 ds
 	u64 hw;
 	int err;
 
+	u32 off0, len0, off1;
+	u8 *p;
+
 	BUILD_BUG_ON(sizeof(vh) > sizeof(((struct edm_shp_desc *)NULL)->meta));
-	if (skb->len > edm_shp_buf_size(&sp->v) ||
+	if (skb->len > edm_shp_frame_max(&sp->v) ||
 	    virtio_net_hdr_from_skb(skb, &vh, true, false, 0) || edm_shp_alloc(&sp->v, &buf, &hw)) {
 		trace_edm_shpool_tx(netdev_name(sp->netdev), dst, skb->len, -ENOBUFS);
 		edm_shpool_stat(sp, EDM_A_SHSTAT_TX_NO_BUF, 1);
 		return;
 	}
-	skb_copy_bits(skb, 0, edm_shp_buf(&sp->v, buf), skb->len);
+	p = edm_shp_buf(&sp->v, buf);
+	edm_shp_frame_parts(&sp->v, skb->len, &off0, &len0, &off1);
+	skb_copy_bits(skb, 0, p + off0, len0);
+	if (skb->len > len0)
+		skb_copy_bits(skb, len0, p + off1, skb->len - len0);
 	err = edm_shp_send(&sp->v, dst, buf, hw, skb->len, &vh, sizeof(vh));
 	trace_edm_shpool_tx(netdev_name(sp->netdev), dst, skb->len, err);
 	if (err) {
@@ -115,16 +131,99 @@ out:
 
 /* ---- receive ---- */
 
-static struct sk_buff *edm_shpool_rx_skb(struct edm_shpool *sp, const void *src, u32 len)
+/* The struct page of Buffer @buf's first page (zc only; also while lingering). */
+static struct page *edm_shpool_buf_page(struct edm_shpool *sp, u32 buf)
 {
+	u64 off = (u8 *)edm_shp_buf(&sp->v, buf) - (u8 *)sp->prov.va;
+
+	return pfn_to_page(PHYS_PFN(sp->prov.phys + off));
+}
+
+/*
+ * Decide at join whether frames may be lent: the memory must have struct
+ * pages of its own (a pgmap), one per 4 KiB page (not compound pages,
+ * whose one count several Buffers would share: a device-DAX device of
+ * 2 MiB alignment), in the direct map where the view maps it. The lent map
+ * is allocated either way (zc may not change, but reclaim reads it).
+ */
+void edm_shpool_zc_setup(struct edm_shpool *sp)
+{
+	struct page *page;
+
+	sp->zc = false;
+	if (!sp->prov.pgmap || PAGE_SIZE != EDM_SHP_FRAME_PAGE || !edm_shp_frame_paged(&sp->v))
+		return;
+	page = edm_shpool_buf_page(sp, 0);
+	if (PageCompound(page) || page_address(page) != edm_shp_buf(&sp->v, 0))
+		return;
+	sp->lent = bitmap_zalloc(sp->v.geo.nbufs, GFP_KERNEL);
+	sp->lent_hw = kvcalloc(sp->v.geo.nbufs, sizeof(*sp->lent_hw), GFP_KERNEL);
+	sp->lent_pages = kvcalloc(sp->v.geo.nbufs, sizeof(*sp->lent_pages), GFP_KERNEL);
+	sp->zc = sp->lent && sp->lent_hw && sp->lent_pages;
+}
+
+/*
+ * Pass the frame of @d up in its own Buffer: the first page is the skb's
+ * head (the frame's first part after the headroom, skb_shared_info at the
+ * page's end), each further page one fragment, and each page the skb uses
+ * gets a reference of the stack's (the head's is dropped by
+ * page_frag_free()). Every such page must be idle first: at one reference.
+ * NULL: copy it instead.
+ */
+static struct sk_buff *edm_shpool_rx_lend(struct edm_shpool *sp, const struct edm_shp_desc *d)
+{
+	struct page *page = edm_shpool_buf_page(sp, d->buf);
+	u32 off0, len0, off1, npages, i, n;
 	struct sk_buff *skb;
-	u32 head = min_t(u32, len, EDM_SHPOOL_RX_HEAD);
+
+	BUILD_BUG_ON(EDM_SHP_FRAME_HEADROOM + EDM_SHP_FRAME_HEAD +
+		     SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) > EDM_SHP_FRAME_PAGE);
+	edm_shp_frame_parts(&sp->v, d->len, &off0, &len0, &off1);
+	npages = 1 + DIV_ROUND_UP(d->len - len0, PAGE_SIZE);
+	if (npages - 1 > MAX_SKB_FRAGS || test_bit(d->buf, sp->lent))
+		return NULL;
+	for (i = 0; i < npages; i++)
+		if (page_ref_count(page + i) != 1)
+			return NULL;
+	for (i = 0; i < npages; i++)
+		get_page(page + i);
+	skb = napi_build_skb(page_address(page), PAGE_SIZE);
+	if (!skb) {
+		for (i = 0; i < npages; i++)
+			put_page(page + i);
+		return NULL;
+	}
+	skb_reserve(skb, off0);
+	skb_put(skb, len0);
+	for (i = 1, n = d->len - len0; i < npages; i++, n -= min_t(u32, n, PAGE_SIZE))
+		skb_add_rx_frag(skb, i - 1, page + i, 0, min_t(u32, n, PAGE_SIZE), PAGE_SIZE);
+	sp->lent_hw[d->buf] = d->hw;
+	sp->lent_pages[d->buf] = npages;
+	smp_mb__before_atomic();	/* hw and pages before the bit: edm_shpool_reclaim() */
+	set_bit(d->buf, sp->lent);
+	atomic_inc(&sp->nlent);
+	if (!delayed_work_pending(&sp->reclaim))
+		queue_delayed_work(system_power_efficient_wq, &sp->reclaim,
+				   msecs_to_jiffies(EDM_SHPOOL_RECLAIM_MS));
+	return skb;
+}
+
+/* A copy of the frame of @d, from its two parts. */
+static struct sk_buff *edm_shpool_rx_copy_skb(struct edm_shpool *sp, const struct edm_shp_desc *d)
+{
+	const u8 *p = edm_shp_buf(&sp->v, d->buf);
+	u32 len = d->len, head = min_t(u32, len, EDM_SHPOOL_RX_HEAD);
+	u32 off0, len0, off1;
+	struct sk_buff *skb;
 	int err;
 
+	edm_shp_frame_parts(&sp->v, len, &off0, &len0, &off1);
 	if (len <= EDM_SHPOOL_RX_HEAD * 4) {
 		skb = napi_alloc_skb(&sp->napi, len);
-		if (skb)
-			skb_put_data(skb, src, len);
+		if (skb) {
+			skb_put_data(skb, p + off0, len0);
+			skb_put_data(skb, p + off1, len - len0);
+		}
 		return skb;
 	}
 	skb = alloc_skb_with_frags(head, len - head, PAGE_ALLOC_COSTLY_ORDER, &err, GFP_ATOMIC);
@@ -133,26 +232,78 @@ static struct sk_buff *edm_shpool_rx_skb(struct edm_shpool *sp, const void *src,
 	skb_put(skb, head);
 	skb->data_len = len - head;
 	skb->len = len;
-	if (skb_store_bits(skb, 0, src, len)) {
+	if (skb_store_bits(skb, 0, p + off0, len0) ||
+	    skb_store_bits(skb, len0, p + off1, len - len0)) {
 		kfree_skb(skb);
 		return NULL;
 	}
 	return skb;
 }
 
+/*
+ * Give back every lent Buffer whose pages the stack let go of: each is
+ * freed in the pool (a life of ours that was reaped frees nothing: the
+ * Buffer is no longer ours). Any context but the NAPI's own lending may
+ * run it, one at a time. Buffers still lent.
+ */
+u32 edm_shpool_reclaim(struct edm_shpool *sp)
+{
+	unsigned long b;
+	u32 i, n;
+
+	if (!sp->lent)
+		return 0;
+	for_each_set_bit(b, sp->lent, sp->v.geo.nbufs) {
+		struct page *page = edm_shpool_buf_page(sp, b);
+
+		smp_rmb();	/* the bit before hw and pages: edm_shpool_rx_lend() */
+		n = READ_ONCE(sp->lent_pages[b]);
+		for (i = 0; i < n; i++)
+			if (page_ref_count(page + i) != 1)
+				break;
+		if (i < n)
+			continue;
+		if (!edm_shp_free(&sp->v, b, READ_ONCE(sp->lent_hw[b])))
+			edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
+		clear_bit(b, sp->lent);
+		atomic_dec(&sp->nlent);
+		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_RETURNED, 1);
+	}
+	return atomic_read(&sp->nlent);
+}
+
+/* For edm_shp_leave_keep(): is Buffer @buf lent? */
+bool edm_shpool_keep_lent(void *arg, u32 buf)
+{
+	struct edm_shpool *sp = arg;
+
+	return sp->lent && test_bit(buf, sp->lent);
+}
+
 static void edm_shpool_rx_one(struct edm_shpool *sp, u32 src, const struct edm_shp_desc *d)
 {
 	struct virtio_net_hdr vh;
 	struct sk_buff *skb = NULL;
+	bool lent = false;
 
 	memcpy(&vh, d->meta, sizeof(vh));
-	if (d->len >= ETH_HLEN)
-		skb = edm_shpool_rx_skb(sp, edm_shp_buf(&sp->v, d->buf), d->len);
-	if (!edm_shp_free(&sp->v, d->buf, d->hw))
+	if (d->len >= ETH_HLEN && d->len <= edm_shp_frame_max(&sp->v)) {
+		if (sp->zc && !READ_ONCE(edm_shpool_rx_copy))
+			skb = edm_shpool_rx_lend(sp, d);
+		lent = skb != NULL;
+		if (!skb)
+			skb = edm_shpool_rx_copy_skb(sp, d);
+	}
+	if (lent)
+		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_ZEROCOPY, 1);
+	else if (skb)
+		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_COPIED, 1);
+	if (!lent && !edm_shp_free(&sp->v, d->buf, d->hw))
 		edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
 	if (!skb || edm_rack_skb_offloads(skb, &vh)) {
 		trace_edm_shpool_rx(netdev_name(sp->netdev), src, d->len,
-				    skb || d->len < ETH_HLEN ? -EINVAL : -ENOMEM);
+				    skb || d->len < ETH_HLEN || d->len > edm_shp_frame_max(&sp->v) ?
+				    -EINVAL : -ENOMEM);
 		kfree_skb(skb);
 		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_DROPS, 1);
 		return;
@@ -340,7 +491,7 @@ static void edm_shpool_ndev_destructor(struct net_device *nd)
 struct net_device *edm_shpool_netdev_alloc(struct edm_shpool *sp, const char *ifname,
 					   struct net_device *given)
 {
-	u32 frame = min_t(u32, edm_shp_buf_size(&sp->v), GSO_LEGACY_MAX_SIZE);
+	u32 frame = min_t(u32, edm_shp_frame_max(&sp->v), GSO_LEGACY_MAX_SIZE);
 	struct net_device *nd = given;
 
 	if (!nd) {

@@ -28,6 +28,12 @@
  * acquire. A descriptor carries the holder word the receiver must find; the
  * receiver refuses one that does not match (stale, or from a reaped life).
  *
+ * A host that leaves gives its Buffers back itself (LIVE -> LEAVING ->
+ * FREE); one whose receiver lent Buffers to its network stack may keep
+ * those and stay LEAVING, beating, until it gives the last one back
+ * (edm_shp_leave_keep(), _leave_end()); if its beat stops meanwhile, it is
+ * reaped as a dead host is.
+ *
  * A life that was reaped while it still runs (a stalled host) is fenced:
  * it allocates and takes nothing more, so it cannot keep a Buffer past its
  * reap or eat what is queued to the slot's next life.
@@ -101,7 +107,7 @@ static inline u32 edm_shp_cas32(u32 *p, u32 o, u32 n)
 #define EDM_SHP_MAGIC		0x314c504853444d45ULL	/* "EDMSHPL1" */
 
 enum {
-	EDM_SHP_VERSION		= 2,	/* 2: export slots */
+	EDM_SHP_VERSION		= 3,	/* 2: export slots; 3: frames in pages */
 	EDM_SHP_MAX_HOSTS	= 16,
 	EDM_SHP_DEFAULT_HOSTS	= 8,
 	EDM_SHP_MIN_BUF_SHIFT	= 11,		/* 2 KiB: one MTU-sized frame */
@@ -116,6 +122,21 @@ enum {
 	EDM_SHP_NAME_LEN	= 32,
 	EDM_SHP_LINE		= 64,		/* what one index or entry is padded to */
 	EDM_SHP_XPORTS_PER_HOST	= 4,		/* export slots: this many per host */
+};
+
+/*
+ * A frame in a Buffer of a page or more: EDM_SHP_FRAME_HEADROOM bytes of
+ * headroom, the frame's first EDM_SHP_FRAME_HEAD bytes, the rest of the
+ * first 4 KiB page unused (a receiver that wraps the Buffer in an skb
+ * keeps its skb_shared_info there), and the rest of the frame from the
+ * second page on, so that no page but the first holds two parts of it.
+ * In smaller Buffers the frame starts at offset 0. Fixed here, not taken
+ * from a kernel's headers: kernels of different versions share the pool.
+ */
+enum {
+	EDM_SHP_FRAME_PAGE	= 4096,
+	EDM_SHP_FRAME_HEADROOM	= 64,
+	EDM_SHP_FRAME_HEAD	= 3584,
 };
 
 /* The superblock's format word. */
@@ -286,6 +307,9 @@ int edm_shp_join(struct edm_shp *v, const char *name, const u8 *mac);
 bool edm_shp_fenced(const struct edm_shp *v);
 void edm_shp_beat(struct edm_shp *v);
 u32 edm_shp_leave(struct edm_shp *v);
+u32 edm_shp_leave_keep(struct edm_shp *v, bool (*keep)(void *arg, u32 buf), void *arg);
+bool edm_shp_leaving(const struct edm_shp *v);
+u32 edm_shp_leave_end(struct edm_shp *v);
 u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 state);
 u64 edm_shp_host_state(const struct edm_shp *v, u32 slot);
 u32 edm_shp_held(const struct edm_shp *v, u32 slot);
@@ -297,6 +321,9 @@ bool edm_shp_peer_up(const struct edm_shp *v, u32 slot);
 int edm_shp_alloc(struct edm_shp *v, u32 *buf, u64 *hw);
 void *edm_shp_buf(const struct edm_shp *v, u32 buf);
 u32 edm_shp_buf_size(const struct edm_shp *v);
+bool edm_shp_frame_paged(const struct edm_shp *v);
+u32 edm_shp_frame_max(const struct edm_shp *v);
+void edm_shp_frame_parts(const struct edm_shp *v, u32 len, u32 *off0, u32 *len0, u32 *off1);
 int edm_shp_free(struct edm_shp *v, u32 buf, u64 hw);
 int edm_shp_pass(struct edm_shp *v, u32 buf, u64 hw, u32 dst, u64 *new_hw);
 int edm_shp_post(struct edm_shp *v, u32 dst, const struct edm_shp_desc *d);

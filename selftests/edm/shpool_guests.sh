@@ -12,8 +12,13 @@
 # with two guests redis). The last guest is the victim: when it has received enough of the
 # kill phase's traffic it reboots at once (sysrq b), no unload, no leave.
 # With three guests guest 1 is a survivor: its iperf3 runs through the
-# death, and a file crosses the pool after it, sha256 checked. Guest 1
+# death, and a file crosses the pool after it, sha256 checked; then, on
+# memory with struct pages, it sends guest 0 datagrams that guest 0's
+# socket holds, unread, while guest 0 leaves the pool. Guest 1
 # reports through its exit status and "#" lines.
+#
+# A receiver on pmem or device-DAX memory makes no copy (the frame goes up
+# in its Buffer), one on ivshmem copies every frame: the counters say which.
 source "$(dirname "$0")/lib.sh"
 
 me=$EDM_VM_GUEST
@@ -23,11 +28,15 @@ SP=rack0
 XFER=$(dirname "$0")/xfer.py
 LEASE_MS=1000
 addr() { echo "10.83.0.$(($1 + 1))"; }
+BURST=32	# datagrams the linger case holds
 
 for t in jq iperf3 redis-server redis-benchmark redis-cli python3 sha256sum; do
 	command -v "$t" >/dev/null || { echo "1..0 # SKIP $t is not installed"; exit $KSFT_SKIP; }
 done
 source "$(dirname "$0")/shpool_lib.sh"
+# memory with struct pages: frames are received without a copy
+zc=0
+case $SHP_DEV in /dev/*) zc=1 ;; esac
 if [ -z "$SHP_DEV" ] || [ "$n" -lt 2 ]; then
 	echo "1..0 # SKIP needs selftests/vm/run --guests 2 or 3 --shmem SIZE or --nvdimm SIZE"
 	exit $KSFT_SKIP
@@ -55,9 +64,23 @@ victim_reaped() {
 		and .reaped >= 1 and .held == 0)] | length == 1"
 }
 
-# This guest holds no Buffer: every one it sent was taken, every one it got freed.
+# This guest holds no Buffer: every one it sent was taken, every one it got
+# freed, every one it lent to its network stack came back.
 holds_nothing() {
-	sp '[.hosts[] | select(.self and .held == 0)] | length == 1'
+	sp '([.hosts[] | select(.self and .held == 0)] | length == 1) and
+		.stats["rx-returned"] == .stats["rx-zerocopy"]'
+}
+
+# Every frame received was passed up without a copy (pmem, device-DAX) or
+# copied (ivshmem), none both, none neither.
+rx_path() {
+	if [ $zc = 1 ]; then
+		sp '.stats["rx-zerocopy"] > 0 and .stats["rx-copied"] == 0 and
+			.stats["rx-zerocopy"] == .stats["rx-packets"] + .stats["rx-drops"]'
+	else
+		sp '.stats["rx-zerocopy"] == 0 and .stats["rx-returned"] == 0 and
+			.stats["rx-copied"] == .stats["rx-packets"] + .stats["rx-drops"]'
+	fi
 }
 
 up() {
@@ -148,6 +171,7 @@ xfer_echo() {
 
 xfer() {
 	xfer_echo 5001
+	rx_path
 }
 
 iperf() {
@@ -230,6 +254,14 @@ death() {
 
 after() {
 	if [ "$n" -gt 2 ]; then
+		# guest 1 sends the linger case's datagrams once this file is back;
+		# the receiver outlives this case, so it leaves its status in a file
+		# (one command, a new bash: no fd of this case's output pipe stays open)
+		rm -f /tmp/udp.go /tmp/udp.rc
+		if [ $zc = 1 ]; then
+			bash -c 'python3 "$0" udprecv 5006 "$1" go=/tmp/udp.go
+				echo $? >/tmp/udp.rc' "$XFER" $BURST </dev/null >/tmp/udp.out 2>&1 3>&- &
+		fi
 		xfer_echo 5004
 	fi
 	# nothing goes to the dead: its address's broadcasts (ARP) reach only the living
@@ -240,6 +272,34 @@ after() {
 	x ping -c 2 -W 1 "$(addr $victim)" && return 1
 	sp ".stats[\"tx-floods\"] > $f and .stats.fenced == 0"
 	victim_reaped
+}
+
+# Frames lent to this kernel's stack that a socket holds, unread, as the
+# membership leaves: the Buffers stay this kernel's (the memory stays
+# claimed, the module held) until the socket reads them, intact, and
+# then the leave ends and the device can be joined again.
+lent() {
+	sp "(.stats[\"rx-zerocopy\"] - .stats[\"rx-returned\"]) >= $BURST"
+}
+
+linger() {
+	local busy="that DAX device is in use"
+
+	[ "$SHP_DEV" != /dev/pmem0 ] || busy="that block device is in use"
+	poll 120 lent
+	dmesg -C
+	x "$EDMCTL" shpool leave $SP
+	[ "$(edm_objects shpool)" = 0 ]
+	dmesg | grep -q "shared pool $SHP_DEV: [0-9]* Buffers still held by the network stack"
+	expect_error_in "$busy" "$EDMCTL" shpool join $SP dev "$SHP_DEV"
+	expect_error_in "in use" rmmod edm
+	touch /tmp/udp.go
+	poll 60 test -e /tmp/udp.rc
+	[ "$(cat /tmp/udp.rc)" = 0 ] || { cat /tmp/udp.out; return 1; }
+	# the socket read them: the Buffers go back, the leave ends (guest 1
+	# may have gone meanwhile: its part is done)
+	poll 30 "$EDMCTL" shpool join $SP dev "$SHP_DEV" lease-ms $LEASE_MS
+	sp '.stats["rx-packets"] == 0 and ([.hosts[] | select(.state == "leaving")] | length == 0)'
 }
 
 rejoin() {
@@ -330,6 +390,7 @@ serve() {
 	# three guests: the iperf3 through the death, then a file after it
 	python3 "$XFER" recv 5004 /tmp/xfer.in2 || { echo "# g1: late file receive failed"; exit 1; }
 	x python3 "$XFER" send "$(addr 0)" 5005 /tmp/xfer.in2 || exit 1
+	[ $zc = 0 ] || x python3 "$XFER" udpsend "$(addr 0)" 5006 $BURST || exit 1
 	wait "$p" || { echo "# g1: iperf3 through the death failed"; exit 1; }
 	# guest 0 leaves last; we may go once our Buffers are all back
 	out=$( (set -e; poll 60 victim_reaped; poll 30 holds_nothing) 2>&1) ||
@@ -348,6 +409,8 @@ case $me in
 	[ "$n" -gt 2 ] || run_case redis "guest 0: redis-benchmark against guest 1 through the pool"
 	run_case death "guest $victim dies mid-traffic: reaped, nothing leaked"
 	run_case after "guest 0 goes on after the death"
+	[ "$n" -lt 3 ] || [ $zc = 0 ] ||
+		run_case linger "guest 0 leaves while a socket holds frames lent to it; they stay intact"
 	run_case rejoin "guest 0 leaves and joins again (edmctl, then ip link), then unloads"
 	tap_done
 	;;

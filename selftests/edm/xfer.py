@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-# A TCP file transfer for ndimm.sh, pool.sh and nicpool.sh (the image has no nc).
+# A TCP file transfer for ndimm.sh, pool.sh and nicpool.sh (the image has no nc),
+# and numbered UDP datagrams for shpool_guests.sh.
 # xfer.py recv PORT OUT [go=PATH] [idle=SECS] [rcvbuf=BYTES]
 #       | send ADDR PORT FILE [via=sendfile|sendall] [wait=SECS]
+#       | udprecv PORT COUNT go=PATH | udpsend ADDR PORT COUNT
 import os, socket, sys, time
 
 def recv(port, out, go=None, idle=None, rcvbuf=None):
@@ -68,6 +70,36 @@ def send(addr, port, path, via="sendfile", wait="120"):
     while s.recv(4096):  # the receiver closes once it has it all
         pass
 
+# Datagram SEQ: its number, then bytes that depend on it and on their place.
+def datagram(seq, size=1200):
+    return seq.to_bytes(4, "big") + bytes((seq * 7 + i) & 0xff for i in range(size - 4))
+
+def udpsend(addr, port, count):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for seq in range(int(count)):
+        s.sendto(datagram(seq), (addr, int(port)))
+
+# Bind, wait until told to read (the datagrams wait in the socket's queue
+# meanwhile), then read COUNT of them: each number once, each intact.
+def udprecv(port, count, go):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("0.0.0.0", int(port)))
+    deadline = time.monotonic() + 600
+    while not os.path.exists(go):
+        if time.monotonic() > deadline:
+            sys.exit("never told to read")
+        time.sleep(0.05)
+    s.settimeout(10)
+    seen = set()
+    for _ in range(int(count)):
+        b = s.recv(1 << 16)
+        seq = int.from_bytes(b[:4], "big")
+        if seq in seen or b != datagram(seq):
+            sys.exit("datagram %d: repeated or altered" % seq)
+        seen.add(seq)
+    if seen != set(range(int(count))):
+        sys.exit("datagrams missing")
+
 args = [a for a in sys.argv[2:] if "=" not in a]
 opts = dict(a.split("=", 1) for a in sys.argv[2:] if "=" in a)
-{"recv": recv, "send": send}[sys.argv[1]](*args, **opts)
+{"recv": recv, "send": send, "udprecv": udprecv, "udpsend": udpsend}[sys.argv[1]](*args, **opts)

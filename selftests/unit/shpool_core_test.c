@@ -637,6 +637,159 @@ TEST_F(shp, alloc_free_and_refused_frees)
 		EXPECT_EQ(0U, EDM_SHP_WTAG(holder(&t->w, x)));
 }
 
+/* keep(): the Buffers whose bit is set in the u64 at @arg */
+static bool keep_bits(void *arg, u32 buf)
+{
+	return buf < 64 && (*(u64 *)arg >> buf & 1);
+}
+
+/*
+ * A host whose stack still holds Buffers it received leaves keeping them:
+ * the rest go back, its slot stays LEAVING (passed nothing, found by no
+ * MAC, still beating) until it frees the kept ones or ends the leave.
+ */
+TEST_F(shp, a_leave_keeps_what_the_stack_holds)
+{
+	struct three *t = &self->t;
+	struct edm_shp_desc d;
+	struct edm_shp c;
+	u32 x[3], own, s, i, btag;
+	u64 hw, ohw, keep = 0, beat;
+	u8 mac[6];
+
+	for (i = 0; i < 3; i++) {
+		x[i] = alloc_fill(_metadata, &t->a, 200 + i, 64, &hw);
+		ASSERT_EQ(0, edm_shp_send(&t->a, t->b.slot, x[i], hw, 64, NULL, 0));
+		ASSERT_EQ(0, edm_shp_take(&t->b, t->a.slot, &d));
+		ASSERT_EQ(x[i], d.buf);
+	}
+	own = alloc_fill(_metadata, &t->b, 210, 64, &ohw);
+	ASSERT_EQ(4U, edm_shp_held(&t->w, t->b.slot));
+	keep = 1ULL << x[0] | 1ULL << x[2];
+	s = t->b.slot;
+	btag = t->b.tag;
+	memcpy(mac, t->b.hosts[s].mac, sizeof(mac));
+	/* x[1] and its own go back; x[0] and x[2] stay b's */
+	EXPECT_EQ(2U, edm_shp_leave_keep(&t->b, keep_bits, &keep));
+	EXPECT_EQ(EDM_SHP_HW(EDM_SHP_H_LEAVING, t->b.epoch), edm_shp_host_state(&t->w, s));
+	EXPECT_EQ(s, t->b.slot);
+	EXPECT_TRUE(edm_shp_leaving(&t->b));
+	EXPECT_TRUE(edm_shp_fenced(&t->b));
+	EXPECT_FALSE(edm_shp_leaving(&t->a));
+	EXPECT_EQ(2U, edm_shp_held(&t->w, s));
+	EXPECT_EQ(0U, EDM_SHP_WTAG(holder(&t->w, x[1])));
+	EXPECT_EQ(0U, EDM_SHP_WTAG(holder(&t->w, own)));
+	EXPECT_EQ(t->b.tag, EDM_SHP_WTAG(holder(&t->w, x[0])));
+	EXPECT_EQ(0, pay_check(edm_shp_buf(&t->b, x[2]), 202, t->a.slot, 64));
+	/* nobody passes to it or finds it; it takes and allocates nothing */
+	EXPECT_FALSE(edm_shp_peer_up(&t->a, s));
+	EXPECT_EQ(-ENOENT, edm_shp_find_mac(&t->a, mac));
+	EXPECT_NE(0, edm_shp_alloc(&t->b, &own, &ohw));
+	/* it beats, so a survivor that watches beats has no reason to reap it */
+	beat = t->b.hosts[s].beat;
+	edm_shp_beat(&t->b);
+	EXPECT_EQ(beat + 1, t->b.hosts[s].beat);
+	/* a kept Buffer comes back; ending frees the other and the slot */
+	EXPECT_EQ(0, edm_shp_free(&t->b, x[0], holder(&t->w, x[0])));
+	EXPECT_EQ(1U, edm_shp_leave_end(&t->b));
+	EXPECT_EQ(EDM_SHP_HW(EDM_SHP_H_FREE, t->b.epoch), edm_shp_host_state(&t->w, s));
+	EXPECT_EQ((u32)EDM_SHP_MAX_HOSTS, t->b.slot);
+	EXPECT_FALSE(edm_shp_leaving(&t->b));
+	EXPECT_EQ(0U, edm_shp_leave_end(&t->b));		/* twice: nothing */
+	for (i = 0; i < t->nbufs; i++)
+		EXPECT_NE(btag, EDM_SHP_WTAG(holder(&t->w, i)));
+
+	/* Nothing kept: the same as a leave. */
+	ASSERT_EQ(0, edm_shp_join(&t->b, "b", mac));
+	x[0] = alloc_fill(_metadata, &t->b, 220, 64, &hw);
+	keep = 0;
+	EXPECT_EQ(1U, edm_shp_leave_keep(&t->b, keep_bits, &keep));
+	EXPECT_EQ((u32)EDM_SHP_H_FREE, EDM_SHP_HW_STATE(edm_shp_host_state(&t->w, s)));
+	EXPECT_EQ((u32)EDM_SHP_MAX_HOSTS, t->b.slot);
+
+	/* A leaving host that stops beating is reaped like a dead one, kept Buffers too. */
+	ASSERT_EQ(0, edm_shp_join(&t->b, "b", mac));
+	s = t->b.slot;
+	x[0] = alloc_fill(_metadata, &t->b, 230, 64, &hw);
+	x[1] = alloc_fill(_metadata, &t->b, 231, 64, &hw);
+	keep = 1ULL << x[0];
+	EXPECT_EQ(1U, edm_shp_leave_keep(&t->b, keep_bits, &keep));
+	EXPECT_EQ(1U, edm_shp_reap(&t->a, s, edm_shp_host_state(&t->w, s)));
+	EXPECT_EQ(0U, EDM_SHP_WTAG(holder(&t->w, x[0])));
+	EXPECT_EQ((u32)EDM_SHP_H_FREE, EDM_SHP_HW_STATE(edm_shp_host_state(&t->w, s)));
+	EXPECT_FALSE(edm_shp_leaving(&t->b));
+	/* its late end changes nothing of the slot's next life */
+	ASSERT_EQ(0, edm_shp_open(&c, t->base, t->size));
+	ASSERT_EQ(0, edm_shp_join(&c, "c", mac));
+	EXPECT_EQ(s, c.slot);
+	EXPECT_NE(0, edm_shp_free(&t->b, x[0], holder(&t->w, x[0])));
+	EXPECT_EQ(0U, edm_shp_leave_end(&t->b));
+	EXPECT_EQ((u32)EDM_SHP_MAX_HOSTS, t->b.slot);
+	EXPECT_EQ(EDM_SHP_HW(EDM_SHP_H_LIVE, c.epoch), edm_shp_host_state(&t->w, s));
+	EXPECT_EQ(0U, edm_shp_leave(&c));
+
+	/* A fenced life keeps nothing and just forgets its slot. */
+	ASSERT_EQ(0, edm_shp_join(&t->b, "b", mac));
+	s = t->b.slot;
+	x[0] = alloc_fill(_metadata, &t->b, 240, 64, &hw);
+	EXPECT_EQ(1U, edm_shp_reap(&t->a, s, edm_shp_host_state(&t->w, s)));
+	keep = ~0ULL;
+	EXPECT_EQ(0U, edm_shp_leave_keep(&t->b, keep_bits, &keep));
+	EXPECT_EQ((u32)EDM_SHP_MAX_HOSTS, t->b.slot);
+	EXPECT_EQ((u32)EDM_SHP_H_FREE, EDM_SHP_HW_STATE(edm_shp_host_state(&t->w, s)));
+	EXPECT_EQ(0U, edm_shp_leave(&t->a));
+	for (i = 0; i < t->nbufs; i++)
+		EXPECT_EQ(0U, EDM_SHP_WTAG(holder(&t->w, i)));
+}
+
+/*
+ * Frames in Buffers of a page or more: headroom, the first part in the
+ * first page, the rest from the second; smaller Buffers from offset 0.
+ */
+TEST(frames_in_pages)
+{
+	struct edm_shp_cfg cfg = cfg_small(2, 8);
+	const u64 size = 1 << 20;
+	u8 *base = range_new(size);
+	u32 off0, len0, off1;
+	struct edm_shp v;
+
+	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, edm_shp_format(base, size, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&v, base, size));
+	EXPECT_FALSE(edm_shp_frame_paged(&v));
+	EXPECT_EQ(2048U, edm_shp_frame_max(&v));
+	edm_shp_frame_parts(&v, 1500, &off0, &len0, &off1);
+	EXPECT_EQ(0U, off0);
+	EXPECT_EQ(1500U, len0);
+	memset(base, 0, size);
+	cfg.buf_shift = 16;
+	ASSERT_EQ(0, edm_shp_format(base, size, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&v, base, size));
+	EXPECT_TRUE(edm_shp_frame_paged(&v));
+	/* every Buffer starts on a page of the range */
+	EXPECT_EQ(0UL, (unsigned long)((u8 *)edm_shp_buf(&v, 1) - base) % (unsigned long)PAGE);
+	EXPECT_EQ(65536U - 4096 + 3584, edm_shp_frame_max(&v));
+	edm_shp_frame_parts(&v, 60, &off0, &len0, &off1);
+	EXPECT_EQ(64U, off0);
+	EXPECT_EQ(60U, len0);
+	edm_shp_frame_parts(&v, 3584, &off0, &len0, &off1);
+	EXPECT_EQ(3584U, len0);
+	edm_shp_frame_parts(&v, 9000, &off0, &len0, &off1);
+	EXPECT_EQ(64U, off0);
+	EXPECT_EQ(3584U, len0);
+	EXPECT_EQ(4096U, off1);
+	/* the first part ends where a page's end can still hold an skb's shared info */
+	EXPECT_LE(64U + 3584 + 448, 4096U);
+	memset(base, 0, size);
+	cfg.buf_shift = 12;
+	ASSERT_EQ(0, edm_shp_format(base, size, &cfg));
+	ASSERT_EQ(0, edm_shp_open(&v, base, size));
+	EXPECT_TRUE(edm_shp_frame_paged(&v));
+	EXPECT_EQ(3584U, edm_shp_frame_max(&v));
+	free(base);
+}
+
 TEST_F(shp, send_take_intact_and_refusals)
 {
 	struct three *t = &self->t;

@@ -844,6 +844,9 @@ enum {
 	EDM_A_SHSTAT_X_LOST,		/* our instances whose engine died */
 	EDM_A_SHSTAT_X_FREED,		/* export slots this kernel freed */
 	EDM_A_SHSTAT_X_REVOKED,		/* our instances whose mappings were taken away */
+	EDM_A_SHSTAT_RX_ZEROCOPY,	/* frames passed up in their own Buffer, no copy */
+	EDM_A_SHSTAT_RX_COPIED,		/* frames copied out of their Buffer */
+	EDM_A_SHSTAT_RX_RETURNED,	/* Buffers of those back from the network stack */
 
 	__EDM_A_SHSTAT_CNT,
 	EDM_A_SHSTAT_MAX = __EDM_A_SHSTAT_CNT - 1
