@@ -25,6 +25,7 @@ static const struct edm_eth_stat edm_shpool_stat_names[] = {
 	{ "rx_drops", EDM_A_SHSTAT_RX_DROPS },
 	{ "rx_zerocopy", EDM_A_SHSTAT_RX_ZEROCOPY },
 	{ "rx_copied", EDM_A_SHSTAT_RX_COPIED },
+	{ "rx_small", EDM_A_SHSTAT_RX_SMALL },
 	{ "rx_returned", EDM_A_SHSTAT_RX_RETURNED },
 	{ "allocs", EDM_A_SHSTAT_ALLOCS },
 	{ "frees", EDM_A_SHSTAT_FREES },

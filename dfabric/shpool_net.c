@@ -5,8 +5,9 @@
  * passed to that member and queued on the ring to it (the pass is the
  * pool's compare-and-swap on the Buffer's holder word).
  *
- * The receiver makes no copy where the memory has struct pages (a pmem or
- * device-DAX device): the Buffer's first page becomes the skb's head, each
+ * The receiver makes no copy of a frame longer than EDM_SHPOOL_RX_HEAD where
+ * the memory has struct pages (a pmem or device-DAX device): the Buffer's
+ * first page becomes the skb's head, each
  * further page one fragment, as the single-kernel rack does
  * (dfabric/pool_skb.c), and the Buffer is lent to the network stack until
  * every page it took is back at one reference; the reclaim work then frees
@@ -38,7 +39,13 @@
 
 #define EDM_SHPOOL_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_HIGHDMA | \
 			     NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN)
-#define EDM_SHPOOL_RX_HEAD	256	/* bytes of a received frame in the skb's head */
+/*
+ * Bytes of a copied frame in the skb's head; frames no longer are copied
+ * even where they could be lent (copybreak): lending gives the stack a 4 KiB
+ * page per frame, so a socket's receive buffer holds 16 times fewer 64-byte
+ * datagrams, and copying so few bytes costs less than the page's round trip.
+ */
+#define EDM_SHPOOL_RX_HEAD	256
 
 /*
  * May frames go to @slot? It must be live with its receive side up (its
@@ -288,16 +295,17 @@ static void edm_shpool_rx_one(struct edm_shpool *sp, u32 src, const struct edm_s
 
 	memcpy(&vh, d->meta, sizeof(vh));
 	if (d->len >= ETH_HLEN && d->len <= edm_shp_frame_max(&sp->v)) {
-		if (sp->zc && !READ_ONCE(edm_shpool_rx_copy))
+		if (sp->zc && d->len > EDM_SHPOOL_RX_HEAD && !READ_ONCE(edm_shpool_rx_copy))
 			skb = edm_shpool_rx_lend(sp, d);
-		lent = skb != NULL;
+		lent = !!skb;
 		if (!skb)
 			skb = edm_shpool_rx_copy_skb(sp, d);
 	}
 	if (lent)
 		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_ZEROCOPY, 1);
 	else if (skb)
-		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_COPIED, 1);
+		edm_shpool_stat(sp, d->len > EDM_SHPOOL_RX_HEAD ? EDM_A_SHSTAT_RX_COPIED :
+				EDM_A_SHSTAT_RX_SMALL, 1);
 	if (!lent && !edm_shp_free(&sp->v, d->buf, d->hw))
 		edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
 	if (!skb || edm_rack_skb_offloads(skb, &vh)) {

@@ -5,8 +5,8 @@
  * membership). A provider lends one physically contiguous range, mapped
  * write-back in the kernel; a user maps it into processes by inserting its
  * pfns, and where the range has struct pages (ZONE_DEVICE, @pgmap set) a
- * local pool lends those pages to the network stack. Every provider is
- * cache coherent: nothing needs flushing.
+ * local pool or a shared pool's receiver lends those pages to the network
+ * stack. Every provider is cache coherent: nothing needs flushing.
  *
  *   ivshmem  a QEMU ivshmem-plain BAR bound by edm's PCI driver, named by
  *            its PCI name (dfabric/shpool.c);

@@ -200,6 +200,9 @@ setup() {
 	[ -z "${EDM_VM_NVDIMM_SIZE:-}" ] || { pmem_setup && dev=/dev/pmem0; } || return 1
 	[ -n "$dev" ] || { log "no EDM_VM_SHMEM: not booted with --shmem or --nvdimm?"; return 1; }
 	insmod "$ko" || { log "insmod $ko failed"; return 1; }
+	# SHB_RX_COPY=1: receivers copy even on memory they could lend (to measure the copy)
+	[ "${SHB_RX_COPY:-0}" = 0 ] || echo 1 >/sys/kernel/debug/edm/shpool_rx_copy ||
+		{ log "no debugfs edm/shpool_rx_copy"; return 1; }
 	# lease-ms: generous, so that a guest starved by the host is not reaped
 	"$edmctl" shpool join "$pool" dev "$dev" ifname $ifp lease-ms 10000 >/dev/null ||
 		{ log "edmctl shpool join $pool dev $dev failed"; return 1; }

@@ -36,7 +36,8 @@
 #
 # --pmem: the pool on one NVDIMM's pmem device (selftests/vm/run --nvdimm
 # 128M, its namespace in fsdax mode; Documentation/pool.md) instead of
-# ivshmem. Defaults: sockperf 10 s after a 2 s warm-up, iperf3 TCP 10 s (+1 s
+# ivshmem: its receivers make no copy (SHB_RX_COPY=1 makes them copy, to
+# measure what the copy costs on the same memory). Defaults: sockperf 10 s after a 2 s warm-up, iperf3 TCP 10 s (+1 s
 # omitted), UDP 5 s (0 skips it), 2 vCPUs per guest; sockperf's client and
 # server both on vCPU 0 of their guest (SHB_LAT_CPU). About four minutes
 # under TCG. Uses the built edm.ko (build/<release>/edm.ko) and
@@ -394,7 +395,7 @@ host_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 children_cpu() { awk '{ print $16 + $17 }' /proc/$$/stat; }
 b0=$(host_busy) c0=$(children_cpu) t0=$(date +%s)
 envs=()
-for v in SHB_LAT_CPU SHB_MSG SHB_SPARSE_MPS SHB_BOOT_SECS PROF PROF_GRAPH; do
+for v in SHB_LAT_CPU SHB_MSG SHB_SPARSE_MPS SHB_BOOT_SECS SHB_RX_COPY PROF PROF_GRAPH; do
 	[ -z "${!v:-}" ] || envs+=(--env "$v=${!v}")
 done
 echo "VM: two guests, about four minutes under TCG" >&2

@@ -106,6 +106,7 @@ static const struct edm_stat sh_stats[] = {
 	{ EDM_A_SHSTAT_RX_DROPS,	"rx-drops",	"rx", "drops" },
 	{ EDM_A_SHSTAT_RX_ZEROCOPY,	"rx-zerocopy",	"rx", "zerocopy" },
 	{ EDM_A_SHSTAT_RX_COPIED,	"rx-copied",	"rx", "copied" },
+	{ EDM_A_SHSTAT_RX_SMALL,	"rx-small",	"rx", "small" },
 	{ EDM_A_SHSTAT_RX_RETURNED,	"rx-returned",	"rx", "returned" },
 	{ EDM_A_SHSTAT_ALLOCS,		"allocs",	"buffers", "allocs" },
 	{ EDM_A_SHSTAT_FREES,		"frees",	"buffers", "frees" },

@@ -846,6 +846,7 @@ enum {
 	EDM_A_SHSTAT_X_REVOKED,		/* our instances whose mappings were taken away */
 	EDM_A_SHSTAT_RX_ZEROCOPY,	/* frames passed up in their own Buffer, no copy */
 	EDM_A_SHSTAT_RX_COPIED,		/* frames copied out of their Buffer */
+	EDM_A_SHSTAT_RX_SMALL,		/* frames of <= 256 bytes, copied on any memory */
 	EDM_A_SHSTAT_RX_RETURNED,	/* Buffers of those back from the network stack */
 
 	__EDM_A_SHSTAT_CNT,
