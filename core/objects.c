@@ -6,10 +6,13 @@
  * lives; "objects" shows the counts, so a test can prove that what it made
  * was freed, and module exit warns if anything is still counted. The
  * "fail_*" knobs make the next N creations fail through the normal error
- * path. All counters are atomics: no lock.
+ * path. All counters are atomics: no lock. edm_exit_wait() is module
+ * exit's wait for memory that outlived its objects.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/seq_file.h>
+#include <linux/workqueue.h>
 
 #include "edm/edm.h"
 
@@ -37,6 +40,18 @@ void edm_obj_get(enum edm_obj_kind kind)
 void edm_obj_put(enum edm_obj_kind kind)
 {
 	WARN_ON_ONCE(atomic_dec_return(&edm_obj_live[kind]) < 0);
+}
+
+void edm_exit_wait(struct delayed_work *dw, bool (*scan)(bool say), unsigned int ms)
+{
+	unsigned long say = jiffies + 10 * HZ;
+
+	cancel_delayed_work_sync(dw);
+	while (scan(time_after(jiffies, say))) {
+		if (time_after(jiffies, say))
+			say = jiffies + 10 * HZ;
+		msleep(ms);
+	}
 }
 
 bool edm_fault_should_fail(enum edm_obj_kind kind)

@@ -35,7 +35,6 @@
  * with the stack's references and go back to the page allocator with them;
  * a pmem pool's leftovers are on edm_mpool_leftovers (edm_mpool_left_lock).
  */
-#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -522,14 +521,7 @@ int edm_mpool_init(void)
 /* The registry is gone, with every pool: wait for their leftovers. */
 void edm_mpool_exit(void)
 {
-	unsigned long say = jiffies + 10 * HZ;
-
-	cancel_delayed_work_sync(&edm_mpool_left_dwork);
-	while (edm_mpool_left_scan(time_after(jiffies, say))) {
-		if (time_after(jiffies, say))
-			say = jiffies + 10 * HZ;
-		msleep(EDM_POOL_LEFT_MS);
-	}
+	edm_exit_wait(&edm_mpool_left_dwork, edm_mpool_left_scan, EDM_POOL_LEFT_MS);
 }
 
 static void edm_mpool_free(struct edm_mpool *p)

@@ -601,14 +601,7 @@ int edm_shpool_init(void)
  */
 void edm_shpool_exit(void)
 {
-	unsigned long say = jiffies + 10 * HZ;
-
-	cancel_delayed_work_sync(&edm_shpool_linger_dwork);
-	while (edm_shpool_linger_scan(time_after(jiffies, say))) {
-		if (time_after(jiffies, say))
-			say = jiffies + 10 * HZ;
-		msleep(EDM_SHPOOL_RECLAIM_MS);
-	}
+	edm_exit_wait(&edm_shpool_linger_dwork, edm_shpool_linger_scan, EDM_SHPOOL_RECLAIM_MS);
 	edm_memprov_pmem_set_gone(NULL);
 	debugfs_lookup_and_remove("shpool_rx_copy", edm_debugfs_root);
 	debugfs_lookup_and_remove("shpool_stall", edm_debugfs_root);

@@ -257,6 +257,7 @@ u32 edm_shpool_reclaim(struct edm_shpool *sp)
 {
 	unsigned long b;
 	u32 i, n;
+	u64 hw;
 
 	if (!sp->lent)
 		return 0;
@@ -270,10 +271,12 @@ u32 edm_shpool_reclaim(struct edm_shpool *sp)
 				break;
 		if (i < n)
 			continue;
-		if (!edm_shp_free(&sp->v, b, READ_ONCE(sp->lent_hw[b])))
-			edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
+		/* the bit goes first: once freed, the Buffer may come in again at once */
+		hw = READ_ONCE(sp->lent_hw[b]);
 		clear_bit(b, sp->lent);
 		atomic_dec(&sp->nlent);
+		if (!edm_shp_free(&sp->v, b, hw))
+			edm_shpool_stat(sp, EDM_A_SHSTAT_FREES, 1);
 		edm_shpool_stat(sp, EDM_A_SHSTAT_RX_RETURNED, 1);
 	}
 	return atomic_read(&sp->nlent);

@@ -36,6 +36,15 @@ enum edm_obj_kind {
 void edm_obj_get(enum edm_obj_kind kind);
 void edm_obj_put(enum edm_obj_kind kind);
 
+struct delayed_work;
+/*
+ * At module exit: wait for what outlived its objects (memory the network
+ * stack still holds). @dw, the work that looks for it, is stopped; then
+ * @scan runs every @ms until it finds nothing left, told every 10 s to say
+ * what it waits for.
+ */
+void edm_exit_wait(struct delayed_work *dw, bool (*scan)(bool say), unsigned int ms);
+
 /* Fault injection: true when the next creation of @kind must fail. */
 bool edm_fault_should_fail(enum edm_obj_kind kind);
 
