@@ -1242,8 +1242,8 @@ struct mring {
 
 struct mtotals {
 	u64 allocs, enomem, frees, bad_frees, sends, hostdown, nospc, bad_sends, passes, orphans,
-	    takes, stale, empty, leaves, left_bufs, joins, ebusy, deaths, reaps, reaped_bufs,
-	    fenced_live;
+	    takes, stale, empty, leaves, kept_leaves, left_bufs, joins, ebusy, deaths, reaps,
+	    reaped_bufs, fenced_live;
 };
 
 struct model {
@@ -1563,15 +1563,67 @@ static void m_take(struct __test_metadata *_metadata, struct model *M, u32 i)
 	M->t.takes++;
 }
 
+/* keep(): the Buffers whose bit in the salt at @arg is set */
+static bool m_keep(void *arg, u32 buf)
+{
+	return *(u32 *)arg >> (buf % 32) & 1;
+}
+
+/*
+ * A leave, or half the time one that keeps some Buffers (as if the stack
+ * held them): the rest are freed, the slot stays LEAVING and beats, every
+ * other kept one is freed by itself, and the end frees what is left.
+ */
 static void m_leave(struct __test_metadata *_metadata, struct model *M, u32 i)
 {
 	struct edm_shp *v = &M->m[i];
-	u32 s = v->slot, n = m_count(M, m_tag(M, s));
+	u32 s = v->slot, tag = m_tag(M, s), n = m_count(M, tag), salt, kept = 0, b, k;
+	u64 beat;
 
-	ASSERT_EQ(n, edm_shp_leave(v));
-	ASSERT_EQ(n, m_free_tagged(M, m_tag(M, s)));
+	if (rnd(&M->seed) % 2) {
+		ASSERT_EQ(n, edm_shp_leave(v));
+		goto left;
+	}
+	salt = rnd(&M->seed);
+	for (b = 0; b < M->nbufs; b++)
+		kept += EDM_SHP_WTAG(M->hw[b]) == tag && m_keep(&salt, b);
+	ASSERT_EQ(n - kept, edm_shp_leave_keep(v, m_keep, &salt));
+	if (!kept)
+		goto left;
+	ASSERT_EQ(EDM_SHP_HW(EDM_SHP_H_LEAVING, EDM_SHP_HW_EPOCH(M->sw[s])),
+		  edm_shp_host_state(&M->w, s));
+	ASSERT_TRUE(edm_shp_leaving(v));
+	ASSERT_EQ(kept, edm_shp_held(&M->w, s));
+	ASSERT_FALSE(edm_shp_peer_up(&M->w, s));
+	beat = edm_shp_load(&M->w.hosts[s].beat);
+	edm_shp_beat(v);
+	ASSERT_EQ(beat + 1, edm_shp_load(&M->w.hosts[s].beat));
+	for (b = 0, k = 0; b < M->nbufs; b++) {
+		if (EDM_SHP_WTAG(M->hw[b]) != tag)
+			continue;
+		if (!m_keep(&salt, b)) {	/* freed by the leave */
+			M->hw[b] = (u64)EDM_SHP_GEN(M->hw[b]) << 32;
+			M->known[b] = -1;
+			continue;
+		}
+		if (k++ % 2)
+			continue;
+		ASSERT_EQ(0, edm_shp_free(v, b, M->hw[b]));
+		M->hw[b] = (u64)EDM_SHP_GEN(M->hw[b]) << 32;
+		M->known[b] = -1;
+		kept--;
+	}
+	for (b = 0; b < M->nbufs; b++)
+		ASSERT_EQ(M->hw[b], edm_shp_load(&M->w.holder[b])) TH_LOG("Buffer %u", b);
+	ASSERT_EQ(kept, edm_shp_leave_end(v));
+	n = kept;
+	M->t.kept_leaves++;
+left:
+	ASSERT_EQ(n, m_free_tagged(M, tag));
 	M->sw[s] = EDM_SHP_HW(EDM_SHP_H_FREE, EDM_SHP_HW_EPOCH(M->sw[s]));
+	ASSERT_EQ(M->sw[s], edm_shp_host_state(&M->w, s));
 	ASSERT_TRUE(edm_shp_fenced(v));
+	ASSERT_FALSE(edm_shp_leaving(v));
 	M->t.leaves++;
 	M->t.left_bufs += n;
 }
@@ -1761,7 +1813,7 @@ TEST(randomized_against_a_shadow)
 #define ADD(f) t.f += M->t.f
 		ADD(allocs); ADD(enomem); ADD(frees); ADD(bad_frees); ADD(sends); ADD(hostdown);
 		ADD(nospc); ADD(bad_sends); ADD(passes); ADD(orphans); ADD(takes); ADD(stale);
-		ADD(empty); ADD(leaves); ADD(left_bufs); ADD(joins); ADD(ebusy); ADD(deaths);
+		ADD(empty); ADD(leaves); ADD(kept_leaves); ADD(left_bufs); ADD(joins); ADD(ebusy); ADD(deaths);
 		ADD(reaps); ADD(reaped_bufs); ADD(fenced_live);
 #undef ADD
 		free(M);
@@ -1775,9 +1827,10 @@ TEST(randomized_against_a_shadow)
 	       (unsigned long long)t.passes, (unsigned long long)t.orphans,
 	       (unsigned long long)t.takes, (unsigned long long)t.stale,
 	       (unsigned long long)t.empty);
-	TH_LOG("leaves %llu (%llu Buffers) joins %llu ebusy %llu deaths %llu reaps %llu "
-	       "(%llu Buffers) fenced live %llu",
-	       (unsigned long long)t.leaves, (unsigned long long)t.left_bufs,
+	TH_LOG("leaves %llu (%llu keeping, %llu Buffers) joins %llu ebusy %llu deaths %llu "
+	       "reaps %llu (%llu Buffers) fenced live %llu",
+	       (unsigned long long)t.leaves, (unsigned long long)t.kept_leaves,
+	       (unsigned long long)t.left_bufs,
 	       (unsigned long long)t.joins, (unsigned long long)t.ebusy,
 	       (unsigned long long)t.deaths, (unsigned long long)t.reaps,
 	       (unsigned long long)t.reaped_bufs, (unsigned long long)t.fenced_live);
@@ -1793,6 +1846,7 @@ TEST(randomized_against_a_shadow)
 	EXPECT_LT(50ULL / SHP_SLOW, t.reaps);
 	EXPECT_LT(50ULL / SHP_SLOW, t.reaped_bufs);
 	EXPECT_LT(50ULL / SHP_SLOW, t.left_bufs);
+	EXPECT_LT(20ULL / SHP_SLOW, t.kept_leaves);
 	EXPECT_LT(20ULL / SHP_SLOW, t.fenced_live);
 	EXPECT_LT(50ULL / SHP_SLOW, t.orphans);
 }
