@@ -150,8 +150,9 @@ static struct page *edm_shpool_buf_page(struct edm_shpool *sp, u32 buf)
  * Decide at join whether frames may be lent: the memory must have struct
  * pages of its own (a pgmap), one per 4 KiB page (not compound pages,
  * whose one count several Buffers would share: a device-DAX device of
- * 2 MiB alignment), in the direct map where the view maps it. The lent map
- * is allocated either way (zc may not change, but reclaim reads it).
+ * 2 MiB alignment), in the direct map where the view maps it. Only then is
+ * the lent map allocated (without it nothing is ever lent, and reclaim and
+ * a leave find nothing to give back).
  */
 void edm_shpool_zc_setup(struct edm_shpool *sp)
 {
