@@ -278,8 +278,8 @@ static bool edm_shpool_linger(struct edm_shpool *sp)
 	if (!atomic_read(&sp->nlent))
 		return false;
 	edm_shp_leave_keep(&sp->v, edm_shpool_keep_lent, sp);
-	pr_info("shared pool %s: %d Buffers still held by the network stack: it stays until they are back\n",
-		sp->device, atomic_read(&sp->nlent));
+	pr_info("shared pool %s: %d Buffers still held by the network stack: %s\n",
+		sp->device, atomic_read(&sp->nlent), "it stays until they are back");
 	kref_get(&sp->ref);
 	/* fails while the module goes: its exit waits then (edm_shpool_exit()) */
 	sp->module_held = try_module_get(THIS_MODULE);

@@ -205,20 +205,9 @@ void edm_shp_beat(struct edm_shp *v)
 	edm_shp_release(&h->beat, edm_shp_load(&h->beat) + 1);
 }
 
-/* Free every Buffer tagged @tag; how many. */
-static u32 edm_shp_free_tagged(struct edm_shp *v, u32 tag)
+static bool edm_shp_keep_none(void *arg, u32 buf)
 {
-	u32 i, n = 0;
-
-	for (i = 0; i < v->geo.nbufs; i++) {
-		u64 w = edm_shp_load(&v->holder[i]);
-
-		if (EDM_SHP_WTAG(w) != tag)
-			continue;
-		if (edm_shp_cas64(&v->holder[i], w, (u64)EDM_SHP_GEN(w) << 32) == w)
-			n++;
-	}
-	return n;
+	return false;
 }
 
 /* Free every Buffer tagged @tag that @keep does not want kept; how many. */
@@ -240,11 +229,6 @@ static u32 edm_shp_free_tagged_but(struct edm_shp *v, u32 tag,
 			n++;
 	}
 	return n;
-}
-
-static bool edm_shp_keep_none(void *arg, u32 buf)
-{
-	return false;
 }
 
 /* The slot goes FREE (if it is still this life's LEAVING) and the view forgets it. */
@@ -318,7 +302,7 @@ u32 edm_shp_leave_end(struct edm_shp *v)
 u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 seen)
 {
 	struct edm_shp_host *h;
-	u32 epoch = EDM_SHP_HW_EPOCH(seen), n;
+	u32 epoch = EDM_SHP_HW_EPOCH(seen), n, kept = 0;
 	u64 dead = EDM_SHP_HW(EDM_SHP_H_DEAD, epoch);
 
 	if (slot >= v->geo.nhosts || slot == v->slot)
@@ -335,7 +319,7 @@ u32 edm_shp_reap(struct edm_shp *v, u32 slot, u64 seen)
 	h = &v->hosts[slot];
 	if (seen != dead && edm_shp_cas64(&h->state, seen, dead) != seen)
 		return 0;
-	n = edm_shp_free_tagged(v, EDM_SHP_TAG(slot, epoch));
+	n = edm_shp_free_tagged_but(v, EDM_SHP_TAG(slot, epoch), edm_shp_keep_none, NULL, &kept);
 	if (edm_shp_cas64(&h->state, dead, EDM_SHP_HW(EDM_SHP_H_FREE, epoch)) == dead) {
 		edm_shp_store(&h->reaped, edm_shp_load(&h->reaped) + 1);
 		v->st.reaped_hosts++;

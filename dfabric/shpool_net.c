@@ -74,10 +74,9 @@ static void edm_shpool_tx_one(struct edm_shpool *sp, struct sk_buff *skb, u32 ds
 {
 	struct virtio_net_hdr vh;
 	u32 buf;
+	u32 off0, len0, off1;
 	u64 hw;
 	int err;
-
-	u32 off0, len0, off1;
 	u8 *p;
 
 	BUILD_BUG_ON(sizeof(vh) > sizeof(((struct edm_shp_desc *)NULL)->meta));
