@@ -9,6 +9,8 @@ chardev files, the out 9p share, the shmem memory-backend-file, the socket
 netdevs), listens where told to, and then plays guest I's boot as the plan
 in $FAKE_QEMU_PLAN says (boots are counted per guest in $FAKE_QEMU_STATE,
 where argvI holds guest I's last command line, an argument a line).
+$FAKE_QEMU_DELAY, if set, is how many seconds it waits before its first
+console line, as a QEMU started on a loaded host may.
 The plan is "I:BOOT:STEP+STEP+... ...", BOOT counting from 1; a boot it
 does not name plays "started+print+status".  The steps:
 
@@ -98,6 +100,7 @@ def main(argv):
         plan[(int(g), int(b))] = action
     steps = plan.get((guest, boots), "started+print+status").split("+")
 
+    time.sleep(float(os.environ.get("FAKE_QEMU_DELAY", "0")))
     con = open(files["con"], "a", buffering=1)
     out = open(files["out"], "a", buffering=1)
     con.write(f"[    0.000000] Linux version fake (guest {guest}, boot {boots})\n")
