@@ -5,6 +5,7 @@
 # the pool shared between kernels and its netdev (also `ip link add ... type
 # shpool`), and their netlink commands.
 edm-$(EDM_DFABRIC) += dfabric/pool_core.o dfabric/pool_dcache.o dfabric/pool.o dfabric/pool_skb.o \
+	 dfabric/pool_dc.o \
 	 dfabric/pool_region.o dfabric/pool_nl.o dfabric/rack.o dfabric/rack_cn.o \
 	 dfabric/rack_nl.o dfabric/rack_link.o dfabric/nicpool.o dfabric/nicpool_tx.o dfabric/nicpool_rx.o \
 	 dfabric/nicpool_nl.o dfabric/shpool_core.o dfabric/shpool.o dfabric/shpool_net.o \

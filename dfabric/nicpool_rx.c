@@ -128,7 +128,7 @@ static int edm_nicpool_copy(struct edm_nicpool *np, const struct sk_buff *skb,
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_RX_DROPS, 1);
 		return -ENOMEM;
 	}
-	edm_shared_skb_fill(buf, skb);
+	edm_shared_skb_fill(&np->pn, d->ref, buf, skb);
 	edm_nicpool_stat_add(np, EDM_A_NPSTAT_COPIES, 1);
 	edm_nicpool_stat_add(np, EDM_A_NPSTAT_COPY_BYTES, skb->len);
 	d->len = skb->len;

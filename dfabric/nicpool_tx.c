@@ -272,7 +272,7 @@ int edm_nicpool_xmit(struct edm_nicpool *np, struct edm_rack_cn *cn,
 	 */
 	skb->dev = cn->netdev;
 	if (edm_nicpool_tx_prepare(skb, &d->vh)) {
-		edm_kfree_shared_skb(skb);
+		edm_kfree_shared_skb(&np->pn, skb, d->ref);
 		edm_nicpool_stat_add(np, EDM_A_NPSTAT_TX_DROPS, 1);
 		return 0;
 	}

@@ -73,17 +73,10 @@ static DEFINE_MUTEX(edm_mpool_left_lock);
 static LIST_HEAD(edm_mpool_leftovers);
 static void edm_mpool_left_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(edm_mpool_left_dwork, edm_mpool_left_work);
-/* pfn >> EDM_SEC_ORDER -> struct edm_pool_sec, for every pool. */
-static DEFINE_XARRAY(edm_pool_pfns);
 
 void edm_mpool_get(struct edm_mpool *p)
 {
 	kref_get(&p->ref);
-}
-
-const struct edm_pool_sec *edm_mpool_sec_of(const struct page *page)
-{
-	return xa_load(&edm_pool_pfns, page_to_pfn(page) >> EDM_SEC_ORDER);
 }
 
 /* The first page of the Buffer @b names. */
@@ -92,10 +85,9 @@ struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *
 	return p->sec[b->phys].first + (b->start >> PAGE_SHIFT);
 }
 
-/* Are all pages of the Buffer at page @pi of Section @phys back to our one reference? */
-static bool edm_mpool_buf_idle(struct edm_mpool *p, u32 phys, u32 pi, u32 npg)
+/* Are all @npg pages from @page back to our one reference? */
+static bool edm_pages_idle(const struct page *page, u32 npg)
 {
-	struct page *page = p->sec[phys].first + pi;
 	u32 i;
 
 	for (i = 0; i < npg; i++)
@@ -106,45 +98,44 @@ static bool edm_mpool_buf_idle(struct edm_mpool *p, u32 phys, u32 pi, u32 npg)
 
 /*
  * The release of the paper's kfree_shared_skb (4.5) for a lent Buffer: if
- * the stack let go of it, its holder frees it and its DRAM cache lines are
- * flushed; @read: the stack consumed it, so the receiving socket read the
- * payload first (the DRAM cache sees that access now, the header access
- * having been at build time). Lock held; @gpg is the Buffer's first page.
+ * the stack let go of it (of its pages, and of its DRAM cache line's if it
+ * was read into one), its holder frees it and the line is flushed; @read:
+ * the stack consumed it, so the receiving socket read the payload first.
+ * Lock held; @gpg is the Buffer's first page.
  */
 static bool edm_mpool_return_locked(struct edm_mpool *p, u32 gpg, bool read)
 {
 	struct edm_lppu *l = &p->lppu;
 	u32 phys = gpg / EDM_SEC_PAGES, pi = gpg % EDM_SEC_PAGES;
 	u32 size = edm_pool_class_size(l->core, edm_pool_sec_class(l->core, phys));
-	u32 len = l->lent_len[gpg];
-	struct edm_pool_node *n;
 	u8 node = l->lent_node[gpg];
+	struct page *line;
 	u64 ref;
 
 	lockdep_assert_held(&l->lock);
-	if (!edm_mpool_buf_idle(p, phys, pi, size >> PAGE_SHIFT))
+	if (!edm_pages_idle(p->sec[phys].first + pi, size >> PAGE_SHIFT))
+		return false;
+	line = edm_mpool_line_page(p, gpg, node);
+	if (line && !edm_pages_idle(line, edm_shared_skb_span(l->lent_len[gpg]) >> PAGE_SHIFT))
 		return false;
 	ref = edm_pool_ref(edm_pool_sec_fas(l->core, phys), pi << PAGE_SHIFT);
 	__clear_bit(gpg, l->lent);
 	l->nlent--;
 	l->reclaimed++;
 	WARN_ON_ONCE(edm_pool_free(l->core, node, ref));
-	n = l->nodes[node];
-	if (n) {
-		/* the socket read the payload (recv), then let the Buffer go */
-		if (read)
-			edm_pool_node_dcache_read(n, ref, edm_shared_skb_span(len), len);
-		edm_pool_node_dcache_flush(n, ref, size);
-	}
+	edm_mpool_line_return(p, gpg, node, ref, size, read);
 	return true;
 }
 
-/* kfree_shared_skb's fast path: the Buffer at page @pi of @phys, if it is idle now. */
-bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 pi)
+/* kfree_shared_skb's fast path: the Buffer at FAS @ref, if it is idle now. */
+bool edm_mpool_try_return(struct edm_mpool *p, u64 ref)
 {
-	u32 gpg = phys * EDM_SEC_PAGES + pi;
+	u32 phys = edm_pool_fas_to_phys(p->lppu.core, ref), gpg;
 	bool done = false;
 
+	if (WARN_ON_ONCE(phys >= p->nsections))
+		return false;
+	gpg = phys * EDM_SEC_PAGES + ((ref & (EDM_POOL_SECTION_SIZE - 1)) >> PAGE_SHIFT);
 	spin_lock_bh(&p->lppu.lock);
 	if (test_bit(gpg, p->lppu.lent))
 		done = edm_mpool_return_locked(p, gpg, false);
@@ -152,19 +143,52 @@ bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 pi)
 	return done;
 }
 
-/* The Buffer @b, held by @node, now also referenced by the stack, carries @len bytes. */
-void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b, u32 len)
+/*
+ * Node @n lends the Buffer @b at @ref, carrying a packet of @len bytes in
+ * @span bytes of the shared skb layout, to the stack (lock held): read into
+ * a DRAM cache line if the node's cache takes it, else as it is. Takes the
+ * stack's reference on each page of the packet (the head's, dropped by
+ * page_frag_free(), and one per fragment) and returns the first page.
+ */
+struct page *edm_mpool_lend_locked(struct edm_pool_node *n, const struct edm_pool_buf *b,
+				   u64 ref, u32 len, u32 span)
 {
-	u32 gpg = b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT);
-	struct edm_lppu *l = &p->lppu;
+	u32 gpg = b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT), i;
+	struct edm_lppu *l = &n->pool->lppu;
+	struct page *page;
 
-	spin_lock_bh(&l->lock);
+	lockdep_assert_held(&l->lock);
+	page = edm_pool_node_dcache_lend(n, ref, span, len, gpg) ?:
+	       edm_mpool_ref_page(n->pool, b);
+	for (i = 0; i < span >> PAGE_SHIFT; i++)
+		get_page(page + i);
 	if (!__test_and_set_bit(gpg, l->lent))
 		l->nlent++;
-	l->lent_node[gpg] = node;
+	l->lent_node[gpg] = n->id;
 	l->lent_len[gpg] = len;
 	l->skbs++;
+	return page;
+}
+
+/* No skb could be built on what edm_mpool_lend_locked() lent: the Buffer is @n's again. */
+void edm_mpool_unlend(struct edm_pool_node *n, const struct edm_pool_buf *b, u64 ref,
+		      struct page *page, u32 span)
+{
+	u32 gpg = b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT), i;
+	struct edm_lppu *l = &n->pool->lppu;
+
+	spin_lock_bh(&l->lock);
+	for (i = 0; i < span >> PAGE_SHIFT; i++)
+		put_page(page + i);
+	if (__test_and_clear_bit(gpg, l->lent))
+		l->nlent--;
+	l->skbs--;
+	edm_mpool_line_return(n->pool, gpg, n->id, ref, b->size, false);
 	spin_unlock_bh(&l->lock);
+}
+
+void edm_mpool_reclaim_soon(struct edm_mpool *p)
+{
 	if (!delayed_work_pending(&p->reclaim))
 		schedule_delayed_work(&p->reclaim, msecs_to_jiffies(EDM_POOL_RECLAIM_MS));
 }
@@ -382,6 +406,7 @@ void edm_pool_node_fini(struct edm_pool_node *n)
 	unsigned long gpg;
 	bool buried;
 
+	edm_pool_node_dcache_fini(n);
 	edm_mpool_reclaim(p);
 	spin_lock_bh(&l->lock);
 	for_each_set_bit(gpg, l->lent, p->npages) {
@@ -401,8 +426,6 @@ void edm_pool_node_fini(struct edm_pool_node *n)
 	if (!buried)
 		__set_bit(n->id, l->dead);
 	spin_unlock_bh(&l->lock);
-	kvfree(n->dc);
-	n->dc = NULL;
 	if (buried)
 		ida_free(&p->ids, n->id);
 	else
@@ -424,6 +447,8 @@ void edm_pool_node_stats(struct edm_pool_node *n, struct edm_pool_node_stats *ns
 		dcs->bypassed += n->dc->stats.bypassed;
 		dcs->evictions += n->dc->stats.evictions;
 		dcs->flushed += n->dc->stats.flushed;
+		dcs->writebacks += n->dc->stats.writebacks;
+		dcs->busy += n->dc->stats.busy;
 	}
 	spin_unlock_bh(&n->dc_lock);
 }
@@ -434,9 +459,6 @@ static void edm_mpool_sections_free(struct edm_mpool *p)
 {
 	u32 i, j;
 
-	for (i = 0; i < p->nsections && p->sec[i].first; i++)
-		xa_erase(&edm_pool_pfns, page_to_pfn(p->sec[i].first) >> EDM_SEC_ORDER);
-	synchronize_rcu();	/* no lookup still holds a Section */
 	if (p->prov.ops)
 		return;		/* the device's pages: edm_mpool_leave() */
 	for (i = 0; i < p->nsections && p->sec[i].first; i++)
@@ -533,6 +555,8 @@ static void edm_mpool_free(struct edm_mpool *p)
 	edm_memprov_release(&p->prov);	/* a create that failed before its Sections */
 	kvfree(p->sec);
 	kvfree(p->lppu.core);
+	if (p->lppu.lent_len)
+		edm_mpool_lines_free(p);
 	bitmap_free(p->lppu.lent);
 	kvfree(p->lppu.lent_node);
 	kvfree(p->lppu.lent_len);
@@ -559,18 +583,10 @@ void edm_mpool_put(struct edm_mpool *p)
 	kref_put(&p->ref, edm_mpool_release);
 }
 
-/* Section @i, its pages from @page on, in the pfn map; freed with the pool. */
-static int edm_mpool_sec_add(struct edm_mpool *p, u32 i, struct page *page,
-			     struct netlink_ext_ack *extack)
+/* Section @i, its pages from @page on. */
+static void edm_mpool_sec_add(struct edm_mpool *p, u32 i, struct page *page)
 {
-	int err;
-
 	p->sec[i] = (struct edm_pool_sec){ .pool = p, .first = page, .idx = i };
-	err = xa_insert(&edm_pool_pfns, page_to_pfn(page) >> EDM_SEC_ORDER, &p->sec[i],
-			GFP_KERNEL);
-	if (err)
-		NL_SET_ERR_MSG(extack, "cannot register the pool's memory");
-	return err;
 }
 
 /* Can the pool take the device's page at @pfn: a struct page, DAX's, idle, its own? */
@@ -622,9 +638,7 @@ static int edm_mpool_sections_dev(struct edm_mpool *p, const char *path,
 			if (err)
 				return err;
 		}
-		err = edm_mpool_sec_add(p, i, pfn_to_page(pfn), extack);
-		if (err)
-			return err;
+		edm_mpool_sec_add(p, i, pfn_to_page(pfn));
 	}
 	p->nid = page_to_nid(p->sec[0].first);
 	return 0;
@@ -636,7 +650,6 @@ static int edm_mpool_sections_alloc(struct edm_mpool *p, bool node_asked,
 {
 	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY;
 	u32 i;
-	int err;
 
 	if (node_asked)
 		gfp |= __GFP_THISNODE;	/* the node the user asked for, or nothing */
@@ -652,9 +665,7 @@ static int edm_mpool_sections_alloc(struct edm_mpool *p, bool node_asked,
 			return -ENOMEM;
 		}
 		split_page(page, EDM_SEC_ORDER);
-		err = edm_mpool_sec_add(p, i, page, extack);
-		if (err)
-			return err;
+		edm_mpool_sec_add(p, i, page);
 	}
 	if (!node_asked)
 		p->nid = page_to_nid(p->sec[0].first);	/* where the first block landed */
@@ -733,6 +744,7 @@ static int edm_mpool_create(struct edm_dev *edev, const void *arg, struct netlin
 	spin_lock_init(&p->lppu.lock);
 	ida_init(&p->ids);
 	xa_init(&p->regions);
+	xa_init(&p->lppu.lent_slot);
 	INIT_DELAYED_WORK(&p->reclaim, edm_mpool_reclaim_work);
 	p->size = cfg->size;
 	p->nid = cfg->nid;

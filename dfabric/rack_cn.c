@@ -105,7 +105,7 @@ static int __edm_rack_tx_one(struct edm_rack_cn *cn, struct sk_buff *skb, u8 dst
 		edm_free_shared_buffer(&cn->pn, ref);
 		return -EINVAL;
 	}
-	edm_shared_skb_fill(buf, skb);	/* written around the DRAM cache */
+	edm_shared_skb_fill(&cn->pn, ref, buf, skb);	/* written around the DRAM cache */
 	edm_cn_stat_add(cn, EDM_A_CNSTAT_COPIES, 1);
 	edm_cn_stat_add(cn, EDM_A_CNSTAT_COPY_BYTES, skb->len);
 	d->ref = ref;
@@ -325,7 +325,7 @@ static void edm_rack_rx_one(struct edm_rack_cn *cn, const struct edm_rack_desc *
 		return;
 	}
 	if (edm_rack_skb_offloads(skb, &d->vh)) {
-		edm_kfree_shared_skb(skb);
+		edm_kfree_shared_skb(&cn->pn, skb, d->ref);
 		edm_cn_stat_add(cn, EDM_A_CNSTAT_RX_DROPS, 1);
 		trace_edm_rack_cn_rx(netdev_name(cn->netdev), d->src, d->len, -EINVAL);
 		return;

@@ -30,6 +30,8 @@ static const struct edm_eth_stat edm_cn_stat_names[] = {
 	{ "dcache_bypassed", EDM_A_CNSTAT_DCACHE_BYPASSED },
 	{ "dcache_evictions", EDM_A_CNSTAT_DCACHE_EVICTIONS },
 	{ "dcache_flushed", EDM_A_CNSTAT_DCACHE_FLUSHED },
+	{ "dcache_writebacks", EDM_A_CNSTAT_DCACHE_WRITEBACKS },
+	{ "dcache_busy", EDM_A_CNSTAT_DCACHE_BUSY },
 };
 
 static void edm_cn_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)

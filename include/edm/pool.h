@@ -14,9 +14,9 @@
  * Locking: lppu.lock, a BH-safe spinlock, serializes every call into the
  * core (it takes no lock of its own) and protects the lent map; the data
  * path allocates and frees in softirq. A node's dc_lock protects its DRAM
- * cache index and nests inside lppu.lock. The pool lives while its edm
- * device or a rack holds a reference (kref); users is under the registry
- * lock of the pool's netns.
+ * cache (index and lines, dfabric/pool_dc.c) and nests inside lppu.lock.
+ * The pool lives while its edm device or a rack holds a reference (kref);
+ * users is under the registry lock of the pool's netns.
  */
 #ifndef _EDM_POOL_H
 #define _EDM_POOL_H
@@ -46,6 +46,9 @@ enum {
 	EDM_POOL_DEV_LEN	= 32,	/* a pmem device's path, NUL included */
 };
 
+/* A node's DRAM cache lines (sets x ways x gran bytes of local pages) at most. */
+#define EDM_DCACHE_DATA_MAX	SZ_64M
+
 #define EDM_POOL_SIZE_MIN	SZ_4M
 #define EDM_POOL_SIZE_MAX	(64ULL << 30)
 
@@ -66,6 +69,8 @@ struct edm_lppu {
 	unsigned long *lent;	/* [npages] set: a Buffer starting there is lent to the stack */
 	u8 *lent_node;		/* [npages] the node holding a lent Buffer */
 	u32 *lent_len;		/* [npages] the packet length it carries */
+	/* page -> the DRAM cache line a lent Buffer was read into (pool_dc.c) */
+	struct xarray lent_slot;
 	struct edm_pool_node *nodes[EDM_POOL_NNODES];	/* for the flush on reclaim */
 	/* ids of nodes gone while Sections of theirs held Buffers the stack had */
 	DECLARE_BITMAP(dead, EDM_POOL_NNODES);
@@ -97,6 +102,7 @@ struct edm_pool_node {
 	u32 id;
 	spinlock_t dc_lock;	/* BH-safe; protects dc and dc_cfg, inside lppu.lock */
 	struct edm_dcache *dc;	/* its DRAM cache index, NULL: none */
+	struct edm_pool_dcdata *dcd;	/* and the lines' pages */
 	struct edm_dcache_cfg dc_cfg;
 	u32 dc_region;
 	struct edm_dcache_stats dc_old;	/* counters of caches it had before */
@@ -134,10 +140,20 @@ int edm_pool_node_init(struct edm_pool_node *n, struct edm_mpool *p,
 void edm_pool_node_fini(struct edm_pool_node *n);
 void edm_pool_node_stats(struct edm_pool_node *n, struct edm_pool_node_stats *ns,
 			 struct edm_dcache_stats *dcs);
+
+/* The node's DRAM cache (dfabric/pool_dc.c). */
+struct edm_pool_dcdata;
 int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 ways,
 			     u32 gran, u32 min_len, struct netlink_ext_ack *extack);
-void edm_pool_node_dcache_read(struct edm_pool_node *n, u64 ref, u32 span, u32 len);
+void edm_pool_node_dcache_fini(struct edm_pool_node *n);
 void edm_pool_node_dcache_flush(struct edm_pool_node *n, u64 ref, u64 len);
+void edm_pool_node_dcache_around(struct edm_pool_node *n, u64 ref, u32 len);
+struct page *edm_pool_node_dcache_lend(struct edm_pool_node *n, u64 ref, u32 span, u32 len,
+				       u32 gpg);
+struct page *edm_mpool_line_page(struct edm_mpool *p, u32 gpg, u32 node);
+void edm_mpool_line_return(struct edm_mpool *p, u32 gpg, u32 node, u64 ref, u32 size,
+			   bool read);
+void edm_mpool_lines_free(struct edm_mpool *p);
 
 /* Table 2 of the paper, and what a driver needs around it (dfabric/pool.c, dfabric/pool_skb.c). */
 int edm_alloc_shared_buffer(struct edm_pool_node *n, u32 size, u32 loc, u64 *ref, void **va);
@@ -145,18 +161,21 @@ void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref);
 int edm_pass_shared_buffer(struct edm_pool_node *from, struct edm_pool_node *to, u64 ref,
 			   u32 len);
 u32 edm_shared_skb_span(u32 len);
-void edm_shared_skb_fill(void *buf, const struct sk_buff *skb);
+void edm_shared_skb_fill(struct edm_pool_node *n, u64 ref, void *buf, const struct sk_buff *skb);
 struct sk_buff *edm_build_shared_skb(struct edm_pool_node *n, struct napi_struct *napi,
 				     u64 ref, u32 len);
-void edm_kfree_shared_skb(struct sk_buff *skb);
+void edm_kfree_shared_skb(struct edm_pool_node *n, struct sk_buff *skb, u64 ref);
 
 struct edm_net;
 struct edm_mpool *edm_pool_find_name(struct edm_net *en, const char *name);
 
 /* dfabric/pool.c, for dfabric/pool_skb.c */
 struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *b);
-const struct edm_pool_sec *edm_mpool_sec_of(const struct page *page);
-bool edm_mpool_try_return(struct edm_mpool *p, u32 phys, u32 page);
-void edm_mpool_lend(struct edm_mpool *p, u32 node, const struct edm_pool_buf *b, u32 len);
+struct page *edm_mpool_lend_locked(struct edm_pool_node *n, const struct edm_pool_buf *b,
+				   u64 ref, u32 len, u32 span);
+void edm_mpool_unlend(struct edm_pool_node *n, const struct edm_pool_buf *b, u64 ref,
+		      struct page *page, u32 span);
+void edm_mpool_reclaim_soon(struct edm_mpool *p);
+bool edm_mpool_try_return(struct edm_mpool *p, u64 ref);
 
 #endif /* _EDM_POOL_H */

@@ -318,6 +318,50 @@ pool_carried_all() {
 	[ "$fwd" -gt 0 ] && pool_check ".passes == $fwd and .skbs == $fwd" 2>/dev/null
 }
 
+# cn_stat CN KEY: one of compute node CN's counters.
+cn_stat() {
+	"$EDMCTL" -j rack stats | jq -er ".[] | select(.name == \"$1\") | .stats[\"$2\"]"
+}
+
+# dcache_reshape: reshape cnb's DRAM cache again and again, two shapes in
+# turn, until killed; lines the stack holds then pass to the pool.
+dcache_reshape() {
+	local i
+
+	for ((i = 0; ; i++)); do
+		"$EDMCTL" rack set r0 cn cnb dcache-sets $((i % 2 ? 8 : 16)) \
+			dcache-gran $((i % 2 ? 65536 : 131072)) || return 1
+		sleep 0.1
+	done
+}
+
+# The DRAM cache carries data: a file's packets reach cnb's socket from
+# cache lines (counted as they arrive), intact; then another while cnb's
+# cache is reshaped again and again under it; every Buffer comes back.
+case_dcache() {
+	local m0 m1
+
+	trap cleanup EXIT
+	pool_new
+	rack_up dcache-sets 16 dcache-ways 4 dcache-gran 131072
+	m0=$(cn_stat cnb dcache-misses)
+	file_across 3000000
+	m1=$(cn_stat cnb dcache-misses)
+	# a GSO packet is at most 64 KB: the file took 46 of them at least
+	[ $((m1 - m0)) -ge 46 ] || { note "only $((m1 - m0)) packets read into lines"; return 1; }
+	check '.cnb["dcache-hits"] > 0 and .cnb["dcache-hits"] <= .cnb["dcache-misses"]'
+	dcache_reshape </dev/null >>"$TMPD/bg.log" 2>&1 3>&- &
+	BG+=($!)
+	file_across 3000000
+	kill "${BG[-1]}"
+	wait "${BG[-1]}" 2>/dev/null || true
+	unset 'BG[-1]'
+	check '.cnb["rx-drops"] == 0 and .cnb["dcache-writebacks"] == 0'
+	poll 10 pool_check '.lent == 0 and .reclaimed == .skbs'
+	x "$EDMCTL" rack set r0 cn cnb dcache-sets 0
+	check '.cnb["dcache-misses"] > '"$m1"
+}
+
 # redis between the compute nodes: redis-server in cnb's namespace,
 # redis-benchmark and redis-cli in cna's. Every request is served, a value
 # set is the value got back, every byte one CN sent the other received,
@@ -388,11 +432,11 @@ case_delete() {
 	trap cleanup EXIT
 	[ -z "$NODE" ] || before=$(node_free "$NODE")
 	pool_new
-	rack_up
+	rack_up dcache-sets 16 dcache-gran 131072	# lines the stack holds outlive the CN
 	bg $NS_B iperf3 -s -1 -B $IP_B
 	poll 60 ready "${BG[-1]}" 5201
 	bg $NS_A iperf3 -c $IP_B -t 60
-	poll 30 check ".cnb[\"rx-bytes\"] > $(traffic_bytes)"
+	poll 30 check ".cnb[\"rx-bytes\"] > $(traffic_bytes) and .cnb[\"dcache-misses\"] > 0"
 	x "$EDMCTL" rack del r0
 	[ "$(edm_objects cn)" = 0 ]
 	# What the sockets still hold comes back once they let go of it.
@@ -621,7 +665,7 @@ case_devdax() {
 case_unload() {
 	trap 'cleanup; edm_load' EXIT
 	pool_new
-	rack_up
+	rack_up dcache-sets 16 dcache-gran 131072
 	bg $NS_B iperf3 -s -1 -B $IP_B
 	poll 60 ready "${BG[-1]}" 5201
 	bg $NS_A iperf3 -c $IP_B -t 60
@@ -631,11 +675,12 @@ case_unload() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(numa traffic redis delete enomem errors iplink pmem devdax unload)
+[ ${#cases[@]} -gt 0 ] || cases=(numa traffic dcache redis delete enomem errors iplink pmem devdax unload)
 for c in "${cases[@]}"; do
 	case $c in
 	numa) run_case case_numa "pool: Sections from the CPU-less NUMA node, given back" ;;
 	traffic) run_case case_traffic "rack: ping, iperf3, a file; one copy per packet" ;;
+	dcache) run_case case_dcache "rack: a file through DRAM cache lines, intact, the cache reshaped under it" ;;
 	redis) run_case case_redis "rack: redis-benchmark and redis-cli between compute nodes" ;;
 	delete) run_case case_delete "rack: deleted under traffic, the pool frees everything" ;;
 	enomem) run_case case_enomem "pool: exhaustion refused with a message" ;;

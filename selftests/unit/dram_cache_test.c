@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the DRAM cache index (dfabric/pool_dcache.c). The hand cases use
+ * Unit tests of the DRAM cache (dfabric/pool_dcache.c). The hand cases use
  * a Region at FAS Section 3 (0x600000), 2 KB granules, 4 sets of 2 ways:
  * granule g = (ref - 0x600000) / 2048 lives in set g % 4, slots 2 * set and
- * 2 * set + 1. A randomized test runs it against a plain LRU list per set.
+ * 2 * set + 1. A randomized test runs the index against a plain LRU list
+ * per set; the data tests give it pool memory and slots and check every
+ * byte against a shadow of what the CPU stored.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,7 @@ static struct edm_dcache *dc_new(u32 sets, u32 ways, u32 min_len)
 	if (!mem)
 		return NULL;
 	memset(mem, 0x5a, sz);
-	if (edm_dcache_init(mem, &cfg)) {
+	if (edm_dcache_init(mem, &cfg, NULL)) {
 		free(mem);
 		return NULL;
 	}
@@ -62,7 +65,7 @@ TEST(config_is_checked)
 	}, bad;
 
 	EXPECT_EQ(0, edm_dcache_cfg_check(&ok));
-	/* 4 sets * 2 ways of 24-byte lines (two u64, two u8, padded). */
+	/* 4 sets * 2 ways of 24-byte lines (two u64, three u8, padded). */
 	EXPECT_EQ(sizeof(struct edm_dcache) + 8 * 24, edm_dcache_size(4, 2));
 	EXPECT_EQ(0ULL, edm_dcache_size(3, 2));
 	EXPECT_EQ(0ULL, edm_dcache_size(0, 2));
@@ -276,6 +279,7 @@ TEST(randomized_against_an_lru_model)
 					int q = lru_find(t, g + j);
 
 					if (q >= 0 && g + j < 512) {
+						wbs += t->dirty[q];	/* written back */
 						lru_drop(t, q);
 						want++;
 					}
@@ -287,6 +291,249 @@ TEST(randomized_against_an_lru_model)
 		ASSERT_EQ(wbs, c->stats.writebacks);
 		EXPECT_LT(0ULL, hits);
 		free(c);
+	}
+}
+
+/* ---- the data ---- */
+
+enum { RLEN = 512 * G };	/* the Region's bytes */
+
+/* Pool memory for the Region, local slots, and what the CPU stored (the truth). */
+struct dmem {
+	struct edm_dcache_mem ops;
+	unsigned char *pool, *slots, *truth;
+	struct edm_dcache *c;
+	u32 nslots;
+};
+
+static void *dmem_pool(void *ctx, u64 ref)
+{
+	struct dmem *m = ctx;
+
+	assert(ref >= BASE && ref + G <= BASE + RLEN && !(ref % G));
+	return m->pool + (ref - BASE);
+}
+
+static void *dmem_slot(void *ctx, u32 slot)
+{
+	struct dmem *m = ctx;
+
+	assert(slot < m->nslots);
+	return m->slots + (size_t)slot * G;
+}
+
+static int dmem_new(struct dmem *m, u32 sets, u32 ways, u32 min_len, unsigned int *seed)
+{
+	struct edm_dcache_cfg cfg = {
+		.base = BASE, .len = RLEN, .sets = sets, .ways = ways, .gran_shift = 11,
+		.min_len = min_len,
+	};
+	u32 i;
+
+	m->ops = (struct edm_dcache_mem){ .pool = dmem_pool, .slot = dmem_slot, .ctx = m };
+	m->nslots = sets * ways;
+	m->pool = malloc(RLEN);
+	m->truth = malloc(RLEN);
+	m->slots = malloc((size_t)m->nslots * G);
+	m->c = malloc(edm_dcache_size(sets, ways));
+	if (!m->pool || !m->truth || !m->slots || !m->c)
+		return -1;
+	for (i = 0; i < RLEN; i++)
+		m->pool[i] = m->truth[i] = rand_r(seed);
+	memset(m->slots, 0xee, (size_t)m->nslots * G);
+	return edm_dcache_init(m->c, &cfg, &m->ops);
+}
+
+static void dmem_free(struct dmem *m)
+{
+	free(m->pool);
+	free(m->truth);
+	free(m->slots);
+	free(m->c);
+}
+
+/*
+ * Every byte is where the cache says: a cached granule's truth is in its
+ * slot, any other's in the pool. Returns the first granule that is wrong, or -1.
+ */
+static int dmem_wrong(const struct dmem *m)
+{
+	static bool cached[512];
+	u32 s, g;
+
+	memset(cached, 0, sizeof(cached));
+	for (s = 0; s < m->nslots; s++) {
+		u64 ref = edm_dcache_slot_ref(m->c, s);
+
+		if (ref == ~0ULL)
+			continue;
+		g = (ref - BASE) / G;
+		if (memcmp(m->slots + (size_t)s * G, m->truth + (size_t)g * G, G))
+			return g;
+		cached[g] = true;
+	}
+	for (g = 0; g < 512; g++)
+		if (!cached[g] && memcmp(m->pool + (size_t)g * G, m->truth + (size_t)g * G, G))
+			return g;
+	return -1;
+}
+
+TEST(data_fill_hit_writeback_and_flush)
+{
+	unsigned int seed = 1;
+	unsigned char buf[3 * G], want[3 * G];
+	struct dmem m;
+	int slot;
+
+	ASSERT_EQ(0, dmem_new(&m, 4, 2, 128, &seed));
+	struct edm_dcache *c = m.c;
+
+	/* A load fills the line and is served from it: change the pool under it. */
+	ASSERT_EQ(0, edm_dcache_read(c, gref(1) + 100, buf, 1000));
+	EXPECT_EQ(0, memcmp(buf, m.truth + G + 100, 1000));
+	EXPECT_EQ(1ULL, c->stats.fills);
+	m.pool[G + 100] ^= 0xff;
+	ASSERT_EQ(0, edm_dcache_read(c, gref(1) + 100, buf, 1));
+	EXPECT_EQ(m.truth[G + 100], buf[0]);
+	EXPECT_EQ(1ULL, c->stats.hits);
+	m.pool[G + 100] ^= 0xff;
+
+	/* A write-back store dirties a line; the pool is old until it goes. */
+	memset(want, 0xab, sizeof(want));
+	ASSERT_EQ(0, edm_dcache_write(c, gref(5) + 2000, want, 200, false));
+	memcpy(m.truth + 5 * G + 2000, want, 200);	/* 48 bytes in 5, 152 in 6 */
+	EXPECT_NE(0, memcmp(m.pool + 5 * G + 2000, want, 48));
+	EXPECT_EQ(-1, dmem_wrong(&m));
+	/* granules 9 and 13 share set 1 with 5: 5 is the LRU victim, written back */
+	ASSERT_EQ(0, edm_dcache_read(c, gref(9), buf, G));
+	ASSERT_EQ(0, edm_dcache_read(c, gref(13), buf, G));
+	EXPECT_EQ(0, memcmp(m.pool + 5 * G + 2000, want, 48));
+	EXPECT_EQ(1ULL, c->stats.writebacks);
+	EXPECT_EQ(-1, dmem_wrong(&m));
+
+	/* Write-around: no line for it; a line that has it is updated, stays clean. */
+	ASSERT_EQ(0, edm_dcache_write(c, gref(20), want, 200, true));
+	memcpy(m.truth + 20 * G, want, 200);
+	EXPECT_EQ(-ENOENT, edm_dcache_lookup(c, gref(20), false));
+	ASSERT_EQ(0, edm_dcache_write(c, gref(9) + 10, want, 200, true));
+	memcpy(m.truth + 9 * G + 10, want, 200);
+	EXPECT_EQ(2ULL, c->stats.around);
+	EXPECT_EQ(-1, dmem_wrong(&m));
+	EXPECT_EQ(1ULL, c->stats.writebacks);
+
+	/* The flush writes a dirty line back and drops it. */
+	ASSERT_EQ(0, edm_dcache_write(c, gref(2), want, G, false));
+	memcpy(m.truth + 2 * G, want, G);
+	EXPECT_EQ(1U, edm_dcache_flush(c, gref(2), G));
+	EXPECT_EQ(0, memcmp(m.pool + 2 * G, want, G));
+	EXPECT_EQ(-1, dmem_wrong(&m));
+
+	/* Loads shorter than min_len do not allocate; a line that is there serves them. */
+	ASSERT_EQ(0, edm_dcache_read(c, gref(30), buf, 66));
+	EXPECT_EQ(-ENOENT, edm_dcache_lookup(c, gref(30), false));
+	EXPECT_EQ(0, memcmp(buf, m.truth + 30 * G, 66));
+
+	/* A pinned line is no victim; a full set of them sends loads to the pool. */
+	slot = edm_dcache_fill_pin(c, gref(3));
+	ASSERT_LE(0, slot);
+	EXPECT_EQ(0, memcmp(m.slots + (size_t)slot * G, m.truth + 3 * G, G));
+	ASSERT_LE(0, edm_dcache_fill_pin(c, gref(7)));
+	EXPECT_EQ(-EBUSY, edm_dcache_fill_pin(c, gref(7)));
+	ASSERT_EQ(0, edm_dcache_read(c, gref(11), buf, G));
+	EXPECT_EQ(0, memcmp(buf, m.truth + 11 * G, G));
+	EXPECT_EQ(-ENOENT, edm_dcache_lookup(c, gref(11), false));
+	EXPECT_EQ(2ULL, c->stats.busy);
+	EXPECT_EQ(0U, edm_dcache_flush(c, gref(3), G));
+	bool dirty;
+
+	EXPECT_EQ(-EBUSY, edm_dcache_evict(c, gref(3), &dirty));
+	/* a store around a pinned line reaches it */
+	ASSERT_EQ(0, edm_dcache_write(c, gref(3), want, 64, true));
+	memcpy(m.truth + 3 * G, want, 64);
+	EXPECT_EQ(0, memcmp(m.slots + (size_t)slot * G, m.truth + 3 * G, G));
+	EXPECT_EQ(2U, c->stats.pinned);
+	edm_dcache_unpin(c, slot);
+	EXPECT_EQ(1U, c->stats.pinned);
+	EXPECT_EQ(1U, edm_dcache_flush(c, gref(3), G));
+
+	/* Outside the Region, or wrapping: refused, nothing copied. */
+	EXPECT_EQ(-ERANGE, edm_dcache_read(c, gref(511) + 1, buf, G));
+	EXPECT_EQ(-ERANGE, edm_dcache_write(c, BASE - 1, buf, 2, false));
+	EXPECT_EQ(-ERANGE, edm_dcache_read(c, gref(0), buf, 0));
+	EXPECT_EQ(-ERANGE, edm_dcache_fill_pin(c, BASE + RLEN));
+	EXPECT_EQ(-1, dmem_wrong(&m));
+	dmem_free(&m);
+}
+
+/*
+ * Random loads, stores of both kinds, pins, unpins, flushes and evicts over
+ * several shapes, each load checked against the truth, and every byte
+ * checked to be where the cache says every so often; at the end every pin
+ * is let go, the Region flushed, and the pool must equal the truth.
+ */
+TEST(data_randomized_against_the_truth)
+{
+	unsigned int seed = (unsigned int)time(NULL);
+	static unsigned char buf[3 * G], src[3 * G];
+	u32 round, i;
+
+	TH_LOG("seed %u", seed);
+	for (round = 0; round < 6; round++) {
+		u32 sets = 1U << (round % 4), ways = 1 + round % 4, npin = 0;
+		int pins[64];
+		struct dmem m;
+
+		ASSERT_EQ(0, dmem_new(&m, sets, ways, 256, &seed));
+		for (i = 0; i < 20000; i++) {
+			u32 op = rand_r(&seed) % 16, g = rand_r(&seed) % (3 * sets * ways + 2);
+			u32 off = rand_r(&seed) % G, len = 1 + rand_r(&seed) % (2 * G);
+			u64 ref = gref(g) + off;
+			int slot, k;
+
+			if ((u64)g * G + off + len > RLEN)
+				continue;
+			if (op < 6) {
+				ASSERT_EQ(0, edm_dcache_read(m.c, ref, buf, len));
+				ASSERT_EQ(0, memcmp(buf, m.truth + g * G + off, len));
+			} else if (op < 11) {
+				for (k = 0; k < (int)len; k++)
+					src[k] = rand_r(&seed);
+				ASSERT_EQ(0, edm_dcache_write(m.c, ref, src, len, op < 8));
+				memcpy(m.truth + g * G + off, src, len);
+			} else if (op < 13 && npin < 64) {
+				slot = edm_dcache_fill_pin(m.c, gref(g));
+				if (slot >= 0) {
+					ASSERT_EQ(0, memcmp(m.slots + (size_t)slot * G,
+							    m.truth + g * G, G));
+					pins[npin++] = slot;
+				} else {
+					ASSERT_EQ(-EBUSY, slot);
+				}
+			} else if (op < 14 && npin) {
+				k = rand_r(&seed) % npin;
+				edm_dcache_unpin(m.c, pins[k]);
+				pins[k] = pins[--npin];
+			} else if (op < 15) {
+				edm_dcache_flush(m.c, gref(g), (u64)(1 + rand_r(&seed) % 3) * G);
+			} else {
+				bool dirty;
+
+				slot = edm_dcache_evict(m.c, ref, &dirty);
+				ASSERT_TRUE(slot >= 0 || slot == -ENOENT || slot == -EBUSY);
+			}
+			if (i % 500 == 0)
+				ASSERT_EQ(-1, dmem_wrong(&m));
+		}
+		ASSERT_EQ(npin, m.c->stats.pinned);
+		while (npin)
+			edm_dcache_unpin(m.c, pins[--npin]);
+		edm_dcache_flush_all(m.c);
+		ASSERT_EQ(0U, m.c->stats.valid);
+		ASSERT_EQ(0, memcmp(m.pool, m.truth, RLEN));
+		EXPECT_LT(0ULL, m.c->stats.hits);
+		EXPECT_LT(0ULL, m.c->stats.writebacks);
+		EXPECT_LT(0ULL, m.c->stats.around);
+		dmem_free(&m);
 	}
 }
 

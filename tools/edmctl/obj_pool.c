@@ -524,6 +524,8 @@ static const struct field cn_stats[] = {
 	{ EDM_A_CNSTAT_DCACHE_BYPASSED, "dcache-bypassed", 0 },
 	{ EDM_A_CNSTAT_DCACHE_EVICTIONS, "dcache-evictions", 0 },
 	{ EDM_A_CNSTAT_DCACHE_FLUSHED, "dcache-flushed", 0 },
+	{ EDM_A_CNSTAT_DCACHE_WRITEBACKS, "dcache-writebacks", 0 },
+	{ EDM_A_CNSTAT_DCACHE_BUSY, "dcache-busy", 0 },
 	{ 0, NULL, 0 },
 };
 

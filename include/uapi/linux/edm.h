@@ -471,11 +471,13 @@ enum {
 	EDM_A_CNSTAT_REFUSED,		/* references its mapping table refused */
 	EDM_A_CNSTAT_SECTIONS,		/* Sections applied to it now */
 	EDM_A_CNSTAT_BUFFERS,		/* Buffers it holds now */
-	EDM_A_CNSTAT_DCACHE_HITS,
-	EDM_A_CNSTAT_DCACHE_MISSES,
-	EDM_A_CNSTAT_DCACHE_BYPASSED,
+	EDM_A_CNSTAT_DCACHE_HITS,	/* packets the socket read from a cache line */
+	EDM_A_CNSTAT_DCACHE_MISSES,	/* packets read into a line as they came */
+	EDM_A_CNSTAT_DCACHE_BYPASSED,	/* shorter than min-len, or longer than a line */
 	EDM_A_CNSTAT_DCACHE_EVICTIONS,
 	EDM_A_CNSTAT_DCACHE_FLUSHED,	/* lines dropped by kfree_shared_skb */
+	EDM_A_CNSTAT_DCACHE_WRITEBACKS,	/* dirty lines written back to the pool */
+	EDM_A_CNSTAT_DCACHE_BUSY,	/* every way of the set lent: read from the pool */
 
 	__EDM_A_CNSTAT_CNT,
 	EDM_A_CNSTAT_MAX = __EDM_A_CNSTAT_CNT - 1
