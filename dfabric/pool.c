@@ -116,7 +116,7 @@ static bool edm_mpool_return_locked(struct edm_mpool *p, u32 gpg, bool read)
 	if (!edm_pages_idle(p->sec[phys].first + pi, size >> PAGE_SHIFT))
 		return false;
 	line = edm_mpool_line_page(p, gpg, node);
-	if (line && !edm_pages_idle(line, edm_shared_skb_span(l->lent_len[gpg]) >> PAGE_SHIFT))
+	if (line && !edm_pages_idle(line, edm_shared_skb_pages(l->lent_len[gpg])))
 		return false;
 	ref = edm_pool_ref(edm_pool_sec_fas(l->core, phys), pi << PAGE_SHIFT);
 	__clear_bit(gpg, l->lent);
@@ -160,7 +160,7 @@ struct page *edm_mpool_lend_locked(struct edm_pool_node *n, const struct edm_poo
 	lockdep_assert_held(&l->lock);
 	page = edm_pool_node_dcache_lend(n, ref, span, len, gpg) ?:
 	       edm_mpool_ref_page(n->pool, b);
-	for (i = 0; i < span >> PAGE_SHIFT; i++)
+	for (i = 0; i < DIV_ROUND_UP(span, PAGE_SIZE); i++)
 		get_page(page + i);
 	if (!__test_and_set_bit(gpg, l->lent))
 		l->nlent++;
@@ -178,7 +178,7 @@ void edm_mpool_unlend(struct edm_pool_node *n, const struct edm_pool_buf *b, u64
 	struct edm_lppu *l = &n->pool->lppu;
 
 	spin_lock_bh(&l->lock);
-	for (i = 0; i < span >> PAGE_SHIFT; i++)
+	for (i = 0; i < DIV_ROUND_UP(span, PAGE_SIZE); i++)
 		put_page(page + i);
 	if (__test_and_clear_bit(gpg, l->lent))
 		l->nlent--;
@@ -449,6 +449,8 @@ void edm_pool_node_stats(struct edm_pool_node *n, struct edm_pool_node_stats *ns
 		dcs->flushed += n->dc->stats.flushed;
 		dcs->writebacks += n->dc->stats.writebacks;
 		dcs->busy += n->dc->stats.busy;
+		dcs->handed += n->dc->stats.handed;
+		dcs->pinned = n->dc->stats.pinned;
 	}
 	spin_unlock_bh(&n->dc_lock);
 }

@@ -101,7 +101,9 @@ static struct edm_pool_dcdata *edm_dc_data_alloc(struct edm_mpool *p, u32 slots,
 	if (!d)
 		return NULL;
 	d->slot_gpg = kvcalloc(slots, sizeof(u32), GFP_KERNEL);
-	d->mem = (struct edm_dcache_mem){ .pool = edm_dc_pool_va, .slot = edm_dc_slot_va, .ctx = d };
+	d->mem = (struct edm_dcache_mem){
+		.pool = edm_dc_pool_va, .slot = edm_dc_slot_va, .ctx = d,
+	};
 	d->pool = p;
 	d->gran_shift = shift;
 	d->npages = npages;
@@ -133,7 +135,6 @@ static void edm_dc_orphan_locked(struct edm_pool_node *n)
 	struct edm_lppu *l = &n->pool->lppu;
 	struct edm_pool_dcdata *d = n->dcd;
 	u32 slots, s, keep, first;
-	bool dirty;
 
 	lockdep_assert_held(&l->lock);
 	if (!n->dc || !d)
@@ -145,10 +146,10 @@ static void edm_dc_orphan_locked(struct edm_pool_node *n)
 		if (!edm_dcache_pinned(n->dc, s))
 			continue;
 		first = edm_dc_buf_page(d, s, gpg);
-		keep = edm_shared_skb_span(l->lent_len[gpg]) >> PAGE_SHIFT;
-		xa_store(&l->lent_slot, gpg, d->page[first], GFP_ATOMIC);	/* replaces: no allocation */
-		edm_dcache_unpin(n->dc, s);
-		edm_dcache_evict(n->dc, edm_dcache_slot_ref(n->dc, s), &dirty);	/* written back */
+		keep = edm_shared_skb_pages(l->lent_len[gpg]);
+		/* replaces the entry: no allocation */
+		xa_store(&l->lent_slot, gpg, d->page[first], GFP_ATOMIC);
+		edm_dcache_hand_over(n->dc, s);
 		for (i = 0; i < keep; i++)
 			d->page[first + i] = NULL;	/* the entry's now */
 	}
@@ -184,7 +185,8 @@ int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 
 			return err;
 		}
 		if (((u64)sets * ways) << cfg.gran_shift > EDM_DCACHE_DATA_MAX) {
-			NL_SET_ERR_MSG(extack, "the DRAM cache's lines (sets x ways x gran) may take 64 MiB at most");
+			NL_SET_ERR_MSG(extack,
+				       "the DRAM cache's lines (sets x ways x gran) take 64 MiB at most");
 			return -E2BIG;
 		}
 		c = kvzalloc(edm_dcache_size(sets, ways), GFP_KERNEL);
@@ -209,6 +211,7 @@ int edm_pool_node_dcache_set(struct edm_pool_node *n, u32 region, u32 sets, u32 
 		n->dc_old.flushed += old->stats.flushed;
 		n->dc_old.writebacks += old->stats.writebacks;
 		n->dc_old.busy += old->stats.busy;
+		n->dc_old.handed += old->stats.handed;
 	}
 	n->dc = c;
 	n->dcd = d;
@@ -303,7 +306,7 @@ void edm_mpool_line_return(struct edm_mpool *p, u32 gpg, u32 node, u64 ref, u32 
 	if (e && !xa_is_value(e)) {
 		struct page *page = e;
 
-		for (i = 0; i < edm_shared_skb_span(l->lent_len[gpg]) >> PAGE_SHIFT; i++)
+		for (i = 0; i < edm_shared_skb_pages(l->lent_len[gpg]); i++)
 			put_page(page + i);
 		e = NULL;
 	}
@@ -331,7 +334,7 @@ void edm_mpool_lines_free(struct edm_mpool *p)
 	xa_for_each(&l->lent_slot, gpg, e) {
 		if (WARN_ON_ONCE(xa_is_value(e)))
 			continue;
-		for (i = 0; i < edm_shared_skb_span(l->lent_len[gpg]) >> PAGE_SHIFT; i++)
+		for (i = 0; i < edm_shared_skb_pages(l->lent_len[gpg]); i++)
 			put_page((struct page *)e + i);	/* pages the stack holds live on */
 	}
 	xa_destroy(&l->lent_slot);

@@ -500,6 +500,21 @@ void edm_dcache_unpin(struct edm_dcache *c, u32 slot)
 	c->stats.pinned--;
 }
 
+/*
+ * The caller gives a pinned line's slot memory away (the cache is going
+ * and the slot is still lent): the line is unpinned, written back if
+ * dirty and dropped, and counted. -ENOENT if the slot is not pinned.
+ */
+int edm_dcache_hand_over(struct edm_dcache *c, u32 slot)
+{
+	if (!edm_dcache_pinned(c, slot))
+		return -ENOENT;
+	edm_dcache_unpin(c, slot);
+	dcache_drop(c, &c->line[slot]);
+	c->stats.handed++;
+	return 0;
+}
+
 bool edm_dcache_pinned(const struct edm_dcache *c, u32 slot)
 {
 	return (u64)slot < (u64)c->cfg.sets * c->cfg.ways && c->line[slot].pinned;

@@ -56,6 +56,12 @@ u32 edm_shared_skb_span(u32 len)
 	return PAGE_SIZE + rest;
 }
 
+/* Pages a packet of @len bytes takes in the shared skb layout: the head and one per fragment. */
+u32 edm_shared_skb_pages(u32 len)
+{
+	return DIV_ROUND_UP(edm_shared_skb_span(len), PAGE_SIZE);
+}
+
 /*
  * The sender's one copy: @skb's bytes into node @n's Buffer at @ref, mapped
  * at @buf, in the shared skb layout. It goes around @n's DRAM cache (4.5).

@@ -82,6 +82,8 @@ void edm_rack_cn_all_stats(struct edm_rack_cn *cn, struct edm_rack_cn_stats *s)
 	s->v[EDM_A_CNSTAT_DCACHE_FLUSHED] = dcs.flushed;
 	s->v[EDM_A_CNSTAT_DCACHE_WRITEBACKS] = dcs.writebacks;
 	s->v[EDM_A_CNSTAT_DCACHE_BUSY] = dcs.busy;
+	s->v[EDM_A_CNSTAT_DCACHE_LENT] = dcs.pinned;
+	s->v[EDM_A_CNSTAT_DCACHE_HANDED_OVER] = dcs.handed;
 }
 
 /* A TxQ or RxQ: its descriptors in a Buffer of the CN's in the pool. */

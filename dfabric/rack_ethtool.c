@@ -32,6 +32,8 @@ static const struct edm_eth_stat edm_cn_stat_names[] = {
 	{ "dcache_flushed", EDM_A_CNSTAT_DCACHE_FLUSHED },
 	{ "dcache_writebacks", EDM_A_CNSTAT_DCACHE_WRITEBACKS },
 	{ "dcache_busy", EDM_A_CNSTAT_DCACHE_BUSY },
+	{ "dcache_lent", EDM_A_CNSTAT_DCACHE_LENT },
+	{ "dcache_handed_over", EDM_A_CNSTAT_DCACHE_HANDED_OVER },
 };
 
 static void edm_cn_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)

@@ -161,6 +161,7 @@ void edm_free_shared_buffer(struct edm_pool_node *n, u64 ref);
 int edm_pass_shared_buffer(struct edm_pool_node *from, struct edm_pool_node *to, u64 ref,
 			   u32 len);
 u32 edm_shared_skb_span(u32 len);
+u32 edm_shared_skb_pages(u32 len);
 void edm_shared_skb_fill(struct edm_pool_node *n, u64 ref, void *buf, const struct sk_buff *skb);
 struct sk_buff *edm_build_shared_skb(struct edm_pool_node *n, struct napi_struct *napi,
 				     u64 ref, u32 len);

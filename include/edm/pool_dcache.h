@@ -79,6 +79,7 @@ struct edm_dcache_stats {
 	u64 outside;		/* accesses outside the Region */
 	u64 around;		/* stores that went around to the pool */
 	u64 busy;		/* fills refused: every way of the set pinned */
+	u64 handed;		/* pinned lines whose slot the caller gave away */
 	u32 valid;		/* valid lines now */
 	u32 pinned;		/* of them pinned now */
 };
@@ -118,6 +119,7 @@ int edm_dcache_read(struct edm_dcache *c, u64 ref, void *dst, u32 len);
 int edm_dcache_write(struct edm_dcache *c, u64 ref, const void *src, u32 len, bool around);
 int edm_dcache_fill_pin(struct edm_dcache *c, u64 ref);
 void edm_dcache_unpin(struct edm_dcache *c, u32 slot);
+int edm_dcache_hand_over(struct edm_dcache *c, u32 slot);
 bool edm_dcache_pinned(const struct edm_dcache *c, u32 slot);
 
 #endif /* _EDM_POOL_DCACHE_H */

@@ -323,23 +323,13 @@ cn_stat() {
 	"$EDMCTL" -j rack stats | jq -er ".[] | select(.name == \"$1\") | .stats[\"$2\"]"
 }
 
-# dcache_reshape: reshape cnb's DRAM cache again and again, two shapes in
-# turn, until killed; lines the stack holds then pass to the pool.
-dcache_reshape() {
-	local i
-
-	for ((i = 0; ; i++)); do
-		"$EDMCTL" rack set r0 cn cnb dcache-sets $((i % 2 ? 8 : 16)) \
-			dcache-gran $((i % 2 ? 65536 : 131072)) || return 1
-		sleep 0.1
-	done
-}
-
 # The DRAM cache carries data: a file's packets reach cnb's socket from
-# cache lines (counted as they arrive), intact; then another while cnb's
-# cache is reshaped again and again under it; every Buffer comes back.
+# cache lines (counted as they arrive), intact. Then a file waits unread in
+# cnb's socket, on lines, while the cache is reshaped: the lines pass to
+# the pool, and the file is still intact when read; every Buffer and line
+# comes back.
 case_dcache() {
-	local m0 m1
+	local m0 m1 lent rx receiver sender
 
 	trap cleanup EXIT
 	pool_new
@@ -350,16 +340,28 @@ case_dcache() {
 	# a GSO packet is at most 64 KB: the file took 46 of them at least
 	[ $((m1 - m0)) -ge 46 ] || { note "only $((m1 - m0)) packets read into lines"; return 1; }
 	check '.cnb["dcache-hits"] > 0 and .cnb["dcache-hits"] <= .cnb["dcache-misses"]'
-	dcache_reshape </dev/null >>"$TMPD/bg.log" 2>&1 3>&- &
-	BG+=($!)
-	file_across 3000000
-	kill "${BG[-1]}"
-	wait "${BG[-1]}" 2>/dev/null || true
-	unset 'BG[-1]'
+	poll 10 check '.cnb["dcache-lent"] == 0'
+
+	head -c 400000 /dev/urandom >"$TMPD/held.bin"
+	bg $NS_B "$PY" "$EDM_TOP/selftests/edm/xfer.py" recv 7001 "$TMPD/held.out" \
+		go="$TMPD/go" rcvbuf=4000000
+	receiver=${BG[-1]}
+	poll 60 ready "$receiver" 7001
+	rx=$(cn_stat cnb rx-bytes)
+	bg $NS_A "$PY" "$EDM_TOP/selftests/edm/xfer.py" send $IP_B 7001 "$TMPD/held.bin"
+	sender=${BG[-1]}
+	poll 30 check ".cnb[\"rx-bytes\"] >= $rx + 400000"
+	lent=$(cn_stat cnb dcache-lent)
+	[ "$lent" -gt 0 ] || { note "the unread file holds no line"; return 1; }
+	note "the unread file holds $lent lines"
+	x "$EDMCTL" rack set r0 cn cnb dcache-sets 8 dcache-gran 65536
+	check ".cnb[\"dcache-lent\"] == 0 and .cnb[\"dcache-handed-over\"] == $lent"
+	touch "$TMPD/go"
+	wait "$receiver"
+	wait "$sender"
+	cmp "$TMPD/held.bin" "$TMPD/held.out"
 	check '.cnb["rx-drops"] == 0 and .cnb["dcache-writebacks"] == 0'
 	poll 10 pool_check '.lent == 0 and .reclaimed == .skbs'
-	x "$EDMCTL" rack set r0 cn cnb dcache-sets 0
-	check '.cnb["dcache-misses"] > '"$m1"
 }
 
 # redis between the compute nodes: redis-server in cnb's namespace,
@@ -492,6 +494,10 @@ case_errors() {
 	x "$EDMCTL" rack add-cn r0 cna >/dev/null
 	expect_error "the rack has a compute node of that name" "$EDMCTL" rack add-cn r0 cna
 	x "$EDMCTL" rack set r0 cn cna dcache-sets 16
+	"$EDMCTL" -j rack cn-show | jq -e '.[0]["dcache-sets"] == 16' >/dev/null
+	# 1024 x 16 lines of 2 MiB would be 32 GiB of local pages; the cache stays
+	expect_error "the DRAM cache's lines (sets x ways x gran) take 64 MiB at most" \
+		"$EDMCTL" rack set r0 cn cna dcache-sets 1024 dcache-ways 16 dcache-gran 2097152
 	"$EDMCTL" -j rack cn-show | jq -e '.[0]["dcache-sets"] == 16' >/dev/null
 	expect_error "Operation not permitted" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \

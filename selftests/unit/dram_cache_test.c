@@ -455,6 +455,14 @@ TEST(data_fill_hit_writeback_and_flush)
 	edm_dcache_unpin(c, slot);
 	EXPECT_EQ(1U, c->stats.pinned);
 	EXPECT_EQ(1U, edm_dcache_flush(c, gref(3), G));
+	/* A lent line given away goes, counted; an unpinned slot cannot be. */
+	slot = edm_dcache_slot_ref(c, 6) == gref(7) ? 6 : 7;
+	ASSERT_EQ(gref(7), edm_dcache_slot_ref(c, slot));
+	EXPECT_EQ(0, edm_dcache_hand_over(c, slot));
+	EXPECT_EQ(-ENOENT, edm_dcache_hand_over(c, slot));
+	EXPECT_EQ(-ENOENT, edm_dcache_lookup(c, gref(7), false));
+	EXPECT_EQ(1ULL, c->stats.handed);
+	EXPECT_EQ(0U, c->stats.pinned);
 
 	/* Outside the Region, or wrapping: refused, nothing copied. */
 	EXPECT_EQ(-ERANGE, edm_dcache_read(c, gref(511) + 1, buf, G));

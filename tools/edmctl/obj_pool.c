@@ -526,6 +526,8 @@ static const struct field cn_stats[] = {
 	{ EDM_A_CNSTAT_DCACHE_FLUSHED, "dcache-flushed", 0 },
 	{ EDM_A_CNSTAT_DCACHE_WRITEBACKS, "dcache-writebacks", 0 },
 	{ EDM_A_CNSTAT_DCACHE_BUSY, "dcache-busy", 0 },
+	{ EDM_A_CNSTAT_DCACHE_LENT, "dcache-lent", 0 },
+	{ EDM_A_CNSTAT_DCACHE_HANDED_OVER, "dcache-handed-over", 0 },
 	{ 0, NULL, 0 },
 };
 

@@ -478,6 +478,8 @@ enum {
 	EDM_A_CNSTAT_DCACHE_FLUSHED,	/* lines dropped by kfree_shared_skb */
 	EDM_A_CNSTAT_DCACHE_WRITEBACKS,	/* dirty lines written back to the pool */
 	EDM_A_CNSTAT_DCACHE_BUSY,	/* every way of the set lent: read from the pool */
+	EDM_A_CNSTAT_DCACHE_LENT,	/* lines the stack holds now */
+	EDM_A_CNSTAT_DCACHE_HANDED_OVER,	/* lent lines given to the pool as the cache went */
 
 	__EDM_A_CNSTAT_CNT,
 	EDM_A_CNSTAT_MAX = __EDM_A_CNSTAT_CNT - 1

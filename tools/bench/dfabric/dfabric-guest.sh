@@ -18,9 +18,11 @@
 #            the memory providers the rack's pool is made on, one rack run
 #            each per round (SYS rack, rack-pmem, rack-devdax; the rounds
 #            of each provider numbered after the last's): ram (the
-#            page allocator, the default), pmem (/dev/pmem0, the NVDIMM's
-#            namespace in fsdax mode) and devdax (/dev/dax0.0, the same
-#            namespace in devdax mode, align 4096); the last two need
+#            page allocator, the default), dcache (the page allocator,
+#            and each compute node with a DRAM cache of 16 x 4 lines of
+#            128 KiB, which every packet fits), pmem (/dev/pmem0, the
+#            NVDIMM's namespace in fsdax mode) and devdax (/dev/dax0.0, the
+#            same namespace in devdax mode, align 4096); the last two need
 #            selftests/vm/run --nvdimm 256M.
 #   link     the other check: one veth link shaped like those below (lka in
 #            dfka 10.83.0.1, lkb in dfkb 10.83.0.2), iperf3 with 1 flow: the
@@ -200,7 +202,7 @@ pool_dev() {
 	local mode=fsdax dev=/dev/pmem0 opts=()
 
 	case $1 in
-	ram) return 0 ;;
+	ram | dcache) return 0 ;;
 	devdax) mode=devdax dev=/dev/dax0.0 opts=(-a 4096) ;;
 	esac
 	modprobe nfit && modprobe nd_pmem && modprobe dax_pmem && modprobe device_dax ||
@@ -214,16 +216,17 @@ pool_dev() {
 
 # intra_up PROVIDER
 intra_up() {
-	local ns dev
+	local ns dev cn=()
 
 	cur=intra
 	dev=$(pool_dev "$1") || return 1
+	[ "$1" != dcache ] || cn=(dcache-sets 16 dcache-ways 4 dcache-gran 131072)
 	run ns_new dfva dfvb dfia dfib &&
 		run ip link add iva netns dfva type veth peer name ivb netns dfvb &&
 		run "$edmctl" pool create dfpi size 128M ${dev:+dev $dev} &&
 		run "$edmctl" rack create dfri pool dfpi &&
-		run "$edmctl" rack add-cn dfri cni1 &&
-		run "$edmctl" rack add-cn dfri cni2 &&
+		run "$edmctl" rack add-cn dfri cni1 "${cn[@]}" &&
+		run "$edmctl" rack add-cn dfri cni2 "${cn[@]}" &&
 		run ip link set cni1 netns dfia && run ip link set cni2 netns dfib || return 1
 	addr dfva iva 10.81.0.1 && addr dfvb ivb 10.81.0.2 &&
 		addr dfia cni1 10.82.0.1 && addr dfib cni2 10.82.0.2 || return 1

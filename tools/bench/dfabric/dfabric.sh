@@ -19,7 +19,9 @@
 #              DFB_REDIS_N requests each, 5000) between two
 #              compute nodes of one rack against a plain veth pair; with
 #              -p, one rack per memory provider of its pool (ram, pmem,
-#              devdax: the VM gets an NVDIMM for the last two).
+#              devdax: the VM gets an NVDIMM for the last two), or dcache
+#              (ram, the compute nodes with a DRAM cache that every packet
+#              fits).
 #
 # Targets (reported, not enforced): a single flow through the NIC pool
 # reaches at least 0.9x the four links' sum with fewer retransmits than
