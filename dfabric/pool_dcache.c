@@ -382,22 +382,36 @@ struct dcache_io {
 	bool around;
 };
 
+/*
+ * The line a piece of an access goes through: the one that holds it, else
+ * one allocated for it (a fill), else -ENOENT (the pool): a store around
+ * the cache, an access shorter than min_len, or a set of pinned lines.
+ */
+static int dcache_line_for(struct edm_dcache *c, u64 ref, const struct dcache_io *io, bool write)
+{
+	struct edm_dcache_res res;
+	int slot = dcache_find(c, dcache_gran(c, ref));
+
+	if (slot >= 0) {
+		c->stats.hits++;
+		dcache_touch(c, slot, write && !io->around);
+		return slot;
+	}
+	if (io->around)
+		return -ENOENT;
+	if (io->len < c->cfg.min_len) {
+		c->stats.bypassed++;
+		return -ENOENT;
+	}
+	c->stats.misses++;
+	return edm_dcache_insert(c, ref, write, &res);
+}
+
 static int dcache_read_one(struct edm_dcache *c, u64 ref, u32 off, u32 n, void *arg)
 {
 	struct dcache_io *io = arg;
-	struct edm_dcache_res res;
-	int slot;
+	int slot = dcache_line_for(c, ref, io, false);
 
-	slot = dcache_find(c, dcache_gran(c, ref));
-	if (slot >= 0) {
-		c->stats.hits++;
-		dcache_touch(c, slot, false);
-	} else if (io->len < c->cfg.min_len) {
-		c->stats.bypassed++;
-	} else {
-		c->stats.misses++;
-		slot = edm_dcache_insert(c, ref, false, &res);
-	}
 	memcpy(io->buf + off, slot >= 0 ? dcache_slot_at(c, slot, ref) : dcache_pool_at(c, ref), n);
 	return 0;
 }
@@ -418,19 +432,8 @@ int edm_dcache_read(struct edm_dcache *c, u64 ref, void *dst, u32 len)
 static int dcache_write_one(struct edm_dcache *c, u64 ref, u32 off, u32 n, void *arg)
 {
 	struct dcache_io *io = arg;
-	struct edm_dcache_res res;
-	int slot;
+	int slot = dcache_line_for(c, ref, io, true);
 
-	slot = dcache_find(c, dcache_gran(c, ref));
-	if (slot >= 0) {
-		c->stats.hits++;
-		dcache_touch(c, slot, !io->around);
-	} else if (!io->around && io->len >= c->cfg.min_len) {
-		c->stats.misses++;
-		slot = edm_dcache_insert(c, ref, true, &res);
-	} else if (!io->around) {
-		c->stats.bypassed++;
-	}
 	if (slot >= 0)
 		memcpy(dcache_slot_at(c, slot, ref), io->buf + off, n);
 	if (slot < 0 || io->around)
