@@ -88,6 +88,20 @@ if ! edmctl -j rack stats | jq -e '(map(.stats) | all(.copies == .["tx-packets"]
 	echo "a compute node copied more than once per packet, or a reference went missing" >&2
 	exit 1
 fi
+echo "## cnb with a DRAM cache (DFabric 4.6): what arrives is read into its lines, local"
+echo "## pages, and its socket reads it there"
+step edmctl rack set r0 cn cnb dcache-sets 16 dcache-ways 4 dcache-gran 131072
+iperf3_server demo-b
+step ip netns exec demo-a iperf3 -c 10.77.1.2 -t 2
+edmctl -j rack stats | jq -er '.[] | select(.name == "cnb") | .stats |
+	"cnb: \(.["dcache-misses"]) packets read into cache lines, \(.["dcache-hits"]) read " +
+	"there by the socket, \(.["dcache-bypassed"]) shorter than min-len or longer than a " +
+	"line, \(.["dcache-busy"]) finding every way of their set lent"'
+if ! edmctl -j rack stats | jq -e '.[] | select(.name == "cnb") | .stats["dcache-hits"] > 0' \
+		>/dev/null; then
+	echo "cnb's socket read nothing from its DRAM cache" >&2
+	exit 1
+fi
 step edmctl pool stats p0
 step edmctl rack del r0
 echo
