@@ -85,6 +85,12 @@ struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *
 	return p->sec[b->phys].first + (b->start >> PAGE_SHIFT);
 }
 
+/* The pool page the Buffer @b starts at: its index in the lent map. */
+static u32 edm_mpool_buf_gpg(const struct edm_pool_buf *b)
+{
+	return b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT);
+}
+
 /* Are all @npg pages from @page back to our one reference? */
 static bool edm_pages_idle(const struct page *page, u32 npg)
 {
@@ -153,14 +159,14 @@ bool edm_mpool_try_return(struct edm_mpool *p, u64 ref)
 struct page *edm_mpool_lend_locked(struct edm_pool_node *n, const struct edm_pool_buf *b,
 				   u64 ref, u32 len, u32 span)
 {
-	u32 gpg = b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT), i;
+	u32 gpg = edm_mpool_buf_gpg(b), i;
 	struct edm_lppu *l = &n->pool->lppu;
 	struct page *page;
 
 	lockdep_assert_held(&l->lock);
 	page = edm_pool_node_dcache_lend(n, ref, span, len, gpg) ?:
 	       edm_mpool_ref_page(n->pool, b);
-	for (i = 0; i < DIV_ROUND_UP(span, PAGE_SIZE); i++)
+	for (i = 0; i < edm_shared_skb_pages(len); i++)
 		get_page(page + i);
 	if (!__test_and_set_bit(gpg, l->lent))
 		l->nlent++;
@@ -172,13 +178,13 @@ struct page *edm_mpool_lend_locked(struct edm_pool_node *n, const struct edm_poo
 
 /* No skb could be built on what edm_mpool_lend_locked() lent: the Buffer is @n's again. */
 void edm_mpool_unlend(struct edm_pool_node *n, const struct edm_pool_buf *b, u64 ref,
-		      struct page *page, u32 span)
+		      struct page *page, u32 len)
 {
-	u32 gpg = b->phys * EDM_SEC_PAGES + (b->start >> PAGE_SHIFT), i;
+	u32 gpg = edm_mpool_buf_gpg(b), i;
 	struct edm_lppu *l = &n->pool->lppu;
 
 	spin_lock_bh(&l->lock);
-	for (i = 0; i < DIV_ROUND_UP(span, PAGE_SIZE); i++)
+	for (i = 0; i < edm_shared_skb_pages(len); i++)
 		put_page(page + i);
 	if (__test_and_clear_bit(gpg, l->lent))
 		l->nlent--;
@@ -585,12 +591,6 @@ void edm_mpool_put(struct edm_mpool *p)
 	kref_put(&p->ref, edm_mpool_release);
 }
 
-/* Section @i, its pages from @page on. */
-static void edm_mpool_sec_add(struct edm_mpool *p, u32 i, struct page *page)
-{
-	p->sec[i] = (struct edm_pool_sec){ .pool = p, .first = page, .idx = i };
-}
-
 /* Can the pool take the device's page at @pfn: a struct page, DAX's, idle, its own? */
 static int edm_mpool_dev_page_ok(unsigned long pfn, struct netlink_ext_ack *extack)
 {
@@ -640,7 +640,7 @@ static int edm_mpool_sections_dev(struct edm_mpool *p, const char *path,
 			if (err)
 				return err;
 		}
-		edm_mpool_sec_add(p, i, pfn_to_page(pfn));
+		p->sec[i].first = pfn_to_page(pfn);
 	}
 	p->nid = page_to_nid(p->sec[0].first);
 	return 0;
@@ -667,7 +667,7 @@ static int edm_mpool_sections_alloc(struct edm_mpool *p, bool node_asked,
 			return -ENOMEM;
 		}
 		split_page(page, EDM_SEC_ORDER);
-		edm_mpool_sec_add(p, i, page);
+		p->sec[i].first = page;
 	}
 	if (!node_asked)
 		p->nid = page_to_nid(p->sec[0].first);	/* where the first block landed */

@@ -120,7 +120,7 @@ struct sk_buff *edm_build_shared_skb(struct edm_pool_node *n, struct napi_struct
 	skb = napi ? napi_build_skb(page_address(page), PAGE_SIZE) :
 		     build_skb(page_address(page), PAGE_SIZE);
 	if (!skb) {
-		edm_mpool_unlend(n, &b, ref, page, span);
+		edm_mpool_unlend(n, &b, ref, page, len);
 		return NULL;
 	}
 	skb_reserve(skb, EDM_SKB_HEADROOM);

@@ -57,9 +57,7 @@ enum {
  * of a pmem device's memory, whose pages the device's memmap has already.
  */
 struct edm_pool_sec {
-	struct edm_mpool *pool;
 	struct page *first;
-	u32 idx;		/* its physical Section index in the core */
 };
 
 /* The paper's LPPU: it owns the pool (and, later, the NIC pool). */
@@ -175,7 +173,7 @@ struct page *edm_mpool_ref_page(struct edm_mpool *p, const struct edm_pool_buf *
 struct page *edm_mpool_lend_locked(struct edm_pool_node *n, const struct edm_pool_buf *b,
 				   u64 ref, u32 len, u32 span);
 void edm_mpool_unlend(struct edm_pool_node *n, const struct edm_pool_buf *b, u64 ref,
-		      struct page *page, u32 span);
+		      struct page *page, u32 len);
 void edm_mpool_reclaim_soon(struct edm_mpool *p);
 bool edm_mpool_try_return(struct edm_mpool *p, u64 ref);
 
